@@ -1,0 +1,39 @@
+/// The one resource policy every serializer obeys.
+///
+/// Defaults are chosen to be safe for a server decoding untrusted input while accepting any
+/// ordinary document. A value past a limit is never truncated: the serializer stops with a
+/// ``SatchelError/Code/limitExceeded`` error naming the property (`Limits.maxDepth`).
+public struct Limits: Sendable, Hashable {
+    /// Most bytes of a body a serializer reads. Default 100 MiB.
+    public var maxBodyBytes: Int
+    /// Deepest nesting of arrays, objects and bracketed form keys. Default 512 (Foundation's
+    /// JSON limit).
+    public var maxDepth: Int
+    /// Longest string or key, in UTF-8 bytes. Default 32 MiB.
+    public var maxStringBytes: Int
+    /// Most key-value pairs in a form body or query, or members in one object. Default 10 000.
+    public var maxPairs: Int
+
+    /// Creates limits; every argument defaults to the secure default.
+    public init(
+        maxBodyBytes: Int = 100 * 1024 * 1024,
+        maxDepth: Int = 512,
+        maxStringBytes: Int = 32 * 1024 * 1024,
+        maxPairs: Int = 10_000
+    ) {
+        self.maxBodyBytes = maxBodyBytes
+        self.maxDepth = maxDepth
+        self.maxStringBytes = maxStringBytes
+        self.maxPairs = maxPairs
+    }
+
+    /// The secure defaults.
+    public static let `default` = Limits()
+
+    /// Throws ``SatchelError/Code/limitExceeded`` when `count` bytes exceed ``maxBodyBytes``.
+    public func checkBody(count: Int) throws(SatchelError) {
+        if count > maxBodyBytes {
+            throw .limitExceeded("maxBodyBytes", maxBodyBytes, "a body of \(count) bytes")
+        }
+    }
+}

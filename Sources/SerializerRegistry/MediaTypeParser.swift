@@ -1,0 +1,164 @@
+/// The RFC 9110 grammar for media types, media ranges and parameters.
+enum MediaTypeParser {
+    /// `tchar` of RFC 9110 §5.6.2.
+    static func isTokenCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"),
+             UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// A value written as a token when it is one, else as a quoted-string.
+    static func quotedIfNeeded(_ value: String) -> String {
+        if !value.isEmpty && value.utf8.allSatisfy(isTokenCharacter) { return value }
+        var quoted = "\""
+        for character in value.unicodeScalars {
+            if character == "\"" || character == "\\" { quoted += "\\" }
+            quoted.unicodeScalars.append(character)
+        }
+        return quoted + "\""
+    }
+
+    /// A cursor over header bytes; errors name the byte offset.
+    struct Scanner {
+        let bytes: [UInt8]
+        var index = 0
+        let what: String
+
+        init(_ text: String, what: String) {
+            self.bytes = Array(text.utf8)
+            self.what = what
+        }
+
+        var atEnd: Bool { index >= bytes.count }
+        var current: UInt8? { atEnd ? nil : bytes[index] }
+
+        func failure(_ message: String) -> SatchelError {
+            let text = String(decoding: bytes, as: UTF8.self)
+            return SatchelError(
+                .invalidMediaType, "\(what) \(Value.string(text).canonicalJSON()): \(message)",
+                offset: index)
+        }
+
+        mutating func skipWhitespace() {
+            while let byte = current, byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") {
+                index += 1
+            }
+        }
+
+        mutating func token(_ role: String) throws(SatchelError) -> String {
+            let start = index
+            while let byte = current, isTokenCharacter(byte) { index += 1 }
+            guard index > start else {
+                if let byte = current {
+                    throw failure("expected \(role), found \(Self.describe(byte))")
+                }
+                throw failure("expected \(role), found the end")
+            }
+            return String(decoding: bytes[start..<index], as: UTF8.self)
+        }
+
+        mutating func quotedString() throws(SatchelError) -> String {
+            index += 1  // opening quote
+            var value: [UInt8] = []
+            while let byte = current {
+                index += 1
+                switch byte {
+                case UInt8(ascii: "\""):
+                    return String(decoding: value, as: UTF8.self)
+                case UInt8(ascii: "\\"):
+                    guard let escaped = current, escaped == 0x09 || escaped >= 0x20, escaped != 0x7F else {
+                        throw failure("a backslash in a quoted string must escape a visible character")
+                    }
+                    value.append(escaped)
+                    index += 1
+                case 0x09, 0x20...0x7E, 0x80...0xFF:
+                    value.append(byte)
+                default:
+                    index -= 1
+                    throw failure("\(Self.describe(byte)) is not allowed in a quoted string")
+                }
+            }
+            throw failure("unterminated quoted string")
+        }
+
+        /// `type "/" subtype`, lower-cased.
+        mutating func essence() throws(SatchelError) -> (String, String) {
+            let type = try token("a type")
+            guard current == UInt8(ascii: "/") else {
+                throw failure(atEnd ? "missing \"/subtype\"" : "expected \"/\" after the type, found \(Self.describe(current!))")
+            }
+            index += 1
+            let subtype = try token("a subtype")
+            return (type, subtype)
+        }
+
+        /// `*( OWS ";" OWS [ parameter ] )`, stopping before `,` or the end.
+        mutating func parameters(stopAtComma: Bool) throws(SatchelError) -> [MediaType.Parameter] {
+            var parameters: [MediaType.Parameter] = []
+            while true {
+                skipWhitespace()
+                guard let byte = current else { return parameters }
+                if stopAtComma && byte == UInt8(ascii: ",") { return parameters }
+                guard byte == UInt8(ascii: ";") else {
+                    throw failure("expected \";\" before a parameter, found \(Self.describe(byte))")
+                }
+                index += 1
+                skipWhitespace()
+                guard let next = current, next != UInt8(ascii: ";"), !(stopAtComma && next == UInt8(ascii: ",")) else {
+                    continue  // an empty parameter is allowed by the grammar
+                }
+                let name = try token("a parameter name")
+                guard current == UInt8(ascii: "=") else {
+                    throw failure("parameter \"\(name)\" has no \"=value\"")
+                }
+                index += 1
+                let value: String
+                if current == UInt8(ascii: "\"") {
+                    value = try quotedString()
+                } else {
+                    value = try token("a value for parameter \"\(name)\"")
+                }
+                parameters.append(MediaType.Parameter(name: name, value: value))
+            }
+        }
+
+        static func describe(_ byte: UInt8) -> String {
+            if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+            return "byte 0x\(String(byte, radix: 16, uppercase: true))"
+        }
+    }
+}
+
+extension MediaType {
+    /// Parses a media type such as a Content-Type value (RFC 9110 §8.3.1).
+    ///
+    /// Leading and trailing whitespace is ignored; empty parameters (`;;`) are allowed, as the
+    /// grammar does.
+    /// - Throws: ``SatchelError/Code/invalidMediaType`` naming the byte offset, for an empty
+    ///   text, a missing subtype, a parameter without a value, an unterminated quoted string or
+    ///   any character outside the grammar.
+    public init(parsing text: String) throws(SatchelError) {
+        var scanner = MediaTypeParser.Scanner(text, what: "media type")
+        scanner.skipWhitespace()
+        guard !scanner.atEnd else { throw scanner.failure("the media type is empty") }
+        let (type, subtype) = try scanner.essence()
+        let parameters = try scanner.parameters(stopAtComma: false)
+        self.init(type: type, subtype: subtype, parameters: parameters)
+    }
+
+    /// Parses a media type written in source code (`MediaType("application/json")`); `nil` if
+    /// it is not valid.
+    public init?(_ text: String) {
+        guard let parsed = try? MediaType(parsing: text) else { return nil }
+        self = parsed
+    }
+}

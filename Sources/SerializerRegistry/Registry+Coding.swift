@@ -1,0 +1,76 @@
+import HTTPTypes
+
+extension Registry {
+    /// Validates a response and decodes its body with the serializer chosen by its Content-Type.
+    ///
+    /// Semantics are AFNetworking's (see ``ResponseSerializer/serialize(response:body:validation:limits:)``):
+    /// a Content-Type no serializer accepts fails without decoding; a bad status still decodes
+    /// and returns value and error together; no Content-Type with an empty body is no value.
+    public func decode(response: HTTPResponse, body: [UInt8]) -> DecodedResponse {
+        let limits = self.limits
+        let validation = self.validation
+        let contentType: MediaType?
+        do {
+            contentType = try response.contentType
+        } catch {
+            var failure = error
+            failure.response = response
+            failure.body = Array(body.prefix(SatchelError.bodyCaptureLimit))
+            return DecodedResponse(response: response, value: nil, error: failure, serializerName: nil)
+        }
+        if let contentType, let serializer = responseSerializer(for: contentType) {
+            return serializer.serialize(response: response, body: body, validation: validation, limits: limits)
+        }
+        if contentType == nil && body.isEmpty {
+            var result = DecodedResponse(response: response, value: nil, error: nil, serializerName: nil)
+            if !validation.accepts(status: response.status.code) {
+                var error = SatchelError(.unacceptableStatusCode, "status \(response.status.code) \(response.status.reasonPhrase) is not acceptable")
+                error.response = response
+                error.body = []
+                result.error = error
+            }
+            return result
+        }
+        var error = SatchelError(
+            .unacceptableContentType,
+            contentType.map { "no registered serializer accepts Content-Type \($0.essence)" }
+                ?? "the response has a body but no Content-Type")
+        error.response = response
+        error.body = Array(body.prefix(SatchelError.bodyCaptureLimit))
+        return DecodedResponse(response: response, value: nil, error: error, serializerName: nil)
+    }
+
+    /// Decodes a body as if it were a successful response with the given Content-Type.
+    ///
+    /// - Throws: ``SatchelError/Code/unacceptableContentType`` when no serializer accepts the
+    ///   type, or the serializer's decoding error.
+    public func decode(_ body: [UInt8], contentType: MediaType) throws -> Value? {
+        guard let serializer = responseSerializer(for: contentType) else {
+            throw SatchelError(.unacceptableContentType, "no registered serializer accepts Content-Type \(contentType.essence)")
+        }
+        return try serializer.decode(body, contentType: contentType, limits: limits)
+    }
+
+    /// Encodes `value` as a body of `mediaType` with the registered request serializer.
+    ///
+    /// - Returns: The body and the Content-Type to send with it.
+    /// - Throws: ``SatchelError/Code/unacceptableContentType`` when no request serializer writes
+    ///   that type, or the serializer's encoding error.
+    public func encode(_ value: Value, as mediaType: MediaType) throws -> (body: [UInt8], contentType: MediaType) {
+        let serializer = try requestSerializerOrThrow(for: mediaType)
+        return (try serializer.encodeBody(value), serializer.contentType)
+    }
+
+    /// Applies `parameters` to `request` with the request serializer registered for `mediaType`
+    /// (into the query or the body, as that serializer decides).
+    public func serialize(_ parameters: Value?, into request: HTTPRequest, as mediaType: MediaType) throws -> SerializedRequest {
+        try requestSerializerOrThrow(for: mediaType).serialize(parameters, into: request)
+    }
+
+    private func requestSerializerOrThrow(for mediaType: MediaType) throws(SatchelError) -> any RequestSerializer {
+        guard let serializer = requestSerializer(for: mediaType) else {
+            throw SatchelError(.unacceptableContentType, "no registered request serializer writes \(mediaType.essence)")
+        }
+        return serializer
+    }
+}

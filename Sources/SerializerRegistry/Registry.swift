@@ -1,0 +1,170 @@
+import HTTPTypes
+import Synchronization
+
+/// The table of request and response serializers, keyed by media type, with priorities
+/// (DESIGN §2). Thread-safe: registration and lookup may happen from any thread.
+///
+/// A response is decoded by the serializer whose acceptable types match its Content-Type most
+/// specifically (exact, then `*+suffix`, then `type/*`, then `*/*`); among equally specific
+/// matches the higher priority wins, then the later registration. `Serializers` adds
+/// `Registry.standard()` with every built-in serializer.
+public final class Registry: Sendable {
+    /// Identifies a registration, for ``unregister(_:)``.
+    public struct Registration: Sendable, Hashable {
+        let id: Int
+    }
+
+    struct ResponseEntry {
+        let registration: Registration
+        let serializer: any ResponseSerializer
+        let mediaTypes: MediaRangeList
+        let priority: Int
+    }
+
+    struct RequestEntry {
+        let registration: Registration
+        let serializer: any RequestSerializer
+        let mediaTypes: [MediaType]
+        let priority: Int
+    }
+
+    struct State {
+        var responseEntries: [ResponseEntry] = []
+        var requestEntries: [RequestEntry] = []
+        var nextID = 0
+        var limits: Limits
+        var validation: ResponseValidation
+    }
+
+    private let state: Mutex<State>
+
+    /// Creates an empty registry.
+    public init(limits: Limits = .default, validation: ResponseValidation = ResponseValidation()) {
+        state = Mutex(State(limits: limits, validation: validation))
+    }
+
+    /// The limits every serializer obeys when decoding through this registry.
+    public var limits: Limits {
+        get { state.withLock { $0.limits } }
+        set { state.withLock { $0.limits = newValue } }
+    }
+
+    /// Status (and optionally Content-Type) validation for ``decode(response:body:)``.
+    public var validation: ResponseValidation {
+        get { state.withLock { $0.validation } }
+        set { state.withLock { $0.validation = newValue } }
+    }
+
+    /// Registers a response serializer.
+    ///
+    /// - Parameters:
+    ///   - serializer: The serializer.
+    ///   - mediaTypes: The types it is chosen for; by default its acceptable content types.
+    ///   - priority: Breaks ties between equally specific matches; higher wins.
+    /// - Returns: A token for ``unregister(_:)``.
+    @discardableResult
+    public func register(_ serializer: any ResponseSerializer, for mediaTypes: MediaRangeList? = nil, priority: Int = 0) -> Registration {
+        state.withLock { state in
+            let registration = Registration(id: state.nextID)
+            state.nextID += 1
+            state.responseEntries.append(ResponseEntry(
+                registration: registration, serializer: serializer,
+                mediaTypes: mediaTypes ?? serializer.acceptableContentTypes, priority: priority))
+            return registration
+        }
+    }
+
+    /// Registers a request serializer for the media types it writes.
+    ///
+    /// - Parameters:
+    ///   - serializer: The serializer.
+    ///   - mediaTypes: The types it is chosen for; by default its ``RequestSerializer/contentType``.
+    ///   - priority: Breaks ties; higher wins.
+    /// - Returns: A token for ``unregister(_:)``.
+    @discardableResult
+    public func register(_ serializer: any RequestSerializer, for mediaTypes: [MediaType]? = nil, priority: Int = 0) -> Registration {
+        state.withLock { state in
+            let registration = Registration(id: state.nextID)
+            state.nextID += 1
+            state.requestEntries.append(RequestEntry(
+                registration: registration, serializer: serializer,
+                mediaTypes: mediaTypes ?? [serializer.contentType], priority: priority))
+            return registration
+        }
+    }
+
+    /// Removes a registration. Returns whether it was registered.
+    @discardableResult
+    public func unregister(_ registration: Registration) -> Bool {
+        state.withLock { state in
+            let before = state.responseEntries.count + state.requestEntries.count
+            state.responseEntries.removeAll { $0.registration == registration }
+            state.requestEntries.removeAll { $0.registration == registration }
+            return state.responseEntries.count + state.requestEntries.count < before
+        }
+    }
+
+    /// The response serializer chosen for `contentType`, or `nil` when none accepts it.
+    public func responseSerializer(for contentType: MediaType) -> (any ResponseSerializer)? {
+        state.withLock { state in
+            var best: (rank: (Int, Int, Int), serializer: any ResponseSerializer)?
+            for entry in state.responseEntries {
+                // The most specific range of this entry that matches decides (q=0 excludes).
+                var matched: MediaRangeList.Range?
+                for range in entry.mediaTypes.ranges where range.mediaType.matches(contentType) {
+                    if let current = matched, current.mediaType.specificity >= range.mediaType.specificity { continue }
+                    matched = range
+                }
+                guard let matched, matched.quality > 0 else { continue }
+                let rank = (matched.mediaType.specificity, entry.priority, entry.registration.id)
+                if let current = best, current.rank >= rank { continue }
+                best = (rank, entry.serializer)
+            }
+            return best?.serializer
+        }
+    }
+
+    /// The request serializer registered for `mediaType` (matched as a pattern against the
+    /// registered types), or `nil`.
+    public func requestSerializer(for mediaType: MediaType) -> (any RequestSerializer)? {
+        state.withLock { state in
+            var best: (rank: (Int, Int), serializer: any RequestSerializer)?
+            for entry in state.requestEntries where entry.mediaTypes.contains(where: { mediaType.matches($0) || $0.matches(mediaType) }) {
+                let rank = (entry.priority, entry.registration.id)
+                if let current = best, current.rank >= rank { continue }
+                best = (rank, entry.serializer)
+            }
+            return best?.serializer
+        }
+    }
+
+    /// The names of the registered response serializers, best priority first.
+    public var responseSerializerNames: [String] {
+        state.withLock { state in
+            state.responseEntries.sorted { ($0.priority, $0.registration.id) > ($1.priority, $1.registration.id) }
+                .map(\.serializer.name)
+        }
+    }
+
+    /// An `Accept` header listing every concrete media type the registered response serializers
+    /// accept, highest priority first (wildcard and suffix patterns are left out: servers do not
+    /// understand `application/*+json`).
+    public var acceptHeader: String {
+        let types: [MediaType] = state.withLock { state in
+            var seen = Set<MediaType>()
+            var types: [MediaType] = []
+            let entries = state.responseEntries.sorted {
+                ($0.priority, -$0.registration.id) > ($1.priority, -$1.registration.id)
+            }
+            for entry in entries {
+                for range in entry.mediaTypes.ranges where range.quality > 0 {
+                    let type = range.mediaType
+                    guard !type.subtype.hasPrefix("*+"), !(type.type == "*" && type.subtype != "*") else { continue }
+                    if seen.insert(type).inserted { types.append(type) }
+                }
+            }
+            return types
+        }
+        return MediaRangeList(accepting: types).description
+    }
+}

@@ -1,0 +1,51 @@
+/// Decodes response bodies of some media types into ``Value``s
+/// (AFNetworking's `AFURLResponseSerialization`).
+///
+/// A serializer only decodes; status and Content-Type validation are shared and live in
+/// ``ResponseSerializer/serialize(response:body:validation:limits:)``.
+public protocol ResponseSerializer: Sendable {
+    /// A short, stable name such as `"json"`, reported with every decoded response.
+    var name: String { get }
+
+    /// The media types this serializer accepts; ranges with `q=0` exclude a type.
+    var acceptableContentTypes: MediaRangeList { get }
+
+    /// Decodes a whole body.
+    ///
+    /// - Parameters:
+    ///   - body: The body bytes.
+    ///   - contentType: The response's parsed Content-Type, if it had one.
+    ///   - limits: The bounds to obey.
+    /// - Returns: The value, or `nil` when the body carries no value (such as an empty JSON body).
+    /// - Throws: ``SatchelError`` saying what is wrong and where.
+    func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value?
+
+    /// Returns a decoder fed the body in chunks as they arrive, or `nil` when this serializer
+    /// only decodes whole bodies.
+    func makeIncrementalDecoder(contentType: MediaType?, limits: Limits) -> (any IncrementalDecoder)?
+}
+
+extension ResponseSerializer {
+    /// Whole bodies only.
+    public func makeIncrementalDecoder(contentType: MediaType?, limits: Limits) -> (any IncrementalDecoder)? {
+        nil
+    }
+}
+
+/// A decoder fed a body in chunks, for parsing while bytes arrive.
+public protocol IncrementalDecoder {
+    /// Feeds the next chunk of the body.
+    /// - Throws: ``SatchelError`` as soon as the bytes so far cannot be the start of a valid body.
+    mutating func feed(_ chunk: UnsafeRawBufferPointer) throws
+
+    /// Ends the body and returns the value (or `nil` for no value).
+    /// - Throws: ``SatchelError`` when the body is incomplete or invalid.
+    mutating func finish() throws -> Value?
+}
+
+extension IncrementalDecoder {
+    /// Feeds the next chunk of the body.
+    public mutating func feed(_ chunk: [UInt8]) throws {
+        try chunk.withUnsafeBytes { try feed($0) }
+    }
+}

@@ -1,0 +1,131 @@
+import HTTPTypes
+
+/// The status codes a response may have (AFNetworking's `acceptableStatusCodes`).
+public struct ResponseValidation: Sendable, Hashable {
+    /// Acceptable status codes; by default 200 to 299.
+    public var acceptableStatusCodes: [Range<Int>]
+    /// When set, replaces the chosen serializer's own acceptable content types.
+    public var acceptableContentTypes: MediaRangeList?
+
+    /// Creates a validation policy.
+    public init(acceptableStatusCodes: [Range<Int>] = [200..<300], acceptableContentTypes: MediaRangeList? = nil) {
+        self.acceptableStatusCodes = acceptableStatusCodes
+        self.acceptableContentTypes = acceptableContentTypes
+    }
+
+    /// Whether `status` is acceptable.
+    public func accepts(status: Int) -> Bool {
+        acceptableStatusCodes.contains { $0.contains(status) }
+    }
+}
+
+/// The outcome of decoding a response: the value, the error, or — after a status failure —
+/// both (AFNetworking returns the decoded body together with the validation error).
+public struct DecodedResponse: Sendable {
+    /// The response head.
+    public var response: HTTPResponse
+    /// The decoded value; `nil` for no value or when decoding did not happen.
+    public var value: Value?
+    /// The validation or decoding error, if any.
+    public var error: SatchelError?
+    /// The name of the serializer that decoded the body, if one was chosen.
+    public var serializerName: String?
+
+    /// Creates an outcome.
+    public init(response: HTTPResponse, value: Value?, error: SatchelError?, serializerName: String?) {
+        self.response = response
+        self.value = value
+        self.error = error
+        self.serializerName = serializerName
+    }
+
+    /// The value, or the error thrown (which carries the value in ``SatchelError/decodedValue``).
+    public func get() throws(SatchelError) -> Value? {
+        if let error { throw error }
+        return value
+    }
+}
+
+extension ResponseSerializer {
+    /// Validates and decodes a response with AFNetworking's semantics.
+    ///
+    /// - A Content-Type this serializer does not accept fails with
+    ///   ``SatchelError/Code/unacceptableContentType`` and the body is not decoded. A response
+    ///   with no Content-Type and an empty body passes.
+    /// - A status outside ``ResponseValidation/acceptableStatusCodes`` fails with
+    ///   ``SatchelError/Code/unacceptableStatusCode``, but the body is still decoded and the
+    ///   result carries both the value and the error.
+    /// - A decoding failure is the error (as the underlying error of a status failure).
+    public func serialize(
+        response: HTTPResponse, body: [UInt8], validation: ResponseValidation = ResponseValidation(), limits: Limits
+    ) -> DecodedResponse {
+        var result = DecodedResponse(response: response, value: nil, error: nil, serializerName: name)
+        func validationError(_ code: SatchelError.Code, _ message: String) -> SatchelError {
+            var error = SatchelError(code, message)
+            error.response = response
+            error.body = Array(body.prefix(SatchelError.bodyCaptureLimit))
+            return error
+        }
+
+        let contentType: MediaType?
+        do {
+            contentType = try response.contentType
+        } catch {
+            var failure = validationError(error.code, error.message)
+            failure.offset = error.offset
+            result.error = failure
+            return result
+        }
+        let acceptable = validation.acceptableContentTypes ?? acceptableContentTypes
+        if let contentType {
+            guard acceptable.accepts(contentType) else {
+                result.error = validationError(
+                    .unacceptableContentType,
+                    "Content-Type \(contentType.essence) is not acceptable to the \(name) serializer (acceptable: \(acceptable))")
+                return result
+            }
+        } else if !body.isEmpty {
+            result.error = validationError(
+                .unacceptableContentType, "the response has a body but no Content-Type (acceptable: \(acceptable))")
+            return result
+        }
+
+        var statusError: SatchelError?
+        if !validation.accepts(status: response.status.code) {
+            statusError = validationError(
+                .unacceptableStatusCode,
+                "status \(response.status.code) \(response.status.reasonPhrase) is not acceptable")
+        }
+
+        do {
+            result.value = try decode(body, contentType: contentType, limits: limits)
+            if var statusError {
+                statusError.decodedValue = result.value
+                result.error = statusError
+            }
+        } catch {
+            let decodeError = error as? SatchelError ?? SatchelError(.internal, "\(error)")
+            if var statusError {
+                statusError.underlying = decodeError
+                result.error = statusError
+            } else {
+                var failure = decodeError
+                failure.response = response
+                failure.body = Array(body.prefix(SatchelError.bodyCaptureLimit))
+                result.error = failure
+            }
+        }
+        return result
+    }
+}
+
+extension HTTPResponse {
+    /// The parsed Content-Type, or `nil` when there is none.
+    /// - Throws: ``SatchelError/Code/invalidMediaType`` when present but malformed.
+    public var contentType: MediaType? {
+        get throws(SatchelError) {
+            guard let text = headerFields[.contentType] else { return nil }
+            return try MediaType(parsing: text)
+        }
+    }
+}

@@ -1,0 +1,147 @@
+import HTTPTypes
+
+/// The one error type of Satchel: a stable ``Code``, a precise message, where it happened, and —
+/// for validation failures — the response, the (capped) body and the value still decoded from it.
+public struct SatchelError: Error, Sendable, CustomStringConvertible {
+    /// A stable error code. The C ABI's `satchel_status` values are these numbers; codes are only
+    /// ever appended.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: Int32
+        public init(rawValue: Int32) { self.rawValue = rawValue }
+
+        /// An argument was out of its domain (an empty media type, a negative limit, …).
+        public static let invalidArgument = Code(rawValue: 1)
+        /// The input breaks the format's grammar.
+        public static let syntaxError = Code(rawValue: 2)
+        /// The input ended before the value was complete.
+        public static let truncatedInput = Code(rawValue: 3)
+        /// A ``Limits`` bound was hit; the message names the limit.
+        public static let limitExceeded = Code(rawValue: 4)
+        /// Bytes are not valid in the text encoding (invalid UTF-8, a lone surrogate, a bad `%` escape).
+        public static let invalidEncoding = Code(rawValue: 5)
+        /// A number cannot be represented without loss.
+        public static let numberOutOfRange = Code(rawValue: 6)
+        /// No serializer accepts the media type, or the response's Content-Type is not acceptable.
+        public static let unacceptableContentType = Code(rawValue: 7)
+        /// The response's status code is not acceptable.
+        public static let unacceptableStatusCode = Code(rawValue: 8)
+        /// A value has another kind than the one asked for.
+        public static let typeMismatch = Code(rawValue: 9)
+        /// A required key or value is missing.
+        public static let valueNotFound = Code(rawValue: 10)
+        /// A value cannot be written in the target format (NaN in JSON, a nested array in a flat form, …).
+        public static let unencodableValue = Code(rawValue: 11)
+        /// A media type (Content-Type, Accept) could not be parsed.
+        public static let invalidMediaType = Code(rawValue: 12)
+        /// Reading or writing a file or stream failed.
+        public static let io = Code(rawValue: 13)
+        /// A failure inside Satchel or a library it calls that input should never cause.
+        public static let `internal` = Code(rawValue: 14)
+
+        /// The code's name, such as `"syntaxError"`.
+        public var name: String {
+            switch self {
+            case .invalidArgument: "invalidArgument"
+            case .syntaxError: "syntaxError"
+            case .truncatedInput: "truncatedInput"
+            case .limitExceeded: "limitExceeded"
+            case .invalidEncoding: "invalidEncoding"
+            case .numberOutOfRange: "numberOutOfRange"
+            case .unacceptableContentType: "unacceptableContentType"
+            case .unacceptableStatusCode: "unacceptableStatusCode"
+            case .typeMismatch: "typeMismatch"
+            case .valueNotFound: "valueNotFound"
+            case .unencodableValue: "unencodableValue"
+            case .invalidMediaType: "invalidMediaType"
+            case .io: "io"
+            case .internal: "internal"
+            default: "code\(rawValue)"
+            }
+        }
+
+        public var description: String { name }
+    }
+
+    /// What went wrong.
+    public var code: Code
+    /// What was wrong, in one sentence (without the location, see ``description``).
+    public var message: String
+    /// The byte offset in the input where the problem was found.
+    public var offset: Int?
+    /// The 1-based line of ``offset``, for text formats.
+    public var line: Int?
+    /// The 1-based column (in bytes) of ``offset``, for text formats.
+    public var column: Int?
+    /// Where in the value the problem is, as a path such as `$.users[3].name`.
+    public var keyPath: String?
+    /// The name of the ``Limits`` property that was exceeded, for ``Code/limitExceeded``.
+    public var limit: String?
+    /// The error that caused this one, if any.
+    public var underlying: (any Error & Sendable)?
+    /// The response that failed validation.
+    public var response: HTTPResponse?
+    /// The response body that failed validation, capped at ``bodyCaptureLimit`` bytes.
+    public var body: [UInt8]?
+    /// The value decoded from a response that failed status validation (AFNetworking's behaviour).
+    public var decodedValue: Value?
+
+    /// How many bytes of a failed response's body an error keeps.
+    public static let bodyCaptureLimit = 64 * 1024
+
+    /// Creates an error.
+    public init(
+        _ code: Code,
+        _ message: String,
+        offset: Int? = nil,
+        keyPath: String? = nil,
+        limit: String? = nil,
+        underlying: (any Error & Sendable)? = nil
+    ) {
+        self.code = code
+        self.message = message
+        self.offset = offset
+        self.keyPath = keyPath
+        self.limit = limit
+        self.underlying = underlying
+    }
+
+    /// The message followed by the location: `syntaxError: unexpected ']' (at byte 12, line 1, column 13)`.
+    public var description: String {
+        var location: [String] = []
+        if let offset {
+            var text = "byte offset \(offset)"
+            if let line, let column { text += ", line \(line), column \(column)" }
+            location.append(text)
+        }
+        if let keyPath { location.append("key path \(keyPath)") }
+        var text = "\(code.name): \(message)"
+        if !location.isEmpty { text += " (at \(location.joined(separator: "; ")))" }
+        if let underlying { text += ": \(underlying)" }
+        return text
+    }
+
+    /// Sets ``offset`` and derives ``line`` and ``column`` by counting line feeds in `input`.
+    ///
+    /// - Complexity: O(offset).
+    public mutating func locate(offset: Int, in input: UnsafeRawBufferPointer) {
+        self.offset = offset
+        var line = 1
+        var lineStart = 0
+        let end = min(offset, input.count)
+        for index in 0..<end where input[index] == UInt8(ascii: "\n") {
+            line += 1
+            lineStart = index + 1
+        }
+        self.line = line
+        self.column = end - lineStart + 1
+    }
+
+    /// A ``Code/limitExceeded`` error naming the limit, its value and what exceeded it.
+    public static func limitExceeded(
+        _ limit: String, _ bound: Int, _ what: String, offset: Int? = nil, keyPath: String? = nil
+    ) -> SatchelError {
+        SatchelError(
+            .limitExceeded, "\(what) exceeds Limits.\(limit) (\(bound))",
+            offset: offset, keyPath: keyPath, limit: limit)
+    }
+}
