@@ -3,7 +3,10 @@
 ///
 /// A payload names its kind (the key of its canonical JSON form, such as `"$image"`) and gives
 /// a plain ``Value`` that represents it in canonical JSON.
-public protocol ValuePayload: Sendable, CustomStringConvertible {
+///
+/// Payloads are immutable final classes: they are usually large (pixel buffers, documents), so
+/// values share them by reference, and a one-word payload keeps every ``Value`` small.
+public protocol ValuePayload: AnyObject, Sendable, CustomStringConvertible {
     /// The canonical JSON key of this kind of payload, such as `"$image"` or `"$multipart"`.
     static var kind: String { get }
 

@@ -1,0 +1,220 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Decodes `Decodable` types from a ``Value`` tree (the `Codable` bridge in).
+///
+/// Numbers convert between kinds only when exact (`2.0` decodes as `Int` 2; `2.5` does not).
+/// `Date` decodes from a date, an ISO-8601 string, or a number of seconds since 1970; `Data` and
+/// `[UInt8]` from bytes or a base64 string; ``Value`` itself is returned as it is.
+public struct ValueDecoder: Sendable {
+    /// Values made available to `Decodable` implementations through `Decoder.userInfo`.
+    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+
+    /// Creates a decoder.
+    public init() {}
+
+    /// Decodes a `T` from `value`.
+    /// - Throws: ``SatchelError`` with ``SatchelError/Code/typeMismatch``,
+    ///   ``SatchelError/Code/valueNotFound`` or ``SatchelError/Code/numberOutOfRange`` and the
+    ///   key path of the offending value; errors thrown by `T` itself are wrapped as underlying.
+    public func decode<T: Decodable>(_ type: T.Type, from value: Value) throws -> T {
+        let decoder = ValueDecodingNode(value: value, parent: nil, key: nil, userInfo: userInfo)
+        do {
+            return try decoder.decodeValue(type)
+        } catch let error as SatchelError {
+            throw error
+        } catch let error as DecodingError {
+            throw SatchelError(decodingError: error)
+        } catch {
+            throw SatchelError(.typeMismatch, "\(T.self) could not be decoded", underlying: error)
+        }
+    }
+}
+
+extension SatchelError {
+    /// Converts a `DecodingError` thrown by a `Decodable` implementation.
+    init(decodingError: DecodingError) {
+        switch decodingError {
+        case .typeMismatch(_, let context), .dataCorrupted(let context):
+            self.init(.typeMismatch, context.debugDescription, keyPath: ValueDecodingNode.render(context.codingPath))
+        case .valueNotFound(_, let context), .keyNotFound(_, let context):
+            self.init(.valueNotFound, context.debugDescription, keyPath: ValueDecodingNode.render(context.codingPath))
+        @unknown default:
+            self.init(.typeMismatch, "\(decodingError)")
+        }
+        self.underlying = decodingError
+    }
+}
+
+/// One position in the value tree being decoded. The coding path is computed from the parent
+/// chain only when an error needs it, so decoding allocates no path arrays.
+final class ValueDecodingNode: Decoder {
+    let value: Value
+    let parent: ValueDecodingNode?
+    let key: (any CodingKey)?
+    let userInfoStorage: [CodingUserInfoKey: any Sendable]
+
+    init(value: Value, parent: ValueDecodingNode?, key: (any CodingKey)?, userInfo: [CodingUserInfoKey: any Sendable]) {
+        self.value = value
+        self.parent = parent
+        self.key = key
+        self.userInfoStorage = userInfo
+    }
+
+    var userInfo: [CodingUserInfoKey: Any] { userInfoStorage }
+
+    var codingPath: [any CodingKey] {
+        var path: [any CodingKey] = []
+        var node: ValueDecodingNode? = self
+        while let current = node, let key = current.key {
+            path.append(key)
+            node = current.parent
+        }
+        return path.reversed()
+    }
+
+    static func render(_ path: [any CodingKey]) -> String {
+        KeyPathComponent.render(path.map { key in key.intValue.map { .index($0) } ?? .key(key.stringValue) })
+    }
+
+    func path(appending key: (any CodingKey)?) -> String {
+        var path = codingPath
+        if let key { path.append(key) }
+        return Self.render(path)
+    }
+
+    func mismatch(_ expected: String, _ found: Value, key: (any CodingKey)? = nil) -> SatchelError {
+        let code: SatchelError.Code = found.isNull ? .valueNotFound : .typeMismatch
+        return SatchelError(code, "expected \(expected), found \(found.kindName)", keyPath: path(appending: key))
+    }
+
+    func child(_ value: Value, key: any CodingKey) -> ValueDecodingNode {
+        ValueDecodingNode(value: value, parent: self, key: key, userInfo: userInfoStorage)
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        guard case .object(let members) = value else { throw mismatch("an object", value) }
+        return KeyedDecodingContainer(KeyedValueDecodingContainer<Key>(decoder: self, members: members))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        guard case .array(let elements) = value else { throw mismatch("an array", value) }
+        return UnkeyedValueDecodingContainer(decoder: self, elements: elements)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+    /// Decodes `type` from this node's value, handling the types with a native representation.
+    func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
+        if type == Value.self { return value as! T }
+        if type == Date.self { return try unboxDate(value, key: nil) as! T }
+        if type == Data.self { return Data(try unboxBytes(value, key: nil)) as! T }
+        if type == [UInt8].self, case .bytes(let bytes) = value { return bytes as! T }
+        if type == URL.self {
+            guard case .string(let text) = value, let url = URL(string: text) else { throw mismatch("a URL string", value) }
+            return url as! T
+        }
+        return try T(from: self)
+    }
+
+    // MARK: Unboxing scalars (shared by all containers)
+
+    func unboxBool(_ value: Value, key: (any CodingKey)?) throws -> Bool {
+        guard case .bool(let flag) = value else { throw mismatch("a bool", value, key: key) }
+        return flag
+    }
+
+    func unboxString(_ value: Value, key: (any CodingKey)?) throws -> String {
+        guard case .string(let string) = value else { throw mismatch("a string", value, key: key) }
+        return string
+    }
+
+    func unboxDouble(_ value: Value, key: (any CodingKey)?) throws -> Double {
+        guard let number = value.doubleValue else { throw mismatch("a number", value, key: key) }
+        return number
+    }
+
+    func unboxFloat(_ value: Value, key: (any CodingKey)?) throws -> Float {
+        let number = try unboxDouble(value, key: key)
+        let single = Float(number)
+        if number.isFinite && !single.isFinite {
+            throw SatchelError(.numberOutOfRange, "\(number) does not fit in Float", keyPath: path(appending: key))
+        }
+        return single
+    }
+
+    func unboxInteger<I: FixedWidthInteger>(_ value: Value, as type: I.Type, key: (any CodingKey)?) throws -> I {
+        let result: I?
+        switch value {
+        case .integer(let number): result = I(exactly: number)
+        case .unsignedInteger(let number): result = I(exactly: number)
+        case .double(let number): result = number.isFinite ? I(exactly: number) : nil
+        default: throw mismatch("an integer", value, key: key)
+        }
+        guard let result else {
+            throw SatchelError(.numberOutOfRange, "\(value) does not fit in \(I.self)", keyPath: path(appending: key))
+        }
+        return result
+    }
+
+    func unboxDate(_ value: Value, key: (any CodingKey)?) throws -> Date {
+        switch value {
+        case .date(let date): return date
+        case .string(let text):
+            guard let date = ISO8601.date(from: text) else {
+                throw SatchelError(.typeMismatch, "\"\(text)\" is not an ISO-8601 date", keyPath: path(appending: key))
+            }
+            return date
+        case .integer, .unsignedInteger, .double:
+            return Date(timeIntervalSince1970: value.doubleValue ?? 0)
+        default:
+            throw mismatch("a date", value, key: key)
+        }
+    }
+
+    func unboxBytes(_ value: Value, key: (any CodingKey)?) throws -> [UInt8] {
+        switch value {
+        case .bytes(let bytes): return bytes
+        case .string(let text):
+            guard let data = Data(base64Encoded: text) else {
+                throw SatchelError(.typeMismatch, "string is not base64", keyPath: path(appending: key))
+            }
+            return Array(data)
+        default:
+            throw mismatch("bytes", value, key: key)
+        }
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, from value: Value, key: any CodingKey) throws -> T {
+        switch type {
+        case is Bool.Type: return try unboxBool(value, key: key) as! T
+        case is String.Type: return try unboxString(value, key: key) as! T
+        case is Int.Type: return try unboxInteger(value, as: Int.self, key: key) as! T
+        case is Double.Type: return try unboxDouble(value, key: key) as! T
+        case is Int64.Type: return try unboxInteger(value, as: Int64.self, key: key) as! T
+        default: return try child(value, key: key).decodeValue(type)
+        }
+    }
+}
+
+extension ValueDecodingNode: SingleValueDecodingContainer {
+    func decodeNil() -> Bool { value.isNull }
+    func decode(_ type: Bool.Type) throws -> Bool { try unboxBool(value, key: nil) }
+    func decode(_ type: String.Type) throws -> String { try unboxString(value, key: nil) }
+    func decode(_ type: Double.Type) throws -> Double { try unboxDouble(value, key: nil) }
+    func decode(_ type: Float.Type) throws -> Float { try unboxFloat(value, key: nil) }
+    func decode(_ type: Int.Type) throws -> Int { try unboxInteger(value, as: type, key: nil) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try unboxInteger(value, as: type, key: nil) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try unboxInteger(value, as: type, key: nil) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try unboxInteger(value, as: type, key: nil) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try unboxInteger(value, as: type, key: nil) }
+    func decode(_ type: UInt.Type) throws -> UInt { try unboxInteger(value, as: type, key: nil) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try unboxInteger(value, as: type, key: nil) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try unboxInteger(value, as: type, key: nil) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try unboxInteger(value, as: type, key: nil) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try unboxInteger(value, as: type, key: nil) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeValue(type) }
+}
