@@ -32,20 +32,21 @@ extension ResponseSerializer {
     }
 }
 
-/// A decoder fed a body in chunks, for parsing while bytes arrive.
-public protocol IncrementalDecoder {
+/// A decoder fed a body in chunks, for parsing while bytes arrive. Decoders are reference
+/// types: they usually own a native parser.
+public protocol IncrementalDecoder: AnyObject {
     /// Feeds the next chunk of the body.
     /// - Throws: ``SatchelError`` as soon as the bytes so far cannot be the start of a valid body.
-    mutating func feed(_ chunk: UnsafeRawBufferPointer) throws
+    func feed(_ chunk: UnsafeRawBufferPointer) throws
 
     /// Ends the body and returns the value (or `nil` for no value).
     /// - Throws: ``SatchelError`` when the body is incomplete or invalid.
-    mutating func finish() throws -> Value?
+    func finish() throws -> Value?
 }
 
 extension IncrementalDecoder {
     /// Feeds the next chunk of the body.
-    public mutating func feed(_ chunk: [UInt8]) throws {
+    public func feed(_ chunk: [UInt8]) throws {
         try chunk.withUnsafeBytes { try feed($0) }
     }
 }

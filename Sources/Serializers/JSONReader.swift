@@ -1,0 +1,141 @@
+import SerializerRegistry
+
+/// Reads JSON text (RFC 8259) into a ``Value`` or a `Decodable`, with json-c building the tree
+/// behind a strict validator.
+///
+/// Strict about everything RFC 8259 forbids — comments, `NaN`, leading zeros, trailing commas,
+/// single quotes, unescaped control characters, invalid UTF-8, lone surrogates, trailing
+/// garbage — with errors naming the byte offset, line and column. A leading UTF-8 byte order
+/// mark is skipped (RFC 8259 §8.1 allows ignoring it).
+public struct JSONReader: Sendable {
+    /// How to read.
+    public var options: JSONReadingOptions
+    /// The bounds to obey: body bytes, depth, string bytes, members per object.
+    public var limits: Limits
+
+    /// Creates a reader.
+    public init(options: JSONReadingOptions = JSONReadingOptions(), limits: Limits = .default) {
+        self.options = options
+        self.limits = limits
+    }
+
+    /// Reads one JSON document.
+    ///
+    /// - Throws: ``SatchelError``: `syntaxError`, `truncatedInput`, `invalidEncoding`,
+    ///   `numberOutOfRange` or `limitExceeded`, with offset, line and column.
+    /// - Complexity: O(n) in the length of the text.
+    public func read(_ bytes: [UInt8]) throws -> Value {
+        try bytes.withUnsafeBytes { try read($0) }
+    }
+
+    /// Reads one JSON document from raw memory.
+    public func read(_ buffer: UnsafeRawBufferPointer) throws -> Value {
+        let reader = JSONIncrementalReader(options: options, limits: limits)
+        do {
+            try reader.feed(buffer)
+            return try reader.readValue()
+        } catch var error as SatchelError {
+            if let offset = error.offset { error.locate(offset: offset, in: buffer) }
+            throw error
+        }
+    }
+
+    /// Reads one JSON document straight into `T`.
+    ///
+    /// - Throws: the errors of ``read(_:)-([UInt8])``, then ``SatchelError/Code/typeMismatch`` or
+    ///   ``SatchelError/Code/valueNotFound`` with the key path where `T` did not fit.
+    public func read<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
+        try ValueDecoder().decode(type, from: read(bytes))
+    }
+
+    /// Returns a reader fed the text in chunks.
+    public func makeIncrementalReader() -> JSONIncrementalReader {
+        JSONIncrementalReader(options: options, limits: limits)
+    }
+}
+
+/// Reads JSON text fed in chunks of any size, validating each chunk as it arrives so an error
+/// is reported as soon as its byte is seen.
+public final class JSONIncrementalReader: IncrementalDecoder {
+    private var lexer: JSONLexer
+    private var parser: JSONCParser?
+    private var setupError: SatchelError?
+    private let limits: Limits
+    private var prefix: [UInt8] = []  // up to three leading bytes, until a BOM is ruled out
+    private var prefixSettled = false
+    private var total = 0
+    private var firstByte: UInt8?
+    /// AFNetworking's rule for responses: an empty body or a single space is no value.
+    var treatsEmptyBodyAsNoValue = false
+
+    init(options: JSONReadingOptions, limits: Limits) {
+        lexer = JSONLexer(options: options, limits: limits)
+        self.limits = limits
+        do {
+            parser = try JSONCParser(depth: lexer.maxDepth + 2)
+        } catch {
+            setupError = error
+        }
+    }
+
+    /// Feeds the next chunk.
+    /// - Throws: ``SatchelError`` at the first invalid byte or past ``Limits/maxBodyBytes``.
+    public func feed(_ chunk: UnsafeRawBufferPointer) throws {
+        if let setupError { throw setupError }
+        total += chunk.count
+        try limits.checkBody(count: total)
+        if firstByte == nil { firstByte = chunk.first }
+        var bytes = chunk.bindMemory(to: UInt8.self)
+        if !prefixSettled {
+            // Hold up to three bytes to recognise a UTF-8 byte order mark across chunks.
+            let needed = min(3 - prefix.count, bytes.count)
+            prefix.append(contentsOf: bytes.prefix(needed))
+            bytes = UnsafeBufferPointer(rebasing: bytes[needed...])
+            let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+            if prefix == bom {
+                lexer.consumed = 3
+                prefix = []
+                prefixSettled = true
+            } else if !bom.starts(with: prefix) || prefix.count == 3 {
+                prefixSettled = true
+                let held = prefix
+                prefix = []
+                try held.withUnsafeBufferPointer { try scan($0) }
+            } else {
+                return
+            }
+        }
+        try scan(bytes)
+    }
+
+    private func scan(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+        guard !bytes.isEmpty, let parser else { return }
+        try lexer.scan(bytes) { text in try parser.feed(text) }
+    }
+
+    /// Ends the text and returns the value (`nil` only for an empty or single-space body of a
+    /// response, AFNetworking's rule).
+    /// - Throws: ``SatchelError/Code/truncatedInput`` when the text stops inside a value.
+    public func finish() throws -> Value? {
+        if treatsEmptyBodyAsNoValue && (total == 0 || (total == 1 && firstByte == 0x20)) {
+            return nil
+        }
+        return try readValue()
+    }
+
+    func readValue() throws -> Value {
+        if let setupError { throw setupError }
+        guard let parser else { throw SatchelError(.internal, "no json-c parser") }
+        if !prefixSettled {
+            prefixSettled = true
+            let held = prefix
+            prefix = []
+            try held.withUnsafeBufferPointer { try scan($0) }
+        }
+        try lexer.finish { text in try parser.feed(text) }
+        try parser.finish()
+        let tree = JSONTree(
+            options: lexer.options, maxPairs: limits.maxPairs, restoresNullCharacters: lexer.keyHasNullCharacter)
+        return try tree.value(of: parser.root)
+    }
+}
