@@ -111,7 +111,7 @@ public struct JSONWriter: Sendable {
                 path.removeLast()
             }
             if options.sortedKeys {
-                for key in members.keys.sorted() { try member(key, members[key]!) }
+                for (key, element) in members.sorted(by: { $0.key < $1.key }) { try member(key, element) }
             } else {
                 for (key, element) in members { try member(key, element) }
             }

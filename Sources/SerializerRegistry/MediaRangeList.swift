@@ -46,12 +46,12 @@ public struct MediaRangeList: Sendable, Hashable, CustomStringConvertible {
                 continue
             }
             let (type, subtype) = try scanner.essence()
-            let weightOffset = scanner.index
-            var parameters = try scanner.parameters(stopAtComma: true)
+            var valueOffsets: [Int] = []
+            var parameters = try scanner.parameters(stopAtComma: true, valueOffsets: &valueOffsets)
             var quality = 1.0
             if let qIndex = parameters.firstIndex(where: { $0.name == "q" }) {
                 guard let weight = Self.weight(parameters[qIndex].value) else {
-                    scanner.index = weightOffset
+                    scanner.index = valueOffsets[qIndex]
                     throw scanner.failure("weight \"\(parameters[qIndex].value)\" is not a number from 0 to 1 with at most three decimals")
                 }
                 quality = weight
@@ -67,22 +67,26 @@ public struct MediaRangeList: Sendable, Hashable, CustomStringConvertible {
         let bytes = Array(text.utf8)
         guard let first = bytes.first, first == UInt8(ascii: "0") || first == UInt8(ascii: "1") else { return nil }
         guard bytes.count <= 5 else { return nil }
+        var thousandths = first == UInt8(ascii: "1") ? 1000 : 0
         if bytes.count > 1 {
-            guard bytes[1] == UInt8(ascii: "."),
-                  bytes[2...].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
-            else { return nil }
+            guard bytes[1] == UInt8(ascii: ".") else { return nil }
+            var scale = 100
+            for byte in bytes[2...] {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                thousandths += Int(byte - UInt8(ascii: "0")) * scale
+                scale /= 10
+            }
         }
-        guard let value = Double(text), value <= 1 else { return nil }
-        return value
+        guard thousandths <= 1000 else { return nil }
+        return Double(thousandths) / 1000
     }
 
     /// The weight of `mediaType`: that of the most specific range matching it, 0 when none does.
     public func quality(for mediaType: MediaType) -> Double {
         var best: Range?
         for range in ranges where range.mediaType.matches(mediaType) {
-            if best == nil || range.mediaType.specificity > best!.mediaType.specificity {
-                best = range
-            }
+            if let current = best, current.mediaType.specificity >= range.mediaType.specificity { continue }
+            best = range
         }
         return best?.quality ?? 0
     }
@@ -96,17 +100,20 @@ public struct MediaRangeList: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         ranges.map { range in
             guard range.quality < 1 else { return range.mediaType.description }
-            var weight = String(format3: range.quality)
-            if weight.isEmpty { weight = "0" }
-            return "\(range.mediaType);q=\(weight)"
+            return "\(range.mediaType);q=\(String(format3: range.quality))"
         }.joined(separator: ", ")
     }
 }
 
 extension String {
     /// A weight with at most three decimals and no trailing zeros (`0.9`, `0.25`, `0`).
+    ///
+    /// The weight is clamped to 0...1 (NaN counts as 0), and a positive weight never rounds
+    /// down to `0`, which would mean "not acceptable".
     init(format3 weight: Double) {
-        let thousandths = Int((weight * 1000).rounded())
+        let clamped = weight.isNaN ? 0 : Swift.min(Swift.max(weight, 0), 1)
+        var thousandths = Int((clamped * 1000).rounded())
+        if thousandths == 0 && clamped > 0 { thousandths = 1 }
         if thousandths % 1000 == 0 {
             self = "\(thousandths / 1000)"
             return

@@ -17,12 +17,19 @@ enum MediaTypeParser {
     }
 
     /// A value written as a token when it is one, else as a quoted-string.
+    ///
+    /// Control characters other than HTAB cannot appear in a quoted-string, even escaped; each is
+    /// written as a space so that a value set in code can never split a header line.
     static func quotedIfNeeded(_ value: String) -> String {
         if !value.isEmpty && value.utf8.allSatisfy(isTokenCharacter) { return value }
         var quoted = "\""
         for character in value.unicodeScalars {
             if character == "\"" || character == "\\" { quoted += "\\" }
-            quoted.unicodeScalars.append(character)
+            if (character.value < 0x20 && character != "\t") || character.value == 0x7F {
+                quoted += " "
+            } else {
+                quoted.unicodeScalars.append(character)
+            }
         }
         return quoted + "\""
     }
@@ -94,7 +101,8 @@ enum MediaTypeParser {
         mutating func essence() throws(SatchelError) -> (String, String) {
             let type = try token("a type")
             guard current == UInt8(ascii: "/") else {
-                throw failure(atEnd ? "missing \"/subtype\"" : "expected \"/\" after the type, found \(Self.describe(current!))")
+                guard let byte = current else { throw failure("missing \"/subtype\"") }
+                throw failure("expected \"/\" after the type, found \(Self.describe(byte))")
             }
             index += 1
             let subtype = try token("a subtype")
@@ -103,6 +111,14 @@ enum MediaTypeParser {
 
         /// `*( OWS ";" OWS [ parameter ] )`, stopping before `,` or the end.
         mutating func parameters(stopAtComma: Bool) throws(SatchelError) -> [MediaType.Parameter] {
+            var valueOffsets: [Int] = []
+            return try parameters(stopAtComma: stopAtComma, valueOffsets: &valueOffsets)
+        }
+
+        /// Parameters as above; `valueOffsets` receives the byte offset of each value.
+        mutating func parameters(
+            stopAtComma: Bool, valueOffsets: inout [Int]
+        ) throws(SatchelError) -> [MediaType.Parameter] {
             var parameters: [MediaType.Parameter] = []
             while true {
                 skipWhitespace()
@@ -121,6 +137,7 @@ enum MediaTypeParser {
                     throw failure("parameter \"\(name)\" has no \"=value\"")
                 }
                 index += 1
+                valueOffsets.append(index)
                 let value: String
                 if current == UInt8(ascii: "\"") {
                     value = try quotedString()

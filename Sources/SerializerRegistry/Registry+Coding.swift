@@ -4,11 +4,13 @@ extension Registry {
     /// Validates a response and decodes its body with the serializer chosen by its Content-Type.
     ///
     /// Semantics are AFNetworking's (see ``ResponseSerializer/serialize(response:body:validation:limits:)``):
-    /// a Content-Type no serializer accepts fails without decoding; a bad status still decodes
-    /// and returns value and error together; no Content-Type with an empty body is no value.
+    /// a non-empty body whose Content-Type no serializer accepts fails without decoding; a bad
+    /// status still decodes and returns value and error together; an empty body that no
+    /// serializer is chosen for is no value. The chosen serializer validates against the media
+    /// types it was registered for, unless ``validation`` names acceptable content types.
     public func decode(response: HTTPResponse, body: [UInt8]) -> DecodedResponse {
         let limits = self.limits
-        let validation = self.validation
+        var validation = self.validation
         let contentType: MediaType?
         do {
             contentType = try response.contentType
@@ -18,13 +20,14 @@ extension Registry {
             failure.body = Array(body.prefix(SatchelError.bodyCaptureLimit))
             return DecodedResponse(response: response, value: nil, error: failure, serializerName: nil)
         }
-        if let contentType, let serializer = responseSerializer(for: contentType) {
-            return serializer.serialize(response: response, body: body, validation: validation, limits: limits)
+        if let contentType, let entry = responseEntry(for: contentType) {
+            if validation.acceptableContentTypes == nil { validation.acceptableContentTypes = entry.mediaTypes }
+            return entry.serializer.serialize(response: response, body: body, validation: validation, limits: limits)
         }
-        if contentType == nil && body.isEmpty {
+        if body.isEmpty {
             var result = DecodedResponse(response: response, value: nil, error: nil, serializerName: nil)
             if !validation.accepts(status: response.status.code) {
-                var error = SatchelError(.unacceptableStatusCode, "status \(response.status.code) \(response.status.reasonPhrase) is not acceptable")
+                var error = SatchelError(.unacceptableStatusCode, response.status.unacceptableMessage)
                 error.response = response
                 error.body = []
                 result.error = error

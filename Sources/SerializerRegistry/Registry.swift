@@ -106,8 +106,14 @@ public final class Registry: Sendable {
 
     /// The response serializer chosen for `contentType`, or `nil` when none accepts it.
     public func responseSerializer(for contentType: MediaType) -> (any ResponseSerializer)? {
+        responseEntry(for: contentType)?.serializer
+    }
+
+    /// The registration chosen for `contentType`: its serializer and the ranges it was
+    /// registered for.
+    func responseEntry(for contentType: MediaType) -> (serializer: any ResponseSerializer, mediaTypes: MediaRangeList)? {
         state.withLock { state in
-            var best: (rank: (Int, Int, Int), serializer: any ResponseSerializer)?
+            var best: (rank: (Int, Int, Int), entry: ResponseEntry)?
             for entry in state.responseEntries {
                 // The most specific range of this entry that matches decides (q=0 excludes).
                 var matched: MediaRangeList.Range?
@@ -118,19 +124,26 @@ public final class Registry: Sendable {
                 guard let matched, matched.quality > 0 else { continue }
                 let rank = (matched.mediaType.specificity, entry.priority, entry.registration.id)
                 if let current = best, current.rank >= rank { continue }
-                best = (rank, entry.serializer)
+                best = (rank, entry)
             }
-            return best?.serializer
+            return best.map { ($0.entry.serializer, $0.entry.mediaTypes) }
         }
     }
 
     /// The request serializer registered for `mediaType` (matched as a pattern against the
-    /// registered types), or `nil`.
+    /// registered types, or the registered types against it), or `nil`.
+    ///
+    /// The most specific registered type wins, then the higher priority, then the later
+    /// registration.
     public func requestSerializer(for mediaType: MediaType) -> (any RequestSerializer)? {
         state.withLock { state in
-            var best: (rank: (Int, Int), serializer: any RequestSerializer)?
-            for entry in state.requestEntries where entry.mediaTypes.contains(where: { mediaType.matches($0) || $0.matches(mediaType) }) {
-                let rank = (entry.priority, entry.registration.id)
+            var best: (rank: (Int, Int, Int), serializer: any RequestSerializer)?
+            for entry in state.requestEntries {
+                let specificity = entry.mediaTypes
+                    .filter { mediaType.matches($0) || $0.matches(mediaType) }
+                    .map(\.specificity).max()
+                guard let specificity else { continue }
+                let rank = (specificity, entry.priority, entry.registration.id)
                 if let current = best, current.rank >= rank { continue }
                 best = (rank, entry.serializer)
             }
@@ -146,9 +159,10 @@ public final class Registry: Sendable {
         }
     }
 
-    /// An `Accept` header listing every concrete media type the registered response serializers
-    /// accept, highest priority first (wildcard and suffix patterns are left out: servers do not
-    /// understand `application/*+json`).
+    /// An `Accept` header listing the media ranges the registered response serializers accept,
+    /// highest priority first, each once and without weights. Structured-suffix patterns
+    /// (`application/*+json`) and `*/subtype` are left out, as servers do not understand them;
+    /// `type/*` and `*/*` are valid `Accept` ranges and stay; `q=0` exclusions are not listed.
     public var acceptHeader: String {
         let types: [MediaType] = state.withLock { state in
             var seen = Set<MediaType>()

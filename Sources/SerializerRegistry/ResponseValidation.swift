@@ -49,9 +49,11 @@ public struct DecodedResponse: Sendable {
 extension ResponseSerializer {
     /// Validates and decodes a response with AFNetworking's semantics.
     ///
-    /// - A Content-Type this serializer does not accept fails with
-    ///   ``SatchelError/Code/unacceptableContentType`` and the body is not decoded. A response
-    ///   with no Content-Type and an empty body passes.
+    /// - A non-empty body whose Content-Type this serializer does not accept (or that has no
+    ///   Content-Type) fails with ``SatchelError/Code/unacceptableContentType`` and is not
+    ///   decoded. An empty body with an unacceptable or missing Content-Type is no value, as
+    ///   AFNetworking only reports the Content-Type of a response that has data (HEAD, 204).
+    /// - A malformed Content-Type fails with ``SatchelError/Code/invalidMediaType``.
     /// - A status outside ``ResponseValidation/acceptableStatusCodes`` fails with
     ///   ``SatchelError/Code/unacceptableStatusCode``, but the body is still decoded and the
     ///   result carries both the value and the error.
@@ -77,24 +79,24 @@ extension ResponseSerializer {
             return result
         }
         let acceptable = validation.acceptableContentTypes ?? acceptableContentTypes
-        if let contentType {
-            guard acceptable.accepts(contentType) else {
-                result.error = validationError(
-                    .unacceptableContentType,
-                    "Content-Type \(contentType.essence) is not acceptable to the \(name) serializer (acceptable: \(acceptable))")
-                return result
-            }
-        } else if !body.isEmpty {
+        let contentTypeAccepted = contentType.map { acceptable.accepts($0) } ?? false
+        if !contentTypeAccepted && !body.isEmpty {
             result.error = validationError(
-                .unacceptableContentType, "the response has a body but no Content-Type (acceptable: \(acceptable))")
+                .unacceptableContentType,
+                contentType.map {
+                    "Content-Type \($0.essence) is not acceptable to the \(name) serializer (acceptable: \(acceptable))"
+                } ?? "the response has a body but no Content-Type (acceptable: \(acceptable))")
             return result
         }
 
         var statusError: SatchelError?
         if !validation.accepts(status: response.status.code) {
-            statusError = validationError(
-                .unacceptableStatusCode,
-                "status \(response.status.code) \(response.status.reasonPhrase) is not acceptable")
+            statusError = validationError(.unacceptableStatusCode, response.status.unacceptableMessage)
+        }
+        guard contentTypeAccepted || contentType == nil else {
+            // An empty body of a type this serializer does not read: no value, nothing to decode.
+            result.error = statusError
+            return result
         }
 
         do {
@@ -104,7 +106,7 @@ extension ResponseSerializer {
                 result.error = statusError
             }
         } catch {
-            let decodeError = error as? SatchelError ?? SatchelError(.internal, "\(error)")
+            let decodeError = error as? SatchelError ?? SatchelError(.internal, "\(error)", underlying: error)
             if var statusError {
                 statusError.underlying = decodeError
                 result.error = statusError
@@ -116,6 +118,14 @@ extension ResponseSerializer {
             }
         }
         return result
+    }
+}
+
+extension HTTPResponse.Status {
+    /// `status 404 Not Found is not acceptable` (HTTP/2 responses have no reason phrase).
+    var unacceptableMessage: String {
+        let reason = reasonPhrase.isEmpty ? "" : " \(reasonPhrase)"
+        return "status \(code)\(reason) is not acceptable"
     }
 }
 

@@ -105,11 +105,13 @@ public struct SatchelError: Error, Sendable, CustomStringConvertible {
         self.underlying = underlying
     }
 
-    /// The message followed by the location: `syntaxError: unexpected ']' (at byte 12, line 1, column 13)`.
+    /// The code, the message and the location:
+    /// `syntaxError: unexpected ']' (at byte 12, line 1, column 13; key path $.a[0])`, then
+    /// `: ` and the underlying error, if any.
     public var description: String {
         var location: [String] = []
         if let offset {
-            var text = "byte offset \(offset)"
+            var text = "byte \(offset)"
             if let line, let column { text += ", line \(line), column \(column)" }
             location.append(text)
         }
@@ -122,12 +124,13 @@ public struct SatchelError: Error, Sendable, CustomStringConvertible {
 
     /// Sets ``offset`` and derives ``line`` and ``column`` by counting line feeds in `input`.
     ///
+    /// An offset past the end of `input` is located at its end.
     /// - Complexity: O(offset).
     public mutating func locate(offset: Int, in input: UnsafeRawBufferPointer) {
         self.offset = offset
         var line = 1
         var lineStart = 0
-        let end = min(offset, input.count)
+        let end = max(0, min(offset, input.count))
         for index in 0..<end where input[index] == UInt8(ascii: "\n") {
             line += 1
             lineStart = index + 1

@@ -39,6 +39,7 @@ extension Value {
         options.prettyPrinted = pretty
         options.escapesSlashes = false
         options.nonFiniteNumbers = .null
+        options.maxDepth = .max  // the value already exists; its depth was bounded when it was built
         // The canonical form has no bytes, dates or payloads left, so writing cannot fail.
         let bytes = (try? JSONWriter(options: options).write(canonicalForm)) ?? Array("null".utf8)
         return String(decoding: bytes, as: UTF8.self)
@@ -50,10 +51,12 @@ extension Value: CustomStringConvertible {
     public var description: String { canonicalJSON() }
 }
 
-/// ISO 8601 in UTC, with milliseconds only when the date has a fraction of a second.
+/// ISO 8601 in UTC, with milliseconds only when the date has a fraction of a second that shows
+/// in them (milliseconds are truncated, so a date never moves to the next second).
 enum ISO8601 {
     static func string(from date: Date) -> String {
-        let hasFraction = date.timeIntervalSince1970.rounded(.down) != date.timeIntervalSince1970
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded(.down)
+        let hasFraction = milliseconds.truncatingRemainder(dividingBy: 1000) != 0
         let style = Date.ISO8601FormatStyle(includingFractionalSeconds: hasFraction)
         return style.format(date)
     }
