@@ -82,6 +82,11 @@ struct MediaTypeParsingTests {
         #expect(MediaType.any.suffix == nil)
     }
 
+    @Test func equalTypesHashEqual() throws {
+        let types: Set<MediaType> = try [mediaType("TEXT/Plain; Charset=UTF-8"), mediaType("text/plain;charset=\"utf-8\"")]
+        #expect(types.count == 1)
+    }
+
     @Test func failableInitializer() {
         #expect(MediaType("application/json") == .json)
         #expect(MediaType("application") == nil)

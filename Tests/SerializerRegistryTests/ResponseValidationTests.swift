@@ -220,6 +220,10 @@ struct SerializerValidationTests {
         #expect(csv.error == nil)
     }
 
+    @Test func wholeBodiesOnlyByDefault() {
+        #expect(TextSerializer().makeIncrementalDecoder(contentType: .plainText, limits: limits) == nil)
+    }
+
     @Test func responseContentTypeAccessor() throws {
         #expect(try response(200).contentType == nil)
         #expect(try response(200, contentType: "Application/JSON").contentType == .json)
@@ -267,6 +271,7 @@ struct RegistryDecodeTests {
         #expect(error.response == head)
         #expect(error.body == Array("{}".utf8))
         #expect(result.value == nil)
+        #expect(result.serializerName == nil, "no serializer was chosen")
         #expect(text.calls.value == 0)
     }
 
