@@ -49,6 +49,7 @@ struct JSONLexer {
     var escapeDigits = 0
     var codeUnit: UInt32 = 0
     var highSurrogate: UInt32 = 0
+    var highSurrogateOffset = 0
     var utf8Remaining = 0
     var utf8Lower: UInt8 = 0x80
     var utf8Upper: UInt8 = 0xBF
@@ -283,11 +284,12 @@ struct JSONLexer {
                 stringBytes += 3
                 if highSurrogate != 0 {
                     guard (0xDC00...0xDFFF).contains(codeUnit) else {
-                        throw failure(.invalidEncoding, "lone surrogate \\u\(Self.hex4(highSurrogate)): the next escape \\u\(Self.hex4(codeUnit)) is not a low surrogate", at: consumed + index - 6)
+                        throw failure(.invalidEncoding, "lone surrogate \\u\(Self.hex4(highSurrogate)): the next escape \\u\(Self.hex4(codeUnit)) is not a low surrogate", at: highSurrogateOffset)
                     }
                     highSurrogate = 0
                 } else if (0xD800...0xDBFF).contains(codeUnit) {
                     highSurrogate = codeUnit
+                    highSurrogateOffset = consumed + index - 6
                     token = .lowSurrogateBackslash
                 } else if (0xDC00...0xDFFF).contains(codeUnit) {
                     throw failure(.invalidEncoding, "lone surrogate \\u\(Self.hex4(codeUnit))", at: consumed + index - 6)
@@ -306,7 +308,7 @@ struct JSONLexer {
                 let byte = chunk[index]
                 let wanted = token == .lowSurrogateBackslash ? UInt8(ascii: "\\") : UInt8(ascii: "u")
                 guard byte == wanted else {
-                    throw failure(.invalidEncoding, "lone surrogate \\u\(Self.hex4(highSurrogate)) (a high surrogate must be followed by a \\u escape of a low surrogate)", at: consumed + index)
+                    throw failure(.invalidEncoding, "lone surrogate \\u\(Self.hex4(highSurrogate)) (a high surrogate must be followed by a \\u escape of a low surrogate)", at: highSurrogateOffset)
                 }
                 index += 1
                 if token == .lowSurrogateBackslash {
