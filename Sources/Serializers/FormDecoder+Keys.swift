@@ -41,7 +41,7 @@ extension FormDecoder {
         ///
         /// - Throws: ``Failure`` with ``SatchelError/Code/syntaxError`` for a bracket out of place,
         ///   or ``SatchelError/Code/limitExceeded`` (`maxDepth`) for more than `maxDepth` brackets.
-        mutating func parse() throws(Failure) -> [KeySegment] {
+        func parse() throws(Failure) -> [KeySegment] {
             guard let open = key.firstIndex(where: { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") }) else {
                 return [.key(String(decoding: key, as: UTF8.self))]
             }

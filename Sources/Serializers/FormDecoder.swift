@@ -73,7 +73,8 @@ public struct FormDecoder: Sendable {
     /// - Returns: An ``Value/object(_:)``; empty for empty input.
     /// - Throws: As ``decode(_:)-([UInt8])``.
     public func decode(_ query: String) throws(SatchelError) -> Value {
-        try decode(Array(query.utf8))
+        try checkBody(count: query.utf8.count)
+        return try decode(Array(query.utf8))
     }
 
     /// Decodes a form body.
@@ -86,13 +87,22 @@ public struct FormDecoder: Sendable {
     ///   ``SatchelError/Code/limitExceeded`` naming the limit. Each error carries the byte
     ///   offset where the problem is.
     public func decode(_ body: [UInt8]) throws(SatchelError) -> Value {
-        try limits.checkBody(count: body.count)
+        try checkBody(count: body.count)
         return try body.withUnsafeBufferPointer { (input) throws(SatchelError) -> Value in
-            try decode(input)
+            try decodePairs(in: input)
         }
     }
 
-    private func decode(_ input: UnsafeBufferPointer<UInt8>) throws(SatchelError) -> Value {
+    /// Throws ``SatchelError/Code/limitExceeded`` (`maxBodyBytes`) at the first byte past the
+    /// limit when `count` bytes are too many.
+    private func checkBody(count: Int) throws(SatchelError) {
+        if count > limits.maxBodyBytes {
+            throw SatchelError.limitExceeded(
+                "maxBodyBytes", limits.maxBodyBytes, "a body of \(count) bytes", offset: limits.maxBodyBytes)
+        }
+    }
+
+    private func decodePairs(in input: UnsafeBufferPointer<UInt8>) throws(SatchelError) -> Value {
         var tree = Tree(duplicateKeys: options.duplicateKeys)
         var pairCount = 0
         var start = 0
@@ -131,7 +141,7 @@ public struct FormDecoder: Sendable {
         }
         let segments: [KeySegment]
         if options.parsesNestedKeys {
-            var parser = KeyParser(key: keyBytes, maxDepth: limits.maxDepth)
+            let parser = KeyParser(key: keyBytes, maxDepth: limits.maxDepth)
             do {
                 segments = try parser.parse()
             } catch {
@@ -163,8 +173,9 @@ public struct FormDecoder: Sendable {
             case .emptyInput: break parsing
             }
         }
+        let culprit = index < bytes.count ? " (byte 0x\(String(bytes[index], radix: 16, uppercase: true)))" : ""
         throw SatchelError(
-            .invalidEncoding, "the \(what) is not valid UTF-8 after percent-decoding",
+            .invalidEncoding, "the \(what) is not valid UTF-8 after percent-decoding\(culprit)",
             offset: PercentEncoding.rawOffset(ofDecoded: index, in: input, range))
     }
 }

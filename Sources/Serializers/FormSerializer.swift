@@ -140,9 +140,16 @@ public struct FormSerializer: RequestSerializer {
         }
     }
 
-    /// `path` with `query` appended: after `?`, or after `&` when `path` already has a query
-    /// (directly when that query is empty or ends in `&`); before a fragment, if any.
-    static func appending(query: String, to path: String) -> String {
+    /// Appends an encoded query to a request path, as AFNetworking does for GET.
+    ///
+    /// The query goes after `?`, or after `&` when `path` already has a query (directly when that
+    /// query is empty or ends in `&`), and before a fragment, if any.
+    ///
+    /// - Parameters:
+    ///   - query: The escaped query string, without `?`; must not be empty.
+    ///   - path: The request path, possibly with a query.
+    /// - Returns: The path with the query appended: `/s?x=1` and `a=2` give `/s?x=1&a=2`.
+    public static func appending(query: String, to path: String) -> String {
         var base = Substring(path)
         var fragment: Substring = ""
         if let hash = base.firstIndex(of: "#") {

@@ -50,6 +50,13 @@ struct FormDecoderErrorTests {
         #expect(error?.offset == offset)
     }
 
+    @Test("the encoding error names the offending byte")
+    func invalidUTF8Byte() {
+        let error = failure("a=ok%C3%28")
+        #expect(error?.message.contains("0xC3") == true, "message: \(error?.message ?? "")")
+        #expect(error?.message.contains("value") == true)
+    }
+
     @Test("raw bytes that are not UTF-8 are an encoding error")
     func rawInvalidUTF8() {
         let error = #expect(throws: SatchelError.self) {
@@ -192,5 +199,11 @@ struct FormDecoderErrorTests {
         #expect(error?.code == .limitExceeded)
         #expect(error?.limit == "maxBodyBytes")
         #expect(error?.message.contains("11") == true)
+        #expect(error?.offset == 10)
+        let bytes = #expect(throws: SatchelError.self) {
+            try FormDecoder(limits: limits).decode(Array("abc=1234567".utf8))
+        }
+        #expect(bytes?.limit == "maxBodyBytes")
+        #expect(bytes?.offset == 10)
     }
 }

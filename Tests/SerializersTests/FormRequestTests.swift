@@ -62,6 +62,19 @@ struct FormRequestTests {
         #expect(serialized.request.path == expected)
     }
 
+    @Test("appending a query to a path", arguments: [
+        ("/s", "/s?a=2"),
+        ("/s?x=1", "/s?x=1&a=2"),
+        ("/s?", "/s?a=2"),
+        ("/s?x=1&", "/s?x=1&a=2"),
+        ("/s#f", "/s?a=2#f"),
+        ("/s?x#f?g", "/s?x&a=2#f?g"),
+        ("", "?a=2"),
+    ])
+    func appendingQuery(path: String, expected: String) {
+        #expect(FormSerializer.appending(query: "a=2", to: path) == expected)
+    }
+
     @Test("parameters that encode to nothing leave the path alone")
     func emptyQuery() throws {
         for parameters: Value in [[:], ["a": []], ["a": [:]]] {
