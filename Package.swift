@@ -50,7 +50,7 @@ let package = Package(
             name: "SerializersTests",
             dependencies: ["Serializers", "SerializerRegistry", "CJSONC"]
         ),
-        .testTarget(name: "SatchelCLITests", dependencies: ["Satchel"]),
+        .testTarget(name: "SatchelCLITests", dependencies: ["Satchel", "satchel"]),
     ],
     swiftLanguageModes: [.v6]
 )

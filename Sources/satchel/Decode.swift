@@ -1,0 +1,59 @@
+import ArgumentParser
+import Satchel
+
+/// `satchel decode`: decode a payload as a response body and print its canonical JSON.
+struct Decode: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Decode a payload as a response body and print the value as canonical JSON.",
+        discussion: """
+            The serializer is chosen by --content-type through the registry, as for a response. \
+            A body that carries no value (an empty JSON body, for example) prints nothing.
+            """
+    )
+
+    @Option(name: .shortAndLong, help: "The payload's media type.")
+    var contentType: String = "application/json"
+
+    @Flag(help: "Indent the output.")
+    var pretty = false
+
+    @Option(help: "JSON integers beyond 64 bits: throw, double or string.")
+    var bigIntegers: BigIntegerChoice = .throw
+
+    @Flag(help: "Drop JSON members and elements that are null.")
+    var removeNulls = false
+
+    @Flag(help: "Reject a JSON document that is a bare number, string, boolean or null.")
+    var noTopLevelScalars = false
+
+    @OptionGroup var limits: LimitOptions
+
+    @Argument(help: "The file to decode, or - for standard input.")
+    var file: String = "-"
+
+    enum BigIntegerChoice: String, ExpressibleByArgument {
+        case `throw`, double, string
+    }
+
+    func run() throws {
+        do {
+            let mediaType = try MediaType(parsing: contentType)
+            let registry = Registry.standard(limits: limits.limits)
+            var options = JSONReadingOptions()
+            options.bigIntegers = switch bigIntegers {
+            case .throw: .throw
+            case .double: .double
+            case .string: .string
+            }
+            options.removesKeysWithNullValues = removeNulls
+            options.allowsTopLevelScalars = !noTopLevelScalars
+            registry.register(JSONResponseSerializer(options: options), priority: 1)
+
+            let body = try CommandIO.read(file, limit: registry.limits.maxBodyBytes)
+            guard let value = try registry.decode(body, contentType: mediaType) else { return }
+            try CommandIO.write(Array((value.canonicalJSON(pretty: pretty) + "\n").utf8))
+        } catch {
+            throw CommandIO.fail(error)
+        }
+    }
+}

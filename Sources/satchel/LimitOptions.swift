@@ -1,0 +1,33 @@
+import ArgumentParser
+import Satchel
+
+/// Command-line flags for ``Limits``.
+struct LimitOptions: ParsableArguments {
+    @Option(help: "Most bytes of input read (default 100 MiB).")
+    var maxBodyBytes: Int?
+
+    @Option(help: "Deepest nesting accepted (default 512).")
+    var maxDepth: Int?
+
+    @Option(help: "Longest string accepted, in bytes (default 32 MiB).")
+    var maxStringBytes: Int?
+
+    @Option(help: "Most form pairs or object members (default 10000).")
+    var maxPairs: Int?
+
+    func validate() throws {
+        for (name, value) in [("--max-body-bytes", maxBodyBytes), ("--max-depth", maxDepth),
+                              ("--max-string-bytes", maxStringBytes), ("--max-pairs", maxPairs)] {
+            if let value, value < 0 { throw ValidationError("\(name) must not be negative") }
+        }
+    }
+
+    var limits: Limits {
+        var limits = Limits.default
+        if let maxBodyBytes { limits.maxBodyBytes = maxBodyBytes }
+        if let maxDepth { limits.maxDepth = maxDepth }
+        if let maxStringBytes { limits.maxStringBytes = maxStringBytes }
+        if let maxPairs { limits.maxPairs = maxPairs }
+        return limits
+    }
+}
