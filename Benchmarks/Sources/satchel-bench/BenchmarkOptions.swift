@@ -1,0 +1,71 @@
+import Foundation
+
+/// The command line of `satchel-bench`.
+///
+/// ```
+/// satchel-bench [--iterations N] [--markdown FILE] [--corpus DIR] [--seconds S]
+/// ```
+struct BenchmarkOptions: Sendable {
+    /// Timed runs per contender and measurement; `nil` picks enough for ``targetSeconds``.
+    var iterations: Int?
+    /// Where to write the report as Markdown, besides standard output.
+    var markdownPath: String?
+    /// The corpus folder (with `json/` and `form/`); `Benchmarks/Corpus` by default.
+    var corpusPath: String
+    /// How long each contender runs per measurement when ``iterations`` is not given.
+    var targetSeconds = 0.5
+
+    /// The usage text printed by `--help` and after a bad argument.
+    static let usage = """
+        usage: satchel-bench [--iterations N] [--markdown FILE] [--corpus DIR] [--seconds S]
+
+          --iterations N   timed runs per contender (default: enough for ~0.5 s, at least 5)
+          --seconds S      target time per contender when --iterations is not given (default 0.5)
+          --markdown FILE  also write the report to FILE as Markdown
+          --corpus DIR     corpus folder holding json/ and form/ (default: Benchmarks/Corpus;
+                           fill it with scripts/fetch-json-corpus)
+        """
+
+    /// Parses `arguments` (without the program name).
+    ///
+    /// - Throws: ``BenchmarkFailure/usage(_:)`` for an unknown option or a bad value, and for
+    ///   `--help` (with an empty message).
+    init(arguments: [String]) throws(BenchmarkFailure) {
+        corpusPath = Self.defaultCorpusPath
+        var remaining = arguments[...]
+        func value(for option: String) throws(BenchmarkFailure) -> String {
+            guard let next = remaining.popFirst() else { throw .usage("\(option) needs a value") }
+            return next
+        }
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--iterations":
+                let text = try value(for: argument)
+                guard let count = Int(text), count >= 1 else {
+                    throw .usage("--iterations needs a positive integer, not \(text)")
+                }
+                iterations = count
+            case "--seconds":
+                let text = try value(for: argument)
+                guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+                    throw .usage("--seconds needs a positive number, not \(text)")
+                }
+                targetSeconds = seconds
+            case "--markdown":
+                markdownPath = try value(for: argument)
+            case "--corpus":
+                corpusPath = try value(for: argument)
+            case "--help", "-h":
+                throw .usage("")
+            default:
+                throw .usage("unknown argument \(argument)")
+            }
+        }
+    }
+
+    /// `Benchmarks/Corpus`, found from this source file's location so the runner works from any
+    /// working directory.
+    static var defaultCorpusPath: String {
+        PackageLocation.benchmarksDirectory.appendingPathComponent("Corpus").path
+    }
+}

@@ -1,0 +1,39 @@
+/// Runs every benchmark and assembles the report.
+enum BenchmarkReport {
+    /// Runs the JSON parse, decode and write benchmarks and the form benchmarks, and returns
+    /// the report as Markdown.
+    ///
+    /// - Throws: ``BenchmarkFailure`` when the corpus is missing or a correctness guard fails;
+    ///   nothing is reported then, since times of wrong results mean nothing.
+    static func run(options: BenchmarkOptions) throws -> String {
+        let machine = MachineInfo.current()
+        let corpus = Corpus(path: options.corpusPath)
+        let sampler = Sampler(iterations: options.iterations, targetSeconds: options.targetSeconds)
+
+        var tables: [ComparisonTable] = []
+        tables += try JSONParseBenchmarks(corpus: corpus, sampler: sampler).run()
+        tables += try JSONDecodeBenchmarks(corpus: corpus, sampler: sampler).run()
+        tables += try JSONWriteBenchmarks(corpus: corpus, sampler: sampler).run()
+        tables += try FormBenchmarks(corpus: corpus, sampler: sampler).run()
+
+        let runs =
+            options.iterations.map { "\($0) timed runs per contender" }
+            ?? "enough timed runs for ~\(Format.seconds(options.targetSeconds)) s per contender (at least 5)"
+        var sections = [
+            "## Satchel benchmarks",
+            "",
+            machine.markdown,
+            "- method: each contender warmed up, then timed with ContinuousClock in interleaved rounds; "
+                + "\(runs); the median run counts. MB/s uses 1 MB = 10^6 bytes. "
+                + "Ratio = peer time ÷ Satchel time: above 1.00× Satchel is faster. "
+                + "Runs column: Satchel/peer timed runs.",
+            "- guards: before timing, every result is checked against the peer's "
+                + "(same tree shape, same decoded models, output that reads back), and the run stops on a mismatch.",
+        ]
+        for table in tables {
+            sections.append("")
+            sections.append(table.markdown)
+        }
+        return sections.joined(separator: "\n")
+    }
+}
