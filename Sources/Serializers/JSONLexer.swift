@@ -145,7 +145,7 @@ struct JSONLexer {
                     }
                     if containers.count >= maxDepth {
                         throw SatchelError.limitExceeded(
-                            "maxDepth", maxDepth, "nesting deeper than \(maxDepth) levels", offset: consumed + index)
+                            "maxDepth", maxDepth, "nesting", offset: consumed + index)
                     }
                     let isObject = byte == UInt8(ascii: "{")
                     containers.append(isObject)
