@@ -36,7 +36,7 @@ public struct ValueDecoder: Sendable {
 
 extension SatchelError {
     /// Converts a `DecodingError` thrown by a `Decodable` implementation.
-    init(decodingError: DecodingError) {
+    package init(decodingError: DecodingError) {
         switch decodingError {
         case .typeMismatch(_, let context), .dataCorrupted(let context):
             self.init(.typeMismatch, context.debugDescription, keyPath: ValueDecodingNode.render(context.codingPath))

@@ -125,95 +125,119 @@ struct JSONLexer {
         while index < count {
             switch token {
             case .none:
-                let byte = chunk[index]
-                switch byte {
-                case 0x20, 0x0A, 0x0D, 0x09:
-                    index += 1
-                case UInt8(ascii: "\""):
-                    guard expectation == .value || expectation == .firstValueOrEnd
-                        || expectation == .key || expectation == .firstKeyOrEnd
-                    else { throw unexpected(byte, at: consumed + index) }
-                    stringIsKey = expectation == .key || expectation == .firstKeyOrEnd
-                    if containers.isEmpty { topLevelIsScalar = true }
-                    token = .string
-                    tokenStart = consumed + index
-                    stringBytes = 0
-                    index += 1
-                case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    guard expectation == .value || expectation == .firstValueOrEnd else {
+                // Structure and whitespace stay in this loop until a token starts.
+                repeat {
+                    let byte = chunk[index]
+                    switch byte {
+                    case 0x20, 0x0A, 0x0D, 0x09:
+                        index += 1
+                        while index < count {
+                            let next = chunk[index]
+                            guard next == 0x20 || next == 0x0A || next == 0x0D || next == 0x09 else { break }
+                            index += 1
+                        }
+                    case UInt8(ascii: "\""):
+                        guard expectation == .value || expectation == .firstValueOrEnd
+                            || expectation == .key || expectation == .firstKeyOrEnd
+                        else { throw unexpected(byte, at: consumed + index) }
+                        stringIsKey = expectation == .key || expectation == .firstKeyOrEnd
+                        if containers.isEmpty { topLevelIsScalar = true }
+                        token = .string
+                        tokenStart = consumed + index
+                        stringBytes = 0
+                        index += 1
+                    case UInt8(ascii: "{"), UInt8(ascii: "["):
+                        guard expectation == .value || expectation == .firstValueOrEnd else {
+                            throw unexpected(byte, at: consumed + index)
+                        }
+                        if containers.count >= maxDepth {
+                            throw SatchelError.limitExceeded(
+                                "maxDepth", maxDepth, "nesting", offset: consumed + index)
+                        }
+                        let isObject = byte == UInt8(ascii: "{")
+                        containers.append(isObject)
+                        expectation = isObject ? .firstKeyOrEnd : .firstValueOrEnd
+                        index += 1
+                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                        let closesObject = byte == UInt8(ascii: "}")
+                        let valid = containers.last == closesObject
+                            && (expectation == .commaOrEnd
+                                || expectation == (closesObject ? .firstKeyOrEnd : .firstValueOrEnd))
+                        guard valid else { throw unexpected(byte, at: consumed + index) }
+                        containers.removeLast()
+                        expectation = containers.isEmpty ? .nothing : .commaOrEnd
+                        index += 1
+                    case UInt8(ascii: ","):
+                        guard expectation == .commaOrEnd else { throw unexpected(byte, at: consumed + index) }
+                        expectation = containers.last == true ? .key : .value
+                        index += 1
+                    case UInt8(ascii: ":"):
+                        guard expectation == .colon else { throw unexpected(byte, at: consumed + index) }
+                        expectation = .value
+                        index += 1
+                    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                        guard expectation == .value || expectation == .firstValueOrEnd else {
+                            throw unexpected(byte, at: consumed + index)
+                        }
+                        if containers.isEmpty { topLevelIsScalar = true }
+                        token = .number
+                        tokenStart = consumed + index
+                        holdStart = index
+                        numberNegative = byte == UInt8(ascii: "-")
+                        numberMagnitude = 0
+                        numberOverflow = false
+                        if numberNegative {
+                            numberPhase = .sign
+                        } else {
+                            numberPhase = byte == UInt8(ascii: "0") ? .zero : .integer
+                            numberMagnitude = UInt64(byte &- UInt8(ascii: "0"))
+                        }
+                        index += 1
+                    case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+                        guard expectation == .value || expectation == .firstValueOrEnd else {
+                            throw unexpected(byte, at: consumed + index)
+                        }
+                        if containers.isEmpty { topLevelIsScalar = true }
+                        token = .literal
+                        tokenStart = consumed + index
+                        literal = byte == UInt8(ascii: "t") ? "true" : byte == UInt8(ascii: "f") ? "false" : "null"
+                        literalIndex = 1
+                        index += 1
+                    default:
+                        if byte == 0 || (consumed + index == 0 && (byte == 0xFE || byte == 0xFF)) {
+                            throw failure(.invalidEncoding, "JSON text must be UTF-8 (RFC 8259 §8.1); this looks like UTF-16 or UTF-32", at: consumed + index)
+                        }
                         throw unexpected(byte, at: consumed + index)
                     }
-                    if containers.count >= maxDepth {
-                        throw SatchelError.limitExceeded(
-                            "maxDepth", maxDepth, "nesting", offset: consumed + index)
-                    }
-                    let isObject = byte == UInt8(ascii: "{")
-                    containers.append(isObject)
-                    expectation = isObject ? .firstKeyOrEnd : .firstValueOrEnd
-                    index += 1
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    let closesObject = byte == UInt8(ascii: "}")
-                    let valid = containers.last == closesObject
-                        && (expectation == .commaOrEnd
-                            || expectation == (closesObject ? .firstKeyOrEnd : .firstValueOrEnd))
-                    guard valid else { throw unexpected(byte, at: consumed + index) }
-                    containers.removeLast()
-                    expectation = containers.isEmpty ? .nothing : .commaOrEnd
-                    index += 1
-                case UInt8(ascii: ","):
-                    guard expectation == .commaOrEnd else { throw unexpected(byte, at: consumed + index) }
-                    expectation = containers.last == true ? .key : .value
-                    index += 1
-                case UInt8(ascii: ":"):
-                    guard expectation == .colon else { throw unexpected(byte, at: consumed + index) }
-                    expectation = .value
-                    index += 1
-                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    guard expectation == .value || expectation == .firstValueOrEnd else {
-                        throw unexpected(byte, at: consumed + index)
-                    }
-                    if containers.isEmpty { topLevelIsScalar = true }
-                    token = .number
-                    tokenStart = consumed + index
-                    holdStart = index
-                    numberNegative = byte == UInt8(ascii: "-")
-                    numberMagnitude = 0
-                    numberOverflow = false
-                    if numberNegative {
-                        numberPhase = .sign
-                    } else {
-                        numberPhase = byte == UInt8(ascii: "0") ? .zero : .integer
-                        numberMagnitude = UInt64(byte &- UInt8(ascii: "0"))
-                    }
-                    index += 1
-                case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
-                    guard expectation == .value || expectation == .firstValueOrEnd else {
-                        throw unexpected(byte, at: consumed + index)
-                    }
-                    if containers.isEmpty { topLevelIsScalar = true }
-                    token = .literal
-                    tokenStart = consumed + index
-                    literal = byte == UInt8(ascii: "t") ? "true" : byte == UInt8(ascii: "f") ? "false" : "null"
-                    literalIndex = 1
-                    index += 1
-                default:
-                    if byte == 0 || (consumed + index == 0 && (byte == 0xFE || byte == 0xFF)) {
-                        throw failure(.invalidEncoding, "JSON text must be UTF-8 (RFC 8259 §8.1); this looks like UTF-16 or UTF-32", at: consumed + index)
-                    }
-                    throw unexpected(byte, at: consumed + index)
-                }
+                } while token == .none && index < count
 
             case .string:
-                // The hot loop: plain ASCII inside a string.
-                while index < count {
-                    let byte = chunk[index]
-                    if byte >= 0x20 && byte < 0x80 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
-                        index += 1
-                        stringBytes += 1
-                        continue
+                // The hot loop: ASCII eight bytes at a time, whole UTF-8 sequences validated in
+                // place; anything else (a quote, an escape, a control byte, a sequence cut by the
+                // chunk's end or an invalid one) leaves the loop for the byte-wise states below.
+                guard let base = chunk.baseAddress else { break }
+                var cursor = index
+                while true {
+                    while cursor &+ 8 <= count {
+                        let word = UnsafeRawPointer(base + cursor).loadUnaligned(as: UInt64.self)
+                        if Self.hasSpecialByte(word) { break }
+                        cursor &+= 8
                     }
-                    break
+                    while cursor < count {
+                        let byte = base[cursor]
+                        if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte >= 0x80 { break }
+                        cursor &+= 1
+                    }
+                    guard cursor < count, base[cursor] >= 0x80 else { break }
+                    let length = Self.validSequenceLength(base + cursor, available: count - cursor)
+                    guard length > 0 else { break }
+                    if stringIsKey && length == 3 && base[cursor] == 0xEF && base[cursor &+ 1] == 0xB7 && base[cursor &+ 2] == 0x90 {
+                        try noteNoncharacterInKey(at: consumed + cursor)
+                    }
+                    cursor &+= length
                 }
+                stringBytes += cursor - index
+                index = cursor
                 if stringBytes > maxStringBytes { throw stringTooLong() }
                 guard index < count else { break }
                 let byte = chunk[index]
@@ -333,10 +357,20 @@ struct JSONLexer {
                             guard numberPhase == .integer else {
                                 throw failure(.syntaxError, "a number cannot have a leading zero", at: tokenStart)
                             }
-                            let (times10, overflow1) = numberMagnitude.multipliedReportingOverflow(by: 10)
-                            let (sum, overflow2) = times10.addingReportingOverflow(UInt64(byte &- UInt8(ascii: "0")))
-                            numberOverflow = numberOverflow || overflow1 || overflow2
-                            numberMagnitude = sum
+                            var magnitude = numberMagnitude
+                            var overflow = numberOverflow
+                            repeat {
+                                let digit = chunk[index] &- UInt8(ascii: "0")
+                                if digit >= 10 { break }
+                                let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
+                                let (sum, overflow2) = times10.addingReportingOverflow(UInt64(digit))
+                                overflow = overflow || overflow1 || overflow2
+                                magnitude = sum
+                                index += 1
+                            } while index < count
+                            numberMagnitude = magnitude
+                            numberOverflow = overflow
+                            continue
                         } else if byte == UInt8(ascii: ".") {
                             numberPhase = .fractionStart
                         } else if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
@@ -349,6 +383,11 @@ struct JSONLexer {
                         guard isDigit else { throw numberError("a digit after '.'", found: byte, at: index) }
                         numberPhase = .fraction
                     case .fraction:
+                        if isDigit {
+                            index += 1
+                            while index < count && chunk[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+                            continue
+                        }
                         if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
                             numberPhase = .exponentStart
                         } else if !isDigit {
@@ -496,7 +535,11 @@ struct JSONLexer {
         let isInteger = numberPhase == .zero || numberPhase == .integer
         let limit: UInt64 = numberNegative ? UInt64(Int64.max) + 1 : UInt64.max
         guard isInteger && (numberOverflow || numberMagnitude > limit) else {
-            try releaseHeld(in: chunk, upTo: index, runStart: &runStart, replacement: nil, emit: emit)
+            if heldBytes.isEmpty {
+                holdStart = nil  // the number is part of the chunk's run: nothing to emit apart
+            } else {
+                try releaseHeld(in: chunk, upTo: index, runStart: &runStart, replacement: nil, emit: emit)
+            }
             return
         }
         var text = heldBytes
@@ -533,6 +576,48 @@ struct JSONLexer {
         } else if heldFromEarlierChunk {
             try heldBytes.withUnsafeBufferPointer { try emit($0) }
             heldBytes.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Whether any of the eight bytes is a quote, a backslash, a control byte or non-ASCII.
+    @inline(__always)
+    static func hasSpecialByte(_ word: UInt64) -> Bool {
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quote = word ^ 0x2222_2222_2222_2222
+        let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
+        let control = (word &- 0x2020_2020_2020_2020) & ~word
+        let quotes = (quote &- ones) & ~quote
+        let backslashes = (backslash &- ones) & ~backslash
+        return (word | control | quotes | backslashes) & high != 0
+    }
+
+    /// The length of the valid UTF-8 sequence (RFC 3629, Unicode table 3-7) starting at `start`,
+    /// or 0 when it is invalid or not wholly within `available` bytes.
+    @inline(__always)
+    static func validSequenceLength(_ start: UnsafePointer<UInt8>, available: Int) -> Int {
+        let lead = start[0]
+        func continuation(_ offset: Int, _ lower: UInt8 = 0x80, _ upper: UInt8 = 0xBF) -> Bool {
+            let byte = start[offset]
+            return byte >= lower && byte <= upper
+        }
+        switch lead {
+        case 0xC2...0xDF:
+            return available >= 2 && continuation(1) ? 2 : 0
+        case 0xE0:
+            return available >= 3 && continuation(1, 0xA0) && continuation(2) ? 3 : 0
+        case 0xE1...0xEC, 0xEE...0xEF:
+            return available >= 3 && continuation(1) && continuation(2) ? 3 : 0
+        case 0xED:
+            return available >= 3 && continuation(1, 0x80, 0x9F) && continuation(2) ? 3 : 0
+        case 0xF0:
+            return available >= 4 && continuation(1, 0x90) && continuation(2) && continuation(3) ? 4 : 0
+        case 0xF1...0xF3:
+            return available >= 4 && continuation(1) && continuation(2) && continuation(3) ? 4 : 0
+        case 0xF4:
+            return available >= 4 && continuation(1, 0x80, 0x8F) && continuation(2) && continuation(3) ? 4 : 0
+        default:
+            return 0
         }
     }
 

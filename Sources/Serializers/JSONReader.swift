@@ -44,8 +44,27 @@ public struct JSONReader: Sendable {
     ///
     /// - Throws: the errors of ``read(_:)-([UInt8])``, then ``SatchelError/Code/typeMismatch`` or
     ///   ``SatchelError/Code/valueNotFound`` with the key path where `T` did not fit.
+    ///
+    /// `T` is decoded from json-c's tree directly, without building a ``Value`` first.
     public func read<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
-        try ValueDecoder().decode(type, from: read(bytes))
+        try bytes.withUnsafeBytes { buffer in
+            let reader = JSONIncrementalReader(options: options, limits: limits)
+            let tree: (root: OpaquePointer?, converter: JSONTree)
+            do {
+                try reader.feed(buffer)
+                tree = try reader.finishTree()
+            } catch var error as SatchelError {
+                if let offset = error.offset { error.locate(offset: offset, in: buffer) }
+                throw error
+            }
+            // Names rewritten for json-c, and removed nulls, need the Value path.
+            if tree.converter.restoresNullCharacters || options.removesKeysWithNullValues {
+                return try ValueDecoder().decode(type, from: tree.converter.value(of: tree.root))
+            }
+            return try withExtendedLifetime(reader) {
+                try JSONNodeDecoder.decode(type, from: tree.root, converter: tree.converter)
+            }
+        }
     }
 
     /// Returns a reader fed the text in chunks.
@@ -124,6 +143,13 @@ public final class JSONIncrementalReader: IncrementalDecoder {
     }
 
     func readValue() throws -> Value {
+        let tree = try finishTree()
+        return try tree.converter.value(of: tree.root)
+    }
+
+    /// Ends the text and returns json-c's tree, which lives as long as this reader, and the
+    /// converter that turns its nodes into values.
+    func finishTree() throws -> (root: OpaquePointer?, converter: JSONTree) {
         if let setupError { throw setupError }
         guard let parser else { throw SatchelError(.internal, "no json-c parser") }
         if !prefixSettled {
@@ -134,8 +160,8 @@ public final class JSONIncrementalReader: IncrementalDecoder {
         }
         try lexer.finish { text in try parser.feed(text) }
         try parser.finish()
-        let tree = JSONTree(
+        let converter = JSONTree(
             options: lexer.options, maxPairs: limits.maxPairs, restoresNullCharacters: lexer.keyHasNullCharacter)
-        return try tree.value(of: parser.root)
+        return (parser.root, converter)
     }
 }
