@@ -1,0 +1,103 @@
+import Foundation
+import SerializerRegistry
+import Serializers
+import Testing
+
+/// `JSONReader.read(_:from:)` decodes from json-c's tree directly; these check it agrees with
+/// the `Value` path (`ValueDecoder`) and reports errors with their key paths.
+@Suite struct JSONDecodableTests {
+    struct Everything: Codable, Equatable {
+        var flag: Bool
+        var small: Int8
+        var large: UInt64
+        var negative: Int64
+        var ratio: Float
+        var precise: Double
+        var integralDouble: Int
+        var text: String
+        var optionalMissing: String?
+        var optionalNull: Int?
+        var when: Date
+        var blob: Data
+        var link: URL
+        var anything: Value
+        var nested: [[Int]]
+        var map: [String: Double]
+    }
+
+    static let text = #"""
+        {"flag":true,"small":-128,"large":18446744073709551615,"negative":-9223372036854775808,
+         "ratio":0.5,"precise":0.1,"integralDouble":2.0,"text":"é\u0000x","optionalNull":null,
+         "when":"2001-01-01T00:00:00Z","blob":"AAEC","link":"https://example.com/a?b=c",
+         "anything":{"k":[1,"two",null]},"nested":[[1,2],[],[3]],"map":{"a":1,"b":2.5}}
+        """#
+
+    @Test func agreesWithTheValuePath() throws {
+        let bytes = Array(Self.text.utf8)
+        let direct = try JSONReader().read(Everything.self, from: bytes)
+        let throughValue = try ValueDecoder().decode(Everything.self, from: JSONReader().read(bytes))
+        #expect(direct == throughValue)
+        #expect(direct.large == UInt64.max)
+        #expect(direct.negative == Int64.min)
+        #expect(direct.integralDouble == 2)
+        #expect(direct.text == "é\u{0}x")
+        #expect(direct.optionalMissing == nil && direct.optionalNull == nil)
+        #expect(direct.when == Date(timeIntervalSince1970: 978_307_200))
+        #expect(direct.blob == Data([0, 1, 2]))
+        #expect(direct.anything == ["k": [1, "two", nil]])
+        #expect(direct.map == ["a": 1, "b": 2.5])
+    }
+
+    func failure<T: Decodable>(_ type: T.Type, _ text: String, limits: Limits = .default) -> SatchelError? {
+        do {
+            let value = try JSONReader(limits: limits).read(type, from: Array(text.utf8))
+            Issue.record("decoded \(value)")
+            return nil
+        } catch let error as SatchelError {
+            return error
+        } catch {
+            Issue.record("not a SatchelError: \(error)")
+            return nil
+        }
+    }
+
+    struct Holder<T: Codable>: Codable { var items: [T] }
+
+    @Test func errorsNameTheKeyPath() throws {
+        let overflow = failure(Holder<Int8>.self, #"{"items":[1,2,300]}"#)
+        #expect(overflow?.code == .numberOutOfRange)
+        #expect(overflow?.keyPath == "$.items[2]")
+        let fraction = failure(Holder<Int>.self, #"{"items":[2.5]}"#)
+        #expect(fraction?.code == .numberOutOfRange)
+        let wrongKind = failure(Holder<String>.self, #"{"items":["a",{}]}"#)
+        #expect(wrongKind?.code == .typeMismatch)
+        #expect(wrongKind?.keyPath == "$.items[1]")
+        let null = failure(Holder<String>.self, #"{"items":[null]}"#)
+        #expect(null?.code == .valueNotFound)
+        let missing = failure(Holder<String>.self, #"{"things":[]}"#)
+        #expect(missing?.code == .valueNotFound)
+        #expect(missing?.keyPath == "$.items")
+        let badDate = failure(Holder<Date>.self, #"{"items":["2001-01-01T00:00:00Z","yesterday"]}"#)
+        #expect(badDate?.code == .typeMismatch)
+        #expect(badDate?.keyPath == "$.items[1]")
+        let tooMany = failure([String: Int].self, #"{"a":1,"b":2,"c":3}"#, limits: Limits(maxPairs: 2))
+        #expect(tooMany?.limit == "maxPairs")
+        let syntax = failure(Holder<Int>.self, "{\"items\":\n[1,}")
+        #expect(syntax?.code == .syntaxError)
+        #expect(syntax?.line == 2)
+    }
+
+    struct Named: Codable, Equatable {
+        var name: String?
+        var count: Int
+    }
+
+    @Test func optionsThatNeedTheValuePathStillApply() throws {
+        var options = JSONReadingOptions()
+        options.removesKeysWithNullValues = true
+        let decoded = try JSONReader(options: options).read(Named.self, from: Array(#"{"name":null,"count":1}"#.utf8))
+        #expect(decoded == Named(name: nil, count: 1))
+        let keyed = try JSONReader().read([String: Int].self, from: Array(#"{"a\u0000b":1}"#.utf8))
+        #expect(keyed == ["a\u{0}b": 1])
+    }
+}
