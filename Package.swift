@@ -30,7 +30,12 @@ let package = Package(
         // Concrete serializers: form, JSON.
         .target(
             name: "Serializers",
-            dependencies: ["SerializerRegistry", "CJSONC"]
+            dependencies: [
+                "SerializerRegistry",
+                "CJSONC",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
         ),
         // Umbrella module: `import Satchel`.
         .target(

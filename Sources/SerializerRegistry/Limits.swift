@@ -30,10 +30,11 @@ public struct Limits: Sendable, Hashable {
     /// The secure defaults.
     public static let `default` = Limits()
 
-    /// Throws ``SatchelError/Code/limitExceeded`` when `count` bytes exceed ``maxBodyBytes``.
+    /// Throws ``SatchelError/Code/limitExceeded`` when `count` bytes exceed ``maxBodyBytes``;
+    /// the error's offset is the first byte past the limit.
     public func checkBody(count: Int) throws(SatchelError) {
         if count > maxBodyBytes {
-            throw .limitExceeded("maxBodyBytes", maxBodyBytes, "a body of \(count) bytes")
+            throw .limitExceeded("maxBodyBytes", maxBodyBytes, "a body of \(count) bytes", offset: maxBodyBytes)
         }
     }
 }

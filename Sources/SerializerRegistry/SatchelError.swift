@@ -17,7 +17,7 @@ public struct SatchelError: Error, Sendable, CustomStringConvertible {
         public static let truncatedInput = Code(rawValue: 3)
         /// A ``Limits`` bound was hit; the message names the limit.
         public static let limitExceeded = Code(rawValue: 4)
-        /// Bytes are not valid in the text encoding (invalid UTF-8, a lone surrogate, a bad `%` escape).
+        /// Bytes are not valid in the text encoding (invalid UTF-8, a lone surrogate, non-UTF-8 text).
         public static let invalidEncoding = Code(rawValue: 5)
         /// A number cannot be represented without loss.
         public static let numberOutOfRange = Code(rawValue: 6)

@@ -53,15 +53,17 @@ extension Value: CustomStringConvertible {
 
 /// ISO 8601 in UTC, with milliseconds only when the date has a fraction of a second that shows
 /// in them (milliseconds are truncated, so a date never moves to the next second).
-enum ISO8601 {
-    static func string(from date: Date) -> String {
+package enum ISO8601 {
+    /// The date as ISO 8601 text, with milliseconds only when it has a fraction of a second.
+    package static func string(from date: Date) -> String {
         let milliseconds = (date.timeIntervalSince1970 * 1000).rounded(.down)
         let hasFraction = milliseconds.truncatingRemainder(dividingBy: 1000) != 0
         let style = Date.ISO8601FormatStyle(includingFractionalSeconds: hasFraction)
         return style.format(date)
     }
 
-    static func date(from string: String) -> Date? {
+    /// Parses ISO 8601 text, with or without fractional seconds.
+    package static func date(from string: String) -> Date? {
         if let date = try? Date.ISO8601FormatStyle().parse(string) { return date }
         return try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(string)
     }

@@ -73,7 +73,7 @@ public struct FormDecoder: Sendable {
     /// - Returns: An ``Value/object(_:)``; empty for empty input.
     /// - Throws: As ``decode(_:)-([UInt8])``.
     public func decode(_ query: String) throws(SatchelError) -> Value {
-        try checkBody(count: query.utf8.count)
+        try limits.checkBody(count: query.utf8.count)
         return try decode(Array(query.utf8))
     }
 
@@ -87,18 +87,9 @@ public struct FormDecoder: Sendable {
     ///   ``SatchelError/Code/limitExceeded`` naming the limit. Each error carries the byte
     ///   offset where the problem is.
     public func decode(_ body: [UInt8]) throws(SatchelError) -> Value {
-        try checkBody(count: body.count)
+        try limits.checkBody(count: body.count)
         return try body.withUnsafeBufferPointer { (input) throws(SatchelError) -> Value in
             try decodePairs(in: input)
-        }
-    }
-
-    /// Throws ``SatchelError/Code/limitExceeded`` (`maxBodyBytes`) at the first byte past the
-    /// limit when `count` bytes are too many.
-    private func checkBody(count: Int) throws(SatchelError) {
-        if count > limits.maxBodyBytes {
-            throw SatchelError.limitExceeded(
-                "maxBodyBytes", limits.maxBodyBytes, "a body of \(count) bytes", offset: limits.maxBodyBytes)
         }
     }
 

@@ -240,10 +240,8 @@ public struct FormEncoder: Sendable {
         return number.description
     }
 
-    /// ISO 8601 in UTC, with milliseconds only when the date has a fraction of a second.
+    /// ISO 8601 in UTC, the same text canonical JSON uses.
     static func text(of date: Date) -> String {
-        let seconds = date.timeIntervalSince1970
-        let style = Date.ISO8601FormatStyle(includingFractionalSeconds: seconds.rounded(.down) != seconds)
-        return style.format(date)
+        ISO8601.string(from: date)
     }
 }
