@@ -44,6 +44,12 @@ extension RequestSerializer {
     /// Puts the encoded parameters in the body, sets Content-Type (unless set) and the default
     /// headers. Serializers that put parameters in the URL for some methods override this.
     public func serialize(_ parameters: Value?, into request: HTTPRequest) throws -> SerializedRequest {
+        try serializeIntoBody(parameters, into: request)
+    }
+
+    /// The default placement: the encoded parameters as the body, Content-Type set unless the
+    /// request has one, the default headers applied; `nil` parameters leave the body empty.
+    public func serializeIntoBody(_ parameters: Value?, into request: HTTPRequest) throws -> SerializedRequest {
         var request = request
         applyDefaultHeaders(to: &request)
         guard let parameters else { return SerializedRequest(request: request, body: nil) }

@@ -49,13 +49,6 @@ public struct JSONSerializer: RequestSerializer {
             options.placement = .query
             return try FormSerializer(options: options, headers: headers).serialize(parameters, into: request)
         }
-        var request = request
-        applyDefaultHeaders(to: &request)
-        guard let parameters else { return SerializedRequest(request: request, body: nil) }
-        let body = try encodeBody(parameters)
-        if request.headerFields[.contentType] == nil {
-            request.headerFields[.contentType] = contentType.description
-        }
-        return SerializedRequest(request: request, body: body)
+        return try serializeIntoBody(parameters, into: request)
     }
 }
