@@ -124,6 +124,14 @@ import Testing
         #expect(broken.error?.code == .truncatedInput)
         #expect(broken.error?.body == Array("{".utf8))
 
+        for header in ["", "   ", "application", "application/", "application/json; charset", "application/json; charset=\"utf-8", "application/json; =x"] {
+            let bad = registry.decode(
+                response: HTTPResponse(status: .ok, headerFields: [.contentType: header]), body: Array("{}".utf8))
+            #expect(bad.value == nil, "\(header)")
+            #expect(bad.error?.code == .invalidMediaType, "\(header)")
+            #expect(bad.error?.offset != nil, "\(header)")
+        }
+
         let encoded = try registry.encode(["a": 1], as: .json)
         #expect(encoded.body == Array(#"{"a":1}"#.utf8))
         #expect(encoded.contentType == .json)
