@@ -11,6 +11,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // Core: values, media types, protocols, registry, limits, errors. No C dependencies.
@@ -27,7 +28,7 @@ let package = Package(
             pkgConfig: "json-c",
             providers: [.apt(["libjson-c-dev"])]
         ),
-        // Concrete serializers: form, JSON.
+        // Concrete serializers: form, JSON, multipart.
         .target(
             name: "Serializers",
             dependencies: [
@@ -35,6 +36,7 @@ let package = Package(
                 "CJSONC",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // Umbrella module: `import Satchel`.
