@@ -1,0 +1,78 @@
+import SerializerRegistry
+
+/// One part of a multipart body: its disposition (field name, file name), media type, custom
+/// headers and body.
+///
+/// Headers are written in a fixed order: Content-Disposition, Content-Type, then the custom
+/// ``headers`` in their order. A custom header named Content-Disposition or Content-Type (in any
+/// case) replaces the generated one, in the generated one's place.
+public struct MultipartPart: Sendable {
+    /// A custom header line.
+    public struct Header: Sendable, Hashable {
+        /// The header name; must be an RFC 9110 token.
+        public var name: String
+        /// The header value; must not contain CR, LF or other control characters except tab.
+        public var value: String
+
+        /// Creates a header.
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// The field name (`name=` of Content-Disposition); required in `multipart/form-data`.
+    public var name: String?
+
+    /// The file name (`filename=`, and `filename*=` when it is not ASCII), or `nil` for a plain
+    /// field.
+    public var fileName: String?
+
+    /// The disposition type, such as `form-data`, `attachment` or `file`; `nil` picks
+    /// `form-data` in a `multipart/form-data` body and, elsewhere, `attachment` when the part has
+    /// a name or a file name and no Content-Disposition at all otherwise.
+    public var dispositionType: String?
+
+    /// The Content-Type; `nil` writes none for a field, and the type inferred from the file name
+    /// (see ``MediaTypeTable``) for a part with a file name.
+    public var mediaType: MediaType?
+
+    /// Headers written after Content-Disposition and Content-Type, in this order.
+    public var headers: [Header]
+
+    /// Where the bytes come from.
+    public var body: Body
+
+    /// Creates a part.
+    ///
+    /// - Parameters:
+    ///   - name: The field name; required in `multipart/form-data`.
+    ///   - fileName: The file name, if any.
+    ///   - dispositionType: The disposition type; `nil` for the default (see ``dispositionType``).
+    ///   - mediaType: The Content-Type; `nil` for none, or for the inferred one with a file name.
+    ///   - headers: Custom headers.
+    ///   - body: Where the bytes come from.
+    public init(
+        name: String? = nil,
+        fileName: String? = nil,
+        dispositionType: String? = nil,
+        mediaType: MediaType? = nil,
+        headers: [Header] = [],
+        body: Body
+    ) {
+        self.name = name
+        self.fileName = fileName
+        self.dispositionType = dispositionType
+        self.mediaType = mediaType
+        self.headers = headers
+        self.body = body
+    }
+
+    /// How the part is named in error messages: `part 3 ("avatar")`, with indices from 0.
+    static func label(index: Int, name: String?, fileName: String?) -> String {
+        if let name = name ?? fileName {
+            return "part \(index) (\(Value.string(name).canonicalJSON()))"
+        }
+        return "part \(index)"
+    }
+}
