@@ -13,18 +13,28 @@ public struct Limits: Sendable, Hashable {
     public var maxStringBytes: Int
     /// Most key-value pairs in a form body or query, or members in one object. Default 10 000.
     public var maxPairs: Int
+    /// Most parts in one multipart body (nested multipart bodies count their own parts).
+    /// Default 1 000.
+    public var maxParts: Int
+    /// Most bytes in the header section of one multipart part, line endings included.
+    /// Default 16 KiB.
+    public var maxPartHeaderBytes: Int
 
     /// Creates limits; every argument defaults to the secure default.
     public init(
         maxBodyBytes: Int = 100 * 1024 * 1024,
         maxDepth: Int = 512,
         maxStringBytes: Int = 32 * 1024 * 1024,
-        maxPairs: Int = 10_000
+        maxPairs: Int = 10_000,
+        maxParts: Int = 1_000,
+        maxPartHeaderBytes: Int = 16 * 1024
     ) {
         self.maxBodyBytes = maxBodyBytes
         self.maxDepth = maxDepth
         self.maxStringBytes = maxStringBytes
         self.maxPairs = maxPairs
+        self.maxParts = maxParts
+        self.maxPartHeaderBytes = maxPartHeaderBytes
     }
 
     /// The secure defaults.

@@ -179,3 +179,90 @@ extension MediaType {
         self = parsed
     }
 }
+
+/// One parameter of a header value such as Content-Disposition, as it was written.
+package struct RawHeaderParameter: Sendable, Hashable {
+    /// The name, in lower case (`filename*` keeps its `*`).
+    package var name: String
+    /// The value as written: a token, or the text between the quotes of a quoted-string with
+    /// every backslash left in place.
+    package var value: String
+    /// Whether the value was a quoted-string.
+    package var isQuoted: Bool
+    /// The byte offset of the value (its opening quote, if quoted) in the header text.
+    package var offset: Int
+}
+
+/// Parses `token *( OWS ";" OWS [ parameter ] )`, the shape of Content-Disposition (RFC 6266),
+/// keeping quoted values as written so that the caller decides how to unescape them (HTML forms
+/// percent-encode `"`, CR and LF instead of using backslashes).
+///
+/// - Parameters:
+///   - text: The header value. Leading and trailing whitespace is ignored.
+///   - what: Names the header in error messages, such as `"Content-Disposition"`.
+///   - backslashEscapes: Whether a backslash in a quoted-string escapes the next character
+///     (RFC 9110), so that `\"` does not end the value. When `false`, the first `"` ends it.
+/// - Returns: The leading token in lower case, and the parameters in order.
+/// - Throws: ``SatchelError/Code/invalidMediaType`` naming the byte offset, for a missing token,
+///   a parameter without `=value`, an unterminated quoted-string or a character outside the
+///   grammar.
+package func parseParameterizedHeader(
+    _ text: String, what: String, backslashEscapes: Bool = true
+) throws(SatchelError) -> (token: String, parameters: [RawHeaderParameter]) {
+    var scanner = MediaTypeParser.Scanner(text, what: what)
+    scanner.skipWhitespace()
+    guard !scanner.atEnd else { throw scanner.failure("the value is empty") }
+    let token = try scanner.token("a token").lowercased()
+    var parameters: [RawHeaderParameter] = []
+    while true {
+        scanner.skipWhitespace()
+        guard let byte = scanner.current else { return (token, parameters) }
+        guard byte == UInt8(ascii: ";") else {
+            throw scanner.failure("expected \";\" before a parameter, found \(MediaTypeParser.Scanner.describe(byte))")
+        }
+        scanner.index += 1
+        scanner.skipWhitespace()
+        guard let next = scanner.current, next != UInt8(ascii: ";") else { continue }
+        let name = try scanner.token("a parameter name").lowercased()
+        guard scanner.current == UInt8(ascii: "=") else {
+            throw scanner.failure("parameter \"\(name)\" has no \"=value\"")
+        }
+        scanner.index += 1
+        let offset = scanner.index
+        if scanner.current == UInt8(ascii: "\"") {
+            let value = try scanner.rawQuotedString(backslashEscapes: backslashEscapes)
+            parameters.append(RawHeaderParameter(name: name, value: value, isQuoted: true, offset: offset))
+        } else {
+            let value = try scanner.token("a value for parameter \"\(name)\"")
+            parameters.append(RawHeaderParameter(name: name, value: value, isQuoted: false, offset: offset))
+        }
+    }
+}
+
+extension MediaTypeParser.Scanner {
+    /// The text between the quotes of a quoted-string, backslashes kept; with `backslashEscapes`
+    /// a backslash makes the next character part of the value.
+    mutating func rawQuotedString(backslashEscapes: Bool) throws(SatchelError) -> String {
+        index += 1  // opening quote
+        let start = index
+        while let byte = current {
+            switch byte {
+            case UInt8(ascii: "\""):
+                let value = String(decoding: bytes[start..<index], as: UTF8.self)
+                index += 1
+                return value
+            case UInt8(ascii: "\\") where backslashEscapes:
+                index += 1
+                guard let escaped = current, escaped == 0x09 || escaped >= 0x20, escaped != 0x7F else {
+                    throw failure("a backslash in a quoted string must escape a visible character")
+                }
+                index += 1
+            case 0x09, 0x20...0x7E, 0x80...0xFF:
+                index += 1
+            default:
+                throw failure("\(Self.describe(byte)) is not allowed in a quoted string")
+            }
+        }
+        throw failure("unterminated quoted string")
+    }
+}
