@@ -1,0 +1,57 @@
+import SerializerRegistry
+
+/// Decodes a multipart body fed in chunks: parses with ``MultipartParser`` and decodes each part
+/// as soon as it completes (see ``MultipartResponseSerializer``).
+public final class MultipartIncrementalDecoder: IncrementalDecoder {
+    private let parser: MultipartParser?
+    private let setupError: SatchelError?
+    private let values: PartValueDecoder
+    private var elements: [MultipartParts.Element] = []
+    private var fed = 0
+
+    /// Called with each part and its value as soon as the part is complete.
+    public var onPart: ((MultipartParts.Element) -> Void)?
+
+    /// Creates a decoder for a body of `contentType`; an invalid type is reported by the first
+    /// ``feed(_:)``.
+    public init(serializer: MultipartResponseSerializer, contentType: MediaType?, limits: Limits) {
+        values = PartValueDecoder(
+            options: serializer.options, rawParts: serializer.rawParts, registry: serializer.registry,
+            limits: limits, depth: 1)
+        do throws(SatchelError) {
+            guard let contentType else {
+                throw SatchelError(.invalidMediaType, "a multipart body needs a Content-Type with a boundary parameter")
+            }
+            parser = try MultipartParser(contentType: contentType, options: serializer.options, limits: limits)
+            setupError = nil
+        } catch {
+            parser = nil
+            setupError = error
+        }
+    }
+
+    /// Feeds the next chunk, decoding the parts it completes.
+    /// - Throws: ``SatchelError`` from the parser, or a ``Limits`` hit while decoding a part.
+    public func feed(_ chunk: UnsafeRawBufferPointer) throws {
+        fed += chunk.count
+        guard let parser else {
+            if chunk.isEmpty { return }
+            throw setupError ?? SatchelError(.internal, "no multipart parser")
+        }
+        for part in try parser.feed(chunk) {
+            let element = MultipartParts.Element(part: part, value: try values.value(of: part))
+            elements.append(element)
+            onPart?(element)
+        }
+    }
+
+    /// Ends the body.
+    /// - Returns: ``MultipartParts``, or `nil` when no byte was fed.
+    /// - Throws: ``SatchelError`` when the body is incomplete (see ``MultipartParser/finish()``).
+    public func finish() throws -> Value? {
+        if fed == 0 { return nil }
+        guard let parser else { throw setupError ?? SatchelError(.internal, "no multipart parser") }
+        try parser.finish()
+        return .payload(MultipartParts(elements))
+    }
+}

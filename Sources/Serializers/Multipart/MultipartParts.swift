@@ -1,0 +1,71 @@
+import SerializerRegistry
+
+/// The decoded value of a multipart body: its parts in order, each with its value.
+///
+/// Canonical JSON (DESIGN §5):
+/// `{"$multipart": [{"headers": [[name, value], …], "name": …, "filename": …, "filenameStar": …,
+/// "contentType": …, "size": N, "value": …}]}`, with `null` for a missing name, file name or
+/// Content-Type, header names as received, and `size` the body's length in bytes.
+public final class MultipartParts: ValuePayload, Equatable, RandomAccessCollection {
+    /// `"$multipart"`.
+    public static let kind = "$multipart"
+
+    /// One part and its value.
+    public struct Element: Sendable, Equatable {
+        /// The part as parsed.
+        public let part: MultipartParser.Part
+        /// The decoded body: the registry's value for the part's Content-Type, a string or
+        /// bytes, nested ``MultipartParts``, a ``TemporaryFile`` for a spilled body, or a
+        /// ``DecodingFailure``.
+        public let value: Value
+
+        /// Pairs a part with its value.
+        public init(part: MultipartParser.Part, value: Value) {
+            self.part = part
+            self.value = value
+        }
+    }
+
+    /// The parts in order.
+    public let elements: [Element]
+
+    /// Creates the payload.
+    public init(_ elements: [Element]) {
+        self.elements = elements
+    }
+
+    public var startIndex: Int { elements.startIndex }
+    public var endIndex: Int { elements.endIndex }
+    public subscript(position: Int) -> Element { elements[position] }
+
+    /// The first part with the form field name `name`.
+    public subscript(name: String) -> Element? {
+        elements.first { $0.part.name == name }
+    }
+
+    /// Every part with the form field name `name`, in order.
+    public func all(named name: String) -> [Element] {
+        elements.filter { $0.part.name == name }
+    }
+
+    /// The parts as plain values (see the type's documentation).
+    public var canonicalValue: Value {
+        .array(elements.map { element in
+            let part = element.part
+            return .object([
+                "headers": .array(part.headers.map { .array([.string($0.name), .string($0.value)]) }),
+                "name": part.name.map(Value.string) ?? .null,
+                "filename": part.filename.map(Value.string) ?? .null,
+                "filenameStar": part.filenameStar.map(Value.string) ?? .null,
+                "contentType": part.contentType.map(Value.string) ?? .null,
+                "size": .integer(Int64(part.size)),
+                "value": element.value,
+            ])
+        })
+    }
+
+    /// Equal when the parts and values are.
+    public static func == (lhs: MultipartParts, rhs: MultipartParts) -> Bool {
+        lhs === rhs || lhs.elements == rhs.elements
+    }
+}

@@ -1,0 +1,64 @@
+import SerializerRegistry
+
+/// Decodes `multipart/form-data` response bodies (and request bodies, for a server) into
+/// ``MultipartParts``, streaming with ``MultipartParser``.
+///
+/// Each part's body is decoded by the part's own Content-Type through ``registry`` (a JSON part
+/// becomes a JSON value); a nested multipart part is parsed in turn, at most
+/// ``Limits/maxDepth`` deep. With ``rawParts``, or when no serializer accepts the part's type, a
+/// part whose Content-Type is `text/*` or absent and whose bytes are valid text (UTF-8, or
+/// ISO-8859-1 when its charset says so) is a string, and any other part is bytes. A part that
+/// fails to decode gets a ``DecodingFailure`` (`{"$error": …}`) as its value and the other parts
+/// still decode; only a ``Limits`` hit fails the whole body. A spilled part (larger than
+/// ``MultipartParser/Options/memoryThreshold``) is not decoded: its value is its
+/// ``TemporaryFile`` (`{"$file": {"path": …, "size": N}}`).
+public struct MultipartResponseSerializer: ResponseSerializer {
+    /// `"multipart"`.
+    public var name: String { "multipart" }
+    /// The acceptable media types; `multipart/form-data` by default.
+    public var acceptableContentTypes: MediaRangeList
+    /// How bodies are parsed: strict or lenient, the memory threshold.
+    public var options: MultipartParser.Options
+    /// Whether part bodies are left undecoded (strings and bytes only).
+    public var rawParts: Bool
+    /// The registry that decodes part bodies by their Content-Type; held weakly, so a registry
+    /// can hold this serializer. Without one, parts are decoded as with ``rawParts``.
+    public weak var registry: Registry?
+
+    /// `multipart/form-data`.
+    public static let defaultContentTypes = MediaRangeList(accepting: [MediaType(type: "multipart", subtype: "form-data")])
+
+    /// Creates a serializer.
+    ///
+    /// - Parameters:
+    ///   - options: How bodies are parsed; strict with a 1 MiB memory threshold by default.
+    ///   - rawParts: Leave part bodies undecoded.
+    ///   - registry: Decodes part bodies by their Content-Type (held weakly).
+    ///   - acceptableContentTypes: The media types accepted.
+    public init(
+        options: MultipartParser.Options = MultipartParser.Options(), rawParts: Bool = false,
+        registry: Registry? = nil, acceptableContentTypes: MediaRangeList = defaultContentTypes
+    ) {
+        self.options = options
+        self.rawParts = rawParts
+        self.registry = registry
+        self.acceptableContentTypes = acceptableContentTypes
+    }
+
+    /// Decodes a whole body.
+    ///
+    /// - Returns: ``Value/payload(_:)`` with ``MultipartParts``, or `nil` for an empty body.
+    /// - Throws: ``SatchelError``: `invalidMediaType` for a Content-Type without a valid boundary,
+    ///   and the errors of ``MultipartParser`` naming the part and the byte offset.
+    public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
+        if body.isEmpty { return nil }
+        let decoder = MultipartIncrementalDecoder(serializer: self, contentType: contentType, limits: limits)
+        try decoder.feed(body)
+        return try decoder.finish()
+    }
+
+    /// A decoder fed the body as it arrives; parts are decoded as they complete.
+    public func makeIncrementalDecoder(contentType: MediaType?, limits: Limits) -> (any IncrementalDecoder)? {
+        MultipartIncrementalDecoder(serializer: self, contentType: contentType, limits: limits)
+    }
+}
