@@ -178,6 +178,14 @@ struct MultipartBuilderEscapingTests {
         var outer = MultipartFormData(boundary: try Support.boundary())
         #expect(throws: SatchelError.self) { try outer.append(nested, name: "files") }
 
+        // A nested part's Content-Type is its body's.
+        var fixedType = MultipartFormData(subtype: .mixed, boundary: try Support.boundary("other"))
+        fixedType.append("x", name: "n")
+        let typed = #expect(throws: SatchelError.self) {
+            try outer.append(MultipartPart(name: "files", mediaType: MediaType("multipart/mixed"), body: .multipart(fixedType)))
+        }
+        #expect(typed?.message.contains("nested multipart part's Content-Type") == true)
+
         // A nested body's bytes must not contain the outer delimiter either.
         var inner = MultipartFormData(subtype: .mixed, boundary: try Support.boundary("inner"))
         inner.append("\n--AaB03x", name: "n")

@@ -129,8 +129,18 @@ struct MultipartBuilderFeatureTests {
         _ = try Support.read(stream, pieceSize: 1)
         #expect(stream.sha256Digest == expected)
 
+        // The option can be set on the stream before its first read.
+        let late = try MultipartFormData(boundary: form.boundary).makeBodyStream()
+        late.computesSHA256 = true
+        let lateBody = try late.bytes()
+        #expect(late.sha256Digest == Array(SHA256.hash(data: lateBody)))
+
         // Without the option there is no digest; a body of unknown length hashes too.
-        #expect(try form.makeBodyStream().sha256Digest == nil)
+        var plain = form
+        plain.computesSHA256 = false
+        let plainStream = try plain.makeBodyStream()
+        _ = try plainStream.bytes()
+        #expect(plainStream.sha256Digest == nil)
         var unknown = try sampleForm(directory: directory, streamLength: nil)
         unknown.computesSHA256 = true
         let unknownStream = try unknown.makeBodyStream()

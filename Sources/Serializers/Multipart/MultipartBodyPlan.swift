@@ -118,12 +118,12 @@ struct MultipartBodyPlan {
             let value = MultipartHeaderEscaping.contentDisposition(type: type, name: part.name, fileName: part.fileName)
             head += "Content-Disposition: \(value)\r\n"
         }
-        if let header = custom("content-type") {
+        if case .multipart(let nested) = part.body {
+            head += "Content-Type: \(nested.contentType)\r\n"
+        } else if let header = custom("content-type") {
             head += "\(header.name): \(header.value)\r\n"
         } else if let mediaType = part.mediaType {
             head += "Content-Type: \(mediaType)\r\n"
-        } else if case .multipart(let nested) = part.body {
-            head += "Content-Type: \(nested.contentType)\r\n"
         } else if let fileName {
             head += "Content-Type: \(form.mediaTypes.mediaType(forPath: fileName))\r\n"
         }

@@ -31,9 +31,13 @@ public final class MultipartBodyStream: BodyStream {
     /// Limits each read to a packet size and pauses between packets; `nil` for full speed.
     public var throttle: MultipartThrottle?
 
-    /// Whether the bytes read are hashed with SHA-256; takes effect at the next rewind when
-    /// changed after the first read.
-    public var computesSHA256: Bool
+    /// Whether the bytes read are hashed with SHA-256; a change after the first read takes
+    /// effect at the next rewind.
+    public var computesSHA256: Bool {
+        didSet {
+            if bytesSent == 0 { hasher = computesSHA256 ? SHA256() : nil }
+        }
+    }
 
     /// The SHA-256 digest of the whole body (32 bytes), once the last byte has been read with
     /// ``computesSHA256`` set; `nil` before, and after a rewind.

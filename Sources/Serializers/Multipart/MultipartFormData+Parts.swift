@@ -93,7 +93,8 @@ extension MultipartFormData {
     ///   `multipart/form-data` body without a name (and no custom Content-Disposition), a
     ///   disposition type or header name that is not a token, a header value with CR, LF or
     ///   another control character, a media type whose type, subtype or parameter names are not
-    ///   tokens, two Content-Type or Content-Disposition headers, a negative stream length, or a nested body whose boundary starts with this one's.
+    ///   tokens, two Content-Type or Content-Disposition headers, a negative stream length, a
+    ///   media type or Content-Type header on a nested multipart part, or a nested body whose boundary starts with this one's.
     public mutating func append(_ part: MultipartPart) throws(SatchelError) {
         try Self.validate(part, index: parts.count, in: subtype, boundary: boundary)
         parts.append(part)
@@ -136,6 +137,8 @@ extension MultipartFormData {
         switch part.body {
         case .stream(let length?, _) where length < 0:
             throw invalid("a stream's declared length must not be negative, not \(length)")
+        case .multipart where part.mediaType != nil || part.headers.contains { $0.name.lowercased() == "content-type" }:
+            throw invalid("a nested multipart part's Content-Type is its body's (with its boundary) and cannot be set")
         case .multipart(let nested) where nested.boundary.value.hasPrefix(boundary.value):
             throw invalid("the nested body's boundary \(Value.string(nested.boundary.value).canonicalJSON()) "
                 + "starts with the enclosing boundary, so it would end the enclosing body early")
