@@ -56,6 +56,9 @@ public final class MultipartParser {
     let delimiter: [UInt8]
     /// How many bytes of ``delimiter`` the input seen so far ends with.
     var matched: Int
+    /// How many of the ``matched`` bytes were not in the input: the line break assumed before
+    /// the first byte of the body and of each part's body, so that a boundary there is found.
+    var assumed: Int
     /// Lenient mode: a CR held back from the body because a delimiter may follow it.
     var pendingCarriageReturn = false
     var state = State.preamble
@@ -102,6 +105,7 @@ public final class MultipartParser {
         delimiter = Array((options.lenient ? "\n--" : "\r\n--").utf8) + Array(boundary.utf8)
         // The body starts as if after a line break, so a boundary on its first line is found.
         matched = options.lenient ? 1 : 2
+        assumed = matched
     }
 
     /// Creates a parser for a body of the given multipart Content-Type: its boundary, and
@@ -272,7 +276,9 @@ public final class MultipartParser {
             let continues = delimiter.withUnsafeBufferPointer { memcmp(bytes + start, $0.baseAddress! + matched, wanted) == 0 }
             if continues {
                 if matched + wanted == length {
+                    if assumed > 0 && emit { try boundaryAtBodyStart(offset: offset(of: start + wanted) - length + assumed) }
                     matched = 0
+                    assumed = 0
                     pendingCarriageReturn = false
                     return start + wanted
                 }
@@ -280,14 +286,15 @@ public final class MultipartParser {
                 return nil
             }
             // No delimiter starts inside the held bytes: it begins with a line break, and a
-            // boundary has none.
-            if emit {
-                let held = Array(delimiter[0..<matched])
+            // boundary has none. Held bytes that were really in the input are content.
+            if emit && matched > assumed {
+                let held = Array(delimiter[assumed..<matched])
                 try rethrowingSatchelError {
                     try held.withUnsafeBufferPointer { try emitBody($0.baseAddress!, count: $0.count) }
                 }
             }
             matched = 0
+            assumed = 0
         }
         let first = delimiter[0]
         var position = start
@@ -386,6 +393,22 @@ public final class MultipartParser {
         accumulator = PartBodyAccumulator(
             threshold: options.memoryThreshold, directory: options.temporaryDirectory)
         state = .body
+        // A body that starts with "--boundary" is looked for as if a line break came first.
+        matched = options.lenient ? 1 : 2
+        assumed = matched
+    }
+
+    /// A part's body starts with `--boundary`. RFC 2046's grammar reads that two ways: a part
+    /// with no body whose delimiter lacks its CR LF (Go's mime/multipart and werkzeug read it so),
+    /// or content that happens to start with the boundary (Python's multipart). Strict parsing
+    /// refuses the ambiguity; lenient parsing takes it as the end of an empty part.
+    private func boundaryAtBodyStart(offset: Int) throws(SatchelError) {
+        guard !options.lenient else { return }
+        throw SatchelError(
+            .syntaxError,
+            "the body of \(partName) starts with the boundary \(delimiterText) (after the blank line, without its own "
+                + "line break): an empty part or content holding the boundary? (use lenient mode to read an empty part)",
+            offset: offset)
     }
 
     private func completePart() throws(SatchelError) {
