@@ -45,7 +45,8 @@ def parse_with_multipart(body, content_type):
         if part.filename is None:
             fields.append([part.name, b64(part.raw)])
         else:
-            files.append([part.name, part.filename, part.content_type, b64(part.raw)])
+            # The Content-Type as sent (part.content_type defaults to application/octet-stream).
+            files.append([part.name, part.filename, part.headers.get("Content-Type"), b64(part.raw)])
     return {"fields": fields, "files": files}
 
 
@@ -90,7 +91,7 @@ def boundary_like_payloads(boundary):
     """Binary contents that look like delimiters without being one."""
     b = boundary.encode("ascii")
     return [
-        b"--" + b + b"\r\n",                        # at the very start: not after a CRLF
+        b" --" + b + b"\r\n",                       # not at the start of a line
         b"\r\n--" + b[:-1] + b"\r\n",               # one character short
         b"x\r\n-" + b"\r\n--" + b[:-3],             # prefixes, and the last bytes a prefix
         b"\r\n\r\n--\r\n--" + b"\r" + b"\n-" + b,   # interleaved CR and LF
