@@ -8,6 +8,12 @@ struct Decode: ParsableCommand {
         discussion: """
             The serializer is chosen by --content-type through the registry, as for a response. \
             A body that carries no value (an empty JSON body, for example) prints nothing.
+
+            A multipart/form-data body (give its boundary: -c 'multipart/form-data; boundary=B') \
+            prints {"$multipart": [{headers, name, filename, filenameStar, contentType, size, \
+            value}]}, each part's value decoded by its own Content-Type; a part that fails to \
+            decode has {"$error": {code, message}} as its value. A malformed body exits 65 (68 for \
+            a limit) with the part index and byte offset.
             """
     )
 
@@ -26,6 +32,18 @@ struct Decode: ParsableCommand {
     @Flag(help: "Reject a JSON document that is a bare number, string, boolean or null.")
     var noTopLevelScalars = false
 
+    @Flag(help: "Multipart: leave part bodies undecoded (text as strings, anything else as $data).")
+    var rawParts = false
+
+    @Flag(help: "Multipart: accept bare LF line endings and other common deviations from RFC 2046 and 7578.")
+    var lenient = false
+
+    @Option(help: "Multipart: most parts in a body (default 1000).")
+    var maxParts: Int?
+
+    @Option(help: "Multipart: most header bytes in one part (default 16 KiB).")
+    var maxPartHeaderBytes: Int?
+
     @OptionGroup var limits: LimitOptions
 
     @Argument(help: "The file to decode, or - for standard input.")
@@ -35,10 +53,19 @@ struct Decode: ParsableCommand {
         case `throw`, double, string
     }
 
+    func validate() throws {
+        for (name, value) in [("--max-parts", maxParts), ("--max-part-header-bytes", maxPartHeaderBytes)] {
+            if let value, value < 0 { throw ValidationError("\(name) must not be negative") }
+        }
+    }
+
     func run() throws {
         do {
             let mediaType = try MediaType(parsing: contentType)
-            let registry = Registry.standard(limits: limits.limits)
+            var limits = self.limits.limits
+            if let maxParts { limits.maxParts = maxParts }
+            if let maxPartHeaderBytes { limits.maxPartHeaderBytes = maxPartHeaderBytes }
+            let registry = Registry.standard(limits: limits)
             var options = JSONReadingOptions()
             options.bigIntegers = switch bigIntegers {
             case .throw: .throw
@@ -48,6 +75,9 @@ struct Decode: ParsableCommand {
             options.removesKeysWithNullValues = removeNulls
             options.allowsTopLevelScalars = !noTopLevelScalars
             registry.register(JSONResponseSerializer(options: options), priority: 1)
+            // The whole body is in memory already, so every part is decoded in place.
+            let multipart = MultipartParser.Options(lenient: lenient, memoryThreshold: limits.maxBodyBytes)
+            registry.register(MultipartResponseSerializer(options: multipart, rawParts: rawParts, registry: registry), priority: 1)
 
             let body = try CommandIO.read(file, limit: registry.limits.maxBodyBytes)
             guard let value = try registry.decode(body, contentType: mediaType) else { return }
