@@ -184,4 +184,43 @@ struct MultipartParserChunkingTests {
             #expect(files(in: folder).isEmpty)
         }
     }
+
+    /// Opt-in (`SATCHEL_MULTIPART_MEASURE=GiB`): streams a body with one file part of that many
+    /// GiB through the parser in 64 KiB chunks and prints the throughput and the peak memory. Only
+    /// memory growth is asserted: the body is spilled, so the parser itself holds about 1 MiB.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["SATCHEL_MULTIPART_MEASURE"] != nil))
+    func measureLargeUpload() throws {
+        let gibibytes = Double(ProcessInfo.processInfo.environment["SATCHEL_MULTIPART_MEASURE"] ?? "") ?? 1
+        let total = Int(gibibytes * 1024 * 1024 * 1024)
+        var block = (0..<65_536).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
+        for position in stride(from: 0, to: block.count - 16, by: 4096) {
+            block.replaceSubrange(position..<position + 12, with: bytes("\r\n--BOUNDAR"))
+        }
+        var limits = Limits.default
+        limits.maxBodyBytes = .max
+        let parser = try MultipartParser(boundary: "BOUNDARY", limits: limits)
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let before = usage.ru_maxrss
+        let start = ContinuousClock.now
+        _ = try parser.feed(bytes("--BOUNDARY\r\nContent-Disposition: form-data; name=\"f\"; filename=\"big\"\r\n\r\n"))
+        var sent = 0
+        var parts: [MultipartParser.Part] = []
+        while sent < total {
+            parts += try parser.feed(block)
+            sent += block.count
+        }
+        parts += try parser.feed(bytes("\r\n--BOUNDARY--\r\n"))
+        try parser.finish()
+        let elapsed = ContinuousClock.now - start
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        print("""
+            multipart parser: \(sent >> 20) MiB in \(String(format: "%.2f", seconds)) s \
+            (\(String(format: "%.0f", Double(sent >> 20) / seconds)) MiB/s), peak RSS \(usage.ru_maxrss / 1024) MiB \
+            (\((usage.ru_maxrss - before) / 1024) MiB more than before)
+            """)
+        #expect(parts.first?.size == sent)
+        #expect(usage.ru_maxrss - before < 32 * 1024)
+    }
 }

@@ -16,7 +16,8 @@ final class TemporaryFileWriter {
     private(set) var size = 0
     private var sealed = false
 
-    /// Creates `satchel-part-XXXXXX` in `directory`, or `$TMPDIR`, or `/tmp`, with `mkstemp`.
+    /// Creates `satchel-part-XXXXXX` in `directory`, or `$TMPDIR`, or `/tmp`, with `mkstemp`
+    /// (mode 0600), closed on exec.
     ///
     /// - Throws: ``SatchelError/Code/io`` when the file cannot be created.
     init(directory: String?) throws(SatchelError) {
@@ -29,6 +30,7 @@ final class TemporaryFileWriter {
             throw TemporaryFile.failure("cannot create a temporary file for a part body in \(folder)")
         }
         fchmod(descriptor, 0o600)
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         self.descriptor = descriptor
         path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         buffer.reserveCapacity(bufferSize)
