@@ -29,9 +29,14 @@ enum MultipartBuilderSupport {
         return path
     }
 
-    /// Removes a file or directory, ignoring errors.
+    /// Removes a file or directory, ignoring errors, and the private directory that
+    /// ``temporaryFile(_:name:)`` made for a file.
     static func remove(_ path: String) {
         try? FileManager.default.removeItem(atPath: path)
+        let parent = URL(fileURLWithPath: path).deletingLastPathComponent()
+        if parent.lastPathComponent.hasPrefix("satchel-mpb-") {
+            try? FileManager.default.removeItem(at: parent)
+        }
     }
 
     /// Deterministic bytes that look random.
