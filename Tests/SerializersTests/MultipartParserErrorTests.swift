@@ -98,6 +98,7 @@ struct MultipartParserErrorTests {
         let dashGarbage = part + "\r\n--B-x"
         add("a delimiter followed by a single dash", dashGarbage, .syntaxError, offset: dashGarbage.utf8.count - 1, ["\"-\""])
         let lonelyCR = part + "\r\n--B\rx"
+        add("a body that is only its first boundary", "--B", .truncatedInput, offset: 3, ["after its first boundary"])
         add("a CR without LF after a boundary", lonelyCR, .syntaxError, offset: lonelyCR.utf8.count - 2, ["CR not followed by LF"])
         let crInHeader = "--B\r\nContent-Disposition: form-data;\r name=\"a\"\r\n\r\nv\r\n--B--"
         add("a CR inside a header line", crInHeader, .syntaxError, offset: at(";\r", in: crInHeader) + 1, ["CR"])
