@@ -1,15 +1,19 @@
 import SerializerRegistry
 
 extension Registry {
-    /// A registry with every built-in serializer: JSON and form, request and response side.
+    /// A registry with every built-in serializer: JSON, form and multipart, request and response
+    /// side. Multipart parts are decoded through this registry by their own Content-Type (the
+    /// multipart serializer holds the registry weakly, so there is no cycle).
     ///
     /// - Parameter limits: The limits every serializer obeys; secure defaults.
     public static func standard(limits: Limits = .default) -> Registry {
         let registry = Registry(limits: limits)
         registry.register(JSONResponseSerializer())
         registry.register(FormResponseSerializer())
+        registry.register(MultipartResponseSerializer(registry: registry))
         registry.register(JSONSerializer())
         registry.register(FormSerializer())
+        registry.register(MultipartSerializer())
         return registry
     }
 }

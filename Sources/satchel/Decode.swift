@@ -38,12 +38,6 @@ struct Decode: ParsableCommand {
     @Flag(help: "Multipart: accept bare LF line endings and other common deviations from RFC 2046 and 7578.")
     var lenient = false
 
-    @Option(help: "Multipart: most parts in a body (default 1000).")
-    var maxParts: Int?
-
-    @Option(help: "Multipart: most header bytes in one part (default 16 KiB).")
-    var maxPartHeaderBytes: Int?
-
     @OptionGroup var limits: LimitOptions
 
     @Argument(help: "The file to decode, or - for standard input.")
@@ -53,18 +47,10 @@ struct Decode: ParsableCommand {
         case `throw`, double, string
     }
 
-    func validate() throws {
-        for (name, value) in [("--max-parts", maxParts), ("--max-part-header-bytes", maxPartHeaderBytes)] {
-            if let value, value < 0 { throw ValidationError("\(name) must not be negative") }
-        }
-    }
-
     func run() throws {
         do {
             let mediaType = try MediaType(parsing: contentType)
-            var limits = self.limits.limits
-            if let maxParts { limits.maxParts = maxParts }
-            if let maxPartHeaderBytes { limits.maxPartHeaderBytes = maxPartHeaderBytes }
+            let limits = self.limits.limits
             let registry = Registry.standard(limits: limits)
             var options = JSONReadingOptions()
             options.bigIntegers = switch bigIntegers {

@@ -15,9 +15,16 @@ struct LimitOptions: ParsableArguments {
     @Option(help: "Most form pairs or object members (default 10000).")
     var maxPairs: Int?
 
+    @Option(help: "Most parts in a multipart body (default 1000).")
+    var maxParts: Int?
+
+    @Option(help: "Most header bytes in one multipart part (default 16 KiB).")
+    var maxPartHeaderBytes: Int?
+
     func validate() throws {
         for (name, value) in [("--max-body-bytes", maxBodyBytes), ("--max-depth", maxDepth),
-                              ("--max-string-bytes", maxStringBytes), ("--max-pairs", maxPairs)] {
+                              ("--max-string-bytes", maxStringBytes), ("--max-pairs", maxPairs),
+                              ("--max-parts", maxParts), ("--max-part-header-bytes", maxPartHeaderBytes)] {
             if let value, value < 0 { throw ValidationError("\(name) must not be negative") }
         }
     }
@@ -28,6 +35,8 @@ struct LimitOptions: ParsableArguments {
         if let maxDepth { limits.maxDepth = maxDepth }
         if let maxStringBytes { limits.maxStringBytes = maxStringBytes }
         if let maxPairs { limits.maxPairs = maxPairs }
+        if let maxParts { limits.maxParts = maxParts }
+        if let maxPartHeaderBytes { limits.maxPartHeaderBytes = maxPartHeaderBytes }
         return limits
     }
 }
