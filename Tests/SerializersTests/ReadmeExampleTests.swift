@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import SerializerRegistry
 import Serializers
@@ -22,5 +23,19 @@ import Testing
 
         let failure = #expect(throws: SatchelError.self) { try JSONReader().read(Array("[1,\n 2,\n x]".utf8)) }
         #expect(failure?.description == "syntaxError: expected a value, found 'x' (at byte 9, line 3, column 2)")
+    }
+
+    @Test func readmeMultipartExampleHolds() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("satchel-readme-\(UUID().uuidString).mp4").path
+        try Data(repeating: 7, count: 100_000).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        var form = MultipartFormData()
+        form.append("Ann", name: "user")
+        try form.append(fileAt: path, name: "video")
+        let body = try form.makeBodyStream()
+        let bytes = try body.readAll()
+        #expect(body.length == Int64(bytes.count))
+        #expect(String(decoding: bytes, as: UTF8.self).contains("Content-Type: video/mp4"))
     }
 }
