@@ -14,9 +14,17 @@ struct JSONTree {
     let restoresNullCharacters: Bool
 
     /// An error and the path to the node, innermost component first.
-    struct Failure: Error {
+    ///
+    /// A class, and made only in non-inlined functions, so the recursive conversion's frames stay
+    /// small: a `SatchelError` held by value in every frame made each level cost about 1.4 KB of
+    /// stack, and the supported depth (1 000) overflowed a 512 KiB thread stack.
+    final class Failure: Error, @unchecked Sendable {
         var error: SatchelError
         var reversedPath: [KeyPathComponent] = []
+
+        init(error: SatchelError) {
+            self.error = error
+        }
     }
 
     func value(of root: OpaquePointer?) throws(SatchelError) -> Value {
@@ -42,10 +50,7 @@ struct JSONTree {
             return .integer(signed)
         case json_type_double:
             let number = json_object_get_double(node)
-            guard number.isFinite else {
-                let text = String(cString: json_object_to_json_string_ext(node, JSON_C_TO_STRING_PLAIN))
-                throw Failure(error: SatchelError(.numberOutOfRange, "the number \(text) is outside the range of Double"))
-            }
+            guard number.isFinite else { throw Self.outOfRange(node) }
             return .double(number)
         case json_type_string:
             guard let text = json_object_get_string(node) else { return .string("") }
@@ -53,34 +58,53 @@ struct JSONTree {
             let bytes = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
             return .string(String(decoding: UnsafeBufferPointer(start: bytes, count: length), as: UTF8.self))
         case json_type_array:
-            let count = json_object_array_length(node)
-            var elements: [Value] = []
-            elements.reserveCapacity(count)
-            for index in 0..<count {
-                let element: Value
-                do {
-                    element = try convert(json_object_array_get_idx(node, index))
-                } catch {
-                    var failure = error
-                    failure.reversedPath.append(.index(index))
-                    throw failure
-                }
-                if options.removesKeysWithNullValues && element.isNull { continue }
-                elements.append(element)
-            }
-            return .array(elements)
+            return try array(node)
         case json_type_object:
             return try object(node)
         default:
-            throw Failure(error: SatchelError(.internal, "json-c returned a node of unknown type"))
+            throw Self.unknownNode()
         }
     }
 
+    @inline(never)
+    private static func outOfRange(_ node: OpaquePointer) -> Failure {
+        let text = String(cString: json_object_to_json_string_ext(node, JSON_C_TO_STRING_PLAIN))
+        return Failure(error: SatchelError(.numberOutOfRange, "the number \(text) is outside the range of Double"))
+    }
+
+    @inline(never)
+    private static func unknownNode() -> Failure {
+        Failure(error: SatchelError(.internal, "json-c returned a node of unknown type"))
+    }
+
+    @inline(never)
+    private static func tooManyMembers(_ count: Int, maxPairs: Int) -> Failure {
+        Failure(error: .limitExceeded("maxPairs", maxPairs, "an object with \(count) members"))
+    }
+
+    @inline(never)
+    private func array(_ node: OpaquePointer) throws(Failure) -> Value {
+        let count = json_object_array_length(node)
+        var elements: [Value] = []
+        elements.reserveCapacity(count)
+        for index in 0..<count {
+            let element: Value
+            do {
+                element = try convert(json_object_array_get_idx(node, index))
+            } catch {
+                error.reversedPath.append(.index(index))
+                throw error
+            }
+            if options.removesKeysWithNullValues && element.isNull { continue }
+            elements.append(element)
+        }
+        return .array(elements)
+    }
+
+    @inline(never)
     private func object(_ node: OpaquePointer) throws(Failure) -> Value {
         let count = Int(json_object_object_length(node))
-        if count > maxPairs {
-            throw Failure(error: .limitExceeded("maxPairs", maxPairs, "an object with \(count) members"))
-        }
+        if count > maxPairs { throw Self.tooManyMembers(count, maxPairs: maxPairs) }
         var keys: [String] = []
         var values: [Value] = []
         keys.reserveCapacity(count)
@@ -101,9 +125,8 @@ struct JSONTree {
             do {
                 member = try convert(OpaquePointer(lh_entry_v(current)))
             } catch {
-                var failure = error
-                failure.reversedPath.append(.key(key))
-                throw failure
+                error.reversedPath.append(.key(key))
+                throw error
             }
             if options.removesKeysWithNullValues && member.isNull { continue }
             keys.append(key)
