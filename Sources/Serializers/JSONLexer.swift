@@ -370,6 +370,9 @@ struct JSONLexer {
                             } while index < count
                             numberMagnitude = magnitude
                             numberOverflow = overflow
+                            // Runs of digits skip the per-byte check below; a long integer is
+                            // held and may become a string (`bigIntegers = .string`).
+                            if consumed + index - tokenStart > maxStringBytes { throw stringTooLong() }
                             continue
                         } else if byte == UInt8(ascii: ".") {
                             numberPhase = .fractionStart
@@ -386,6 +389,7 @@ struct JSONLexer {
                         if isDigit {
                             index += 1
                             while index < count && chunk[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+                            if consumed + index - tokenStart > maxStringBytes { throw stringTooLong() }
                             continue
                         }
                         if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
