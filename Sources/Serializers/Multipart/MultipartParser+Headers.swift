@@ -16,6 +16,17 @@ struct HeaderSection {
         var offset: Int
         /// The offset of the value's first byte.
         var valueOffset: Int
+        /// Where each folded continuation starts: its index in ``value`` and its offset.
+        var folds: [(index: Int, offset: Int)] = []
+
+        /// The offset of the byte at `index` in ``value``.
+        func offset(ofValueIndex index: Int) -> Int {
+            var result = valueOffset + index
+            for fold in folds where fold.index <= index {
+                result = fold.offset + (index - fold.index)
+            }
+            return result
+        }
     }
 
     /// The offset of the section's first byte.
@@ -99,7 +110,10 @@ extension MultipartParser {
             let continuation = Self.trimmed(line[...])
             try checkValue(continuation, lineStart: lineStart)
             if !continuation.isEmpty {
-                section.fields[section.fields.count - 1].value += [0x20] + continuation
+                let last = section.fields.count - 1
+                section.fields[last].folds.append(
+                    (index: section.fields[last].value.count + 1, offset: lineStart + continuation.startIndex))
+                section.fields[last].value += [0x20] + continuation
             }
             return false
         }
@@ -159,7 +173,7 @@ extension MultipartParser {
                 if isFormData || !options.lenient {
                     throw SatchelError(
                         .syntaxError, "the Content-Disposition of \(partName) is malformed: \(error.message)",
-                        offset: field.valueOffset + (error.offset ?? 0))
+                        offset: field.offset(ofValueIndex: Self.byteOffset(ofUTF8Offset: error.offset ?? 0, inText: field.value)))
                 }
             }
         }
@@ -212,6 +226,19 @@ extension MultipartParser {
     static func text(_ bytes: [UInt8]) -> String {
         if let text = String(validating: bytes, as: UTF8.self) { return text }
         return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+    }
+
+    /// The offset in `bytes` of the byte that `offset`, a UTF-8 offset in ``text(_:)`` of
+    /// `bytes`, falls on: the same for UTF-8, shifted back for ISO-8859-1, where a byte from 0x80
+    /// became two UTF-8 bytes.
+    static func byteOffset(ofUTF8Offset offset: Int, inText bytes: [UInt8]) -> Int {
+        guard String(validating: bytes, as: UTF8.self) == nil else { return offset }
+        var utf8Offset = 0
+        for (index, byte) in bytes.enumerated() {
+            if utf8Offset >= offset { return index }
+            utf8Offset += byte < 0x80 ? 1 : 2
+        }
+        return bytes.count
     }
 
     /// Up to 60 bytes of a line, quoted as JSON.
