@@ -43,7 +43,7 @@ struct MultipartBodyPlan {
             let planned = try Self.plan(part, index: index, in: form, boundaries: boundaries)
             parts.append(planned)
             if let sum = total, let length = planned.length {
-                total = sum + Int64(planned.head.count) + length
+                total = try Self.add(sum, Int64(planned.head.count), length, label: planned.label)
             } else {
                 total = nil
             }
@@ -51,7 +51,20 @@ struct MultipartBodyPlan {
         let closing = Array("\(parts.isEmpty ? "" : "\r\n")--\(form.boundary.value)--\r\n".utf8)
         self.parts = parts
         self.closing = closing
-        self.length = total.map { $0 + Int64(closing.count) }
+        self.length = try total.map { sum throws(SatchelError) in
+            try Self.add(sum, Int64(closing.count), 0, label: "the closing delimiter")
+        }
+    }
+
+    /// `a + b + c`, or ``SatchelError/Code/invalidArgument`` when a declared length makes the
+    /// body longer than `Int64.max` bytes (instead of trapping on the overflow).
+    private static func add(_ a: Int64, _ b: Int64, _ c: Int64, label: String) throws(SatchelError) -> Int64 {
+        let (partial, overflow1) = a.addingReportingOverflow(b)
+        let (sum, overflow2) = partial.addingReportingOverflow(c)
+        guard !overflow1 && !overflow2 else {
+            throw SatchelError(.invalidArgument, "\(label): the body would be longer than \(Int64.max) bytes")
+        }
+        return sum
     }
 
     private static func plan(
