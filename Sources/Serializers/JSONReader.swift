@@ -84,6 +84,9 @@ public final class JSONIncrementalReader: IncrementalDecoder {
     private var prefixSettled = false
     private var total = 0
     private var firstByte: UInt8?
+    /// The first error thrown; every later call throws it again, so text after an invalid byte
+    /// can never complete a value.
+    private var failure: (any Error)?
     /// AFNetworking's rule for responses: an empty body or a single space is no value.
     var treatsEmptyBodyAsNoValue = false
 
@@ -100,6 +103,16 @@ public final class JSONIncrementalReader: IncrementalDecoder {
     /// Feeds the next chunk.
     /// - Throws: ``SatchelError`` at the first invalid byte or past ``Limits/maxBodyBytes``.
     public func feed(_ chunk: UnsafeRawBufferPointer) throws {
+        if let failure { throw failure }
+        do {
+            try feedChunk(chunk)
+        } catch {
+            failure = error
+            throw error
+        }
+    }
+
+    private func feedChunk(_ chunk: UnsafeRawBufferPointer) throws {
         if let setupError { throw setupError }
         total += chunk.count
         try limits.checkBody(count: total)
@@ -136,6 +149,7 @@ public final class JSONIncrementalReader: IncrementalDecoder {
     /// response, AFNetworking's rule).
     /// - Throws: ``SatchelError/Code/truncatedInput`` when the text stops inside a value.
     public func finish() throws -> Value? {
+        if let failure { throw failure }
         if treatsEmptyBodyAsNoValue && (total == 0 || (total == 1 && firstByte == 0x20)) {
             return nil
         }
@@ -150,6 +164,16 @@ public final class JSONIncrementalReader: IncrementalDecoder {
     /// Ends the text and returns json-c's tree, which lives as long as this reader, and the
     /// converter that turns its nodes into values.
     func finishTree() throws -> (root: OpaquePointer?, converter: JSONTree) {
+        if let failure { throw failure }
+        do {
+            return try finishTreeOnce()
+        } catch {
+            failure = error
+            throw error
+        }
+    }
+
+    private func finishTreeOnce() throws -> (root: OpaquePointer?, converter: JSONTree) {
         if let setupError { throw setupError }
         guard let parser else { throw SatchelError(.internal, "no json-c parser") }
         if !prefixSettled {
