@@ -8,6 +8,9 @@ public final class MultipartIncrementalDecoder: IncrementalDecoder {
     private let values: PartValueDecoder
     private var elements: [MultipartParts.Element] = []
     private var fed = 0
+    /// The first error thrown; every later call throws it again (a part's limit error leaves the
+    /// parser itself healthy, and ``finish()`` would otherwise return the body without that part).
+    private var failure: (any Error)?
 
     /// Called with each part and its value as soon as the part is complete.
     public var onPart: ((MultipartParts.Element) -> Void)?
@@ -33,15 +36,22 @@ public final class MultipartIncrementalDecoder: IncrementalDecoder {
     /// Feeds the next chunk, decoding the parts it completes.
     /// - Throws: ``SatchelError`` from the parser, or a ``Limits`` hit while decoding a part.
     public func feed(_ chunk: UnsafeRawBufferPointer) throws {
+        if let failure { throw failure }
         fed += chunk.count
         guard let parser else {
             if chunk.isEmpty { return }
             throw setupError ?? SatchelError(.internal, "no multipart parser")
         }
-        for part in try parser.feed(chunk) {
-            let element = MultipartParts.Element(part: part, value: try values.value(of: part))
-            elements.append(element)
-            onPart?(element)
+        do {
+            for part in try parser.feed(chunk) {
+                let element = MultipartParts.Element(part: part, value: try values.value(of: part))
+                elements.append(element)
+                onPart?(element)
+            }
+        } catch {
+            failure = error
+            elements = []
+            throw error
         }
     }
 
@@ -49,6 +59,7 @@ public final class MultipartIncrementalDecoder: IncrementalDecoder {
     /// - Returns: ``MultipartParts``, or `nil` when no byte was fed.
     /// - Throws: ``SatchelError`` when the body is incomplete (see ``MultipartParser/finish()``).
     public func finish() throws -> Value? {
+        if let failure { throw failure }
         if fed == 0 { return nil }
         guard let parser else { throw setupError ?? SatchelError(.internal, "no multipart parser") }
         try parser.finish()
