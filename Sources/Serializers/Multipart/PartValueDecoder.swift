@@ -12,11 +12,41 @@ struct PartValueDecoder {
     /// The part's value.
     /// - Throws: only ``SatchelError/Code/limitExceeded``; other failures become a
     ///   ``DecodingFailure`` value.
-    func value(of part: MultipartParser.Part) throws(SatchelError) -> Value {
+    ///
+    /// ``value(of:depth:)`` and ``nested(_:_:_:depth:)`` call each other once per nesting level, up to
+    /// ``Limits/maxDepth`` (512 by default) deep, so they keep their frames small: the work that
+    /// needs many temporaries (errors, messages, the registry) is in non-inlined functions.
+    /// (Inlined, a level took about 3 KB of stack, and the default depth overflowed a 512 KiB
+    /// thread stack.) For the same reason they throw untyped errors: a typed `SatchelError`
+    /// needs room for one in the frame of every caller.
+    func value(of part: MultipartParser.Part) throws -> Value {
+        try value(of: part, depth: depth)
+    }
+
+    /// The value of a part of a body nested `depth` deep.
+    private func value(of part: MultipartParser.Part, depth: Int) throws -> Value {
         guard case .bytes(let bytes) = part.body else {
             if case .file(let file) = part.body { return .payload(file) }
             return .null
         }
+        if !rawParts, let mediaType = Self.multipartType(of: part) {
+            return try nested(part, bytes, mediaType, depth: depth)
+        }
+        return try leafValue(of: part, bytes)
+    }
+
+    /// The part's media type when it is a valid `multipart/*` one.
+    @inline(never)
+    private static func multipartType(of part: MultipartParser.Part) -> MediaType? {
+        guard let text = part.contentType, let mediaType = try? MediaType(parsing: text),
+            mediaType.type == "multipart"
+        else { return nil }
+        return mediaType
+    }
+
+    /// The value of a part that is not a nested multipart body (or of any part with ``rawParts``).
+    @inline(never)
+    private func leafValue(of part: MultipartParser.Part, _ bytes: [UInt8]) throws -> Value {
         var mediaType: MediaType?
         if let text = part.contentType {
             do throws(SatchelError) {
@@ -26,16 +56,13 @@ struct PartValueDecoder {
                     .invalidMediaType, "the Content-Type of part \(part.index) is invalid: \(error.message)")))
             }
         }
-        if let mediaType, !rawParts {
-            if mediaType.type == "multipart" { return try nested(part, bytes, mediaType) }
-            if let serializer = registry?.responseSerializer(for: mediaType) {
-                do {
-                    return try serializer.decode(bytes, contentType: mediaType, limits: limits) ?? .null
-                } catch {
-                    let failure = error as? SatchelError ?? SatchelError(.internal, "\(error)", underlying: error)
-                    if failure.code == .limitExceeded { throw Self.located(failure, in: part, relative: true) }
-                    return .payload(DecodingFailure(failure))
-                }
+        if let mediaType, !rawParts, let serializer = registry?.responseSerializer(for: mediaType) {
+            do {
+                return try serializer.decode(bytes, contentType: mediaType, limits: limits) ?? .null
+            } catch {
+                let failure = error as? SatchelError ?? SatchelError(.internal, "\(error)", underlying: error)
+                if failure.code == .limitExceeded { throw Self.located(failure, in: part, relative: true) }
+                return .payload(DecodingFailure(failure))
             }
         }
         return try raw(bytes, mediaType, part)
@@ -63,22 +90,66 @@ struct PartValueDecoder {
     }
 
     /// A multipart part: its own parts, one level deeper.
-    private func nested(_ part: MultipartParser.Part, _ bytes: [UInt8], _ mediaType: MediaType) throws(SatchelError) -> Value {
-        do throws(SatchelError) {
-            let parser = try MultipartParser(
-                contentType: mediaType, options: options, limits: limits, depth: depth + 1, baseOffset: part.bodyOffset)
-            let inner = PartValueDecoder(
-                options: options, rawParts: rawParts, registry: registry, limits: limits, depth: depth + 1)
-            var elements: [MultipartParts.Element] = []
-            for innerPart in try parser.feed(bytes) {
-                elements.append(MultipartParts.Element(part: innerPart, value: try inner.value(of: innerPart)))
-            }
-            try parser.finish()
-            return .payload(MultipartParts(elements))
+    private func nested(
+        _ part: MultipartParser.Part, _ bytes: [UInt8], _ mediaType: MediaType, depth: Int
+    ) throws -> Value {
+        let body: NestedBody
+        do {
+            body = try parseNested(part, bytes, mediaType, depth: depth + 1)
         } catch {
-            if error.code == .limitExceeded { throw Self.located(error, in: part, relative: false) }
-            return .payload(DecodingFailure(error))
+            return try Self.nestedFailure(error, in: part)
         }
+        for index in 0..<body.parts.count {
+            do {
+                body.values.append(try value(of: body.parts[index], depth: depth + 1))
+            } catch {
+                return try Self.nestedFailure(error, in: part)
+            }
+        }
+        do {
+            return try body.finish()
+        } catch {
+            return try Self.nestedFailure(error, in: part)
+        }
+    }
+
+    /// A nested body being decoded: its parser, its parts, and the values decoded so far.
+    private final class NestedBody {
+        let parser: MultipartParser
+        let parts: [MultipartParser.Part]
+        var values: [Value] = []
+
+        init(parser: MultipartParser, parts: [MultipartParser.Part]) {
+            self.parser = parser
+            self.parts = parts
+            values.reserveCapacity(parts.count)
+        }
+
+        /// Checks the end of the body and returns the parts with their values.
+        @inline(never)
+        func finish() throws -> Value {
+            try parser.finish()
+            return .payload(MultipartParts(zip(parts, values).map { MultipartParts.Element(part: $0, value: $1) }))
+        }
+    }
+
+    /// A parser for the nested body, fed the whole body, and the parts it read.
+    @inline(never)
+    private func parseNested(
+        _ part: MultipartParser.Part, _ bytes: [UInt8], _ mediaType: MediaType, depth: Int
+    ) throws -> NestedBody {
+        let parser = try MultipartParser(
+            contentType: mediaType, options: options, limits: limits, depth: depth, baseOffset: part.bodyOffset)
+        return NestedBody(parser: parser, parts: try parser.feed(bytes))
+    }
+
+    /// A nested body's failure: a limit hit fails the whole body, anything else is the part's
+    /// value.
+    @inline(never)
+    private static func nestedFailure(_ error: any Error, in part: MultipartParser.Part) throws -> Value {
+        guard let error = error as? SatchelError else { throw error }
+        if error.code == .limitExceeded { throw located(error, in: part, relative: false) }
+        return .payload(DecodingFailure(error))
     }
 
     /// `error` with the part named; an offset relative to the part's body becomes an offset in
