@@ -57,12 +57,13 @@ public struct JSONReader: Sendable {
                 if let offset = error.offset { error.locate(offset: offset, in: buffer) }
                 throw error
             }
-            // Names rewritten for json-c, and removed nulls, need the Value path.
-            if tree.converter.restoresNullCharacters || options.removesKeysWithNullValues {
-                return try ValueDecoder().decode(type, from: tree.converter.value(of: tree.root))
-            }
+            // json-c's tree belongs to the reader: keep it alive on both paths.
             return try withExtendedLifetime(reader) {
-                try JSONNodeDecoder.decode(type, from: tree.root, converter: tree.converter)
+                // Names rewritten for json-c, and removed nulls, need the Value path.
+                if tree.converter.restoresNullCharacters || options.removesKeysWithNullValues {
+                    return try ValueDecoder().decode(type, from: tree.converter.value(of: tree.root))
+                }
+                return try JSONNodeDecoder.decode(type, from: tree.root, converter: tree.converter)
             }
         }
     }
