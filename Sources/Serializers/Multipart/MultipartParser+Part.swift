@@ -4,21 +4,10 @@ extension MultipartParser {
     /// One part of a multipart body, as ``MultipartParser`` read it: headers as received, the
     /// Content-Disposition parameters, and the body in memory or in a ``TemporaryFile``.
     public struct Part: Sendable, Equatable {
-        /// One header field: the name as received (case kept), the value with surrounding whitespace
-        /// removed and folded lines joined by one space, decoded as UTF-8 (or ISO-8859-1 when the
-        /// bytes are not UTF-8).
-        public struct Header: Sendable, Hashable {
-            /// The name as received.
-            public var name: String
-            /// The value.
-            public var value: String
-
-            /// Creates a header.
-            public init(name: String, value: String) {
-                self.name = name
-                self.value = value
-            }
-        }
+        /// One header field as received: the name with its case kept, the value with surrounding
+        /// whitespace removed and folded lines joined by one space, decoded as UTF-8 (or
+        /// ISO-8859-1 when the bytes are not UTF-8). The same type the builder writes.
+        public typealias Header = MultipartPart.Header
 
         /// Where a part's body is.
         public enum Body: Sendable, Equatable {

@@ -7,11 +7,12 @@ import SerializerRegistry
 /// ``headers`` in their order. A custom header named Content-Disposition or Content-Type (in any
 /// case) replaces the generated one, in the generated one's place.
 public struct MultipartPart: Sendable {
-    /// A custom header line.
+    /// A header line: a part's custom header when building, a received header when parsing.
     public struct Header: Sendable, Hashable {
-        /// The header name; must be an RFC 9110 token.
+        /// The header name; when building, it must be an RFC 9110 token.
         public var name: String
-        /// The header value; must not contain CR, LF or other control characters except tab.
+        /// The header value; when building, it must not contain CR, LF or other control
+        /// characters except tab.
         public var value: String
 
         /// Creates a header.
