@@ -17,8 +17,12 @@ final class JSONNodeDecoder: Decoder {
     let parent: JSONNodeDecoder?
     let key: (any CodingKey)?
     let converter: JSONTree
+    /// The owner of json-c's tree, held by the root decoder; every other decoder holds its
+    /// parent, so a `Decodable` that keeps a decoder keeps the tree alive too.
+    let treeOwner: AnyObject?
 
-    init(node: OpaquePointer?, parent: JSONNodeDecoder?, key: (any CodingKey)?, converter: JSONTree) {
+    init(node: OpaquePointer?, parent: JSONNodeDecoder?, key: (any CodingKey)?, converter: JSONTree, treeOwner: AnyObject? = nil) {
+        self.treeOwner = treeOwner
         self.node = node
         self.parent = parent
         self.key = key
@@ -26,8 +30,8 @@ final class JSONNodeDecoder: Decoder {
     }
 
     /// Decodes `type` from the tree at `root`.
-    static func decode<T: Decodable>(_ type: T.Type, from root: OpaquePointer?, converter: JSONTree) throws -> T {
-        let decoder = JSONNodeDecoder(node: root, parent: nil, key: nil, converter: converter)
+    static func decode<T: Decodable>(_ type: T.Type, from root: OpaquePointer?, converter: JSONTree, treeOwner: AnyObject) throws -> T {
+        let decoder = JSONNodeDecoder(node: root, parent: nil, key: nil, converter: converter, treeOwner: treeOwner)
         do {
             return try decoder.decodeValue(type)
         } catch let error as SatchelError {

@@ -63,7 +63,7 @@ public struct JSONReader: Sendable {
                 if tree.converter.restoresNullCharacters || options.removesKeysWithNullValues {
                     return try ValueDecoder().decode(type, from: tree.converter.value(of: tree.root))
                 }
-                return try JSONNodeDecoder.decode(type, from: tree.root, converter: tree.converter)
+                return try JSONNodeDecoder.decode(type, from: tree.root, converter: tree.converter, treeOwner: reader)
             }
         }
     }

@@ -100,4 +100,24 @@ import Testing
         let keyed = try JSONReader().read([String: Int].self, from: Array(#"{"a\u0000b":1}"#.utf8))
         #expect(keyed == ["a\u{0}b": 1])
     }
+
+    /// A type that keeps its decoder and reads from it later must still see the document:
+    /// json-c's tree lives as long as any decoder over it.
+    final class Deferred: Decodable, @unchecked Sendable {
+        // Only touched by the test that made it.
+        let decoder: any Decoder
+        init(from decoder: any Decoder) throws { self.decoder = decoder }
+    }
+
+    enum NameKey: String, CodingKey { case name, tags }
+
+    @Test func aKeptDecoderKeepsTheTreeAlive() throws {
+        let deferred = try JSONReader().read(Deferred.self, from: Array(#"{"name":"Ann","tags":["a","b"]}"#.utf8))
+        for _ in 0..<3 {  // churn the allocator so a freed tree would be reused
+            _ = try JSONReader().read(Array(#"{"other":"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx","n":[1,2,3]}"#.utf8))
+        }
+        let container = try deferred.decoder.container(keyedBy: NameKey.self)
+        #expect(try container.decode(String.self, forKey: .name) == "Ann")
+        #expect(try container.decode([String].self, forKey: .tags) == ["a", "b"])
+    }
 }
