@@ -264,34 +264,16 @@ extension AdversarialJSONTests {
 
     // MARK: - Mutation loop
 
-    static func mutate(_ text: [UInt8], using generator: inout SeededGenerator) -> [UInt8] {
-        var bytes = text
-        let alphabet: [UInt8] = Array(#"[]{}:,"\u0-9eE.+ tfn"#.utf8) + [0x00, 0x80, 0xC3, 0xED, 0xF4, 0xEF, 0xBB, 0xBF, 0xFF]
-        for _ in 0..<Int.random(in: 1...3, using: &generator) {
-            switch Int.random(in: 0..<5, using: &generator) {
-            case 0 where !bytes.isEmpty:
-                bytes.removeSubrange(Int.random(in: 0..<bytes.count, using: &generator)...)
-            case 1 where !bytes.isEmpty:
-                bytes[Int.random(in: 0..<bytes.count, using: &generator)] = alphabet.randomElement(using: &generator)!
-            case 2:
-                bytes.insert(alphabet.randomElement(using: &generator)!, at: Int.random(in: 0...bytes.count, using: &generator))
-            case 3 where !bytes.isEmpty:
-                bytes.remove(at: Int.random(in: 0..<bytes.count, using: &generator))
-            default:
-                let snippets = [#"\u0000"#, #"\ud83d\ude00"#, #"\ufdd0"#, "18446744073709551616", "-0", "1e400", "\u{FEFF}", #"\ud800"#]
-                let snippet = Array(snippets.randomElement(using: &generator)!.utf8)
-                bytes.insert(contentsOf: snippet, at: Int.random(in: 0...bytes.count, using: &generator))
-            }
-        }
-        return bytes
-    }
+    static let mutator = ByteMutator(
+        alphabet: Array(#"[]{}:,"\u0-9eE.+ tfn"#.utf8) + [0x00, 0x80, 0xC3, 0xED, 0xF4, 0xEF, 0xBB, 0xBF, 0xFF],
+        snippets: [#"\u0000"#, #"\ud83d\ude00"#, #"\ufdd0"#, "18446744073709551616", "-0", "1e400", "\u{FEFF}", #"\ud800"#])
 
     @Test func mutatedDocumentsAgreeInAnyChunking() {
         var generator = SeededGenerator(seed: 0x15_0A_11)
         let seeds = Self.sampleDocuments.map { Array($0.utf8) }
         let bigIntegers: [JSONReadingOptions.BigIntegers] = [.throw, .double, .string]
         for iteration in 0..<4_000 {
-            let text = Self.mutate(seeds[iteration % seeds.count], using: &generator)
+            let text = Self.mutator.mutate(seeds[iteration % seeds.count], using: &generator)
             var options = JSONReadingOptions()
             options.bigIntegers = bigIntegers[iteration % 3]
             options.allowsTopLevelScalars = iteration % 5 != 0

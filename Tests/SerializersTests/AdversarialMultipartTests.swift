@@ -3,7 +3,7 @@ import SerializerRegistry
 import Serializers
 import Testing
 
-// `SeededGenerator` (SplitMix64) is shared with MultipartBuilderTests.swift.
+// `SeededGenerator` and `ByteMutator` live in TestSupport.swift.
 
 /// Adversarial tests of the multipart parser and builder: every split position, boundary-like
 /// bytes, limits at their edge, spilling at the threshold, a seeded mutation loop, and builder
@@ -412,27 +412,9 @@ import Testing
 
     // MARK: - Mutation loop
 
-    static func mutate(_ body: [UInt8], using generator: inout SeededGenerator) -> [UInt8] {
-        var bytes = body
-        let alphabet: [UInt8] = Array("\r\n-B \t:;=\"x".utf8) + [0x00, 0xFF]
-        for _ in 0..<Int.random(in: 1...3, using: &generator) {
-            switch Int.random(in: 0..<5, using: &generator) {
-            case 0 where !bytes.isEmpty:
-                bytes.removeSubrange(Int.random(in: 0..<bytes.count, using: &generator)...)
-            case 1 where !bytes.isEmpty:
-                bytes[Int.random(in: 0..<bytes.count, using: &generator)] = alphabet.randomElement(using: &generator)!
-            case 2:
-                bytes.insert(alphabet.randomElement(using: &generator)!, at: Int.random(in: 0...bytes.count, using: &generator))
-            case 3 where !bytes.isEmpty:
-                bytes.remove(at: Int.random(in: 0..<bytes.count, using: &generator))
-            default:
-                let snippets = ["\r\n--B", "\r\n--B--", "\n--B\n", "--B\r\n", "\r\n\r\n", "\r\n "]
-                let snippet = Array(snippets.randomElement(using: &generator)!.utf8)
-                bytes.insert(contentsOf: snippet, at: Int.random(in: 0...bytes.count, using: &generator))
-            }
-        }
-        return bytes
-    }
+    static let mutator = ByteMutator(
+        alphabet: Array("\r\n-B \t:;=\"x".utf8) + [0x00, 0xFF],
+        snippets: ["\r\n--B", "\r\n--B--", "\n--B\n", "--B\r\n", "\r\n\r\n", "\r\n "])
 
     static func randomCuts(_ count: Int, using generator: inout SeededGenerator) -> [Int] {
         guard count > 0 else { return [] }
@@ -443,7 +425,7 @@ import Testing
         var generator = SeededGenerator(seed: 0x5A7C_4E1)
         let seeds = Self.strictBodies.map { Array($0.utf8) } + Self.lenientBodies.map { Array($0.utf8) }
         for iteration in 0..<3_000 {
-            let body = Self.mutate(seeds[iteration % seeds.count], using: &generator)
+            let body = Self.mutator.mutate(seeds[iteration % seeds.count], using: &generator)
             let lenient = iteration % 3 == 0
             let options = MultipartParser.Options(lenient: lenient, memoryThreshold: iteration % 2 == 0 ? 8 : 1 << 20)
             let expected = Self.parse(body, isFormData: iteration % 4 < 2, options: options)
@@ -752,7 +734,7 @@ extension AdversarialMultipartTests {
         var generator = SeededGenerator(seed: 0xDEC0_DE)
         let seeds = Self.decoderSeeds.map { Array($0.utf8) }
         for iteration in 0..<1_500 {
-            let body = Self.mutate(seeds[iteration % seeds.count], using: &generator)
+            let body = Self.mutator.mutate(seeds[iteration % seeds.count], using: &generator)
             let chosen = iteration % 2 == 0 ? registry : lenientRegistry
             let limits = iteration % 5 == 0 ? Limits(maxDepth: 2, maxStringBytes: 8, maxParts: 3) : .default
             let expected = Self.decodeOutcome(body, cuts: nil, registry: chosen, limits: limits)

@@ -2,19 +2,6 @@ import SerializerRegistry
 import Serializers
 import Testing
 
-/// A small deterministic generator (SplitMix64), so failures reproduce.
-private struct FormSplitMix: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite("Form round trips")
 struct FormRoundTripTests {
     private func roundTrip(
@@ -91,7 +78,7 @@ struct FormRoundTripTests {
 
     @Test("random nested structures round-trip with indexed arrays", arguments: 0..<40)
     func random(seed: UInt64) throws {
-        var generator = FormSplitMix(state: seed)
+        var generator = SeededGenerator(seed: seed)
         let value = Self.randomObject(depth: 0, using: &generator)
         var options = FormEncoder.Options()
         options.arrayStyle = .indexed
@@ -105,12 +92,12 @@ struct FormRoundTripTests {
     /// digit-only keys, which have meaning in keys).
     private static let alphabet: [String] = ["a", "b", "Z", " ", "+", "%", "&", "=", "?", "/", "é", "😀", "#", ";", "~"]
 
-    private static func randomText(using generator: inout FormSplitMix, allowEmpty: Bool) -> String {
+    private static func randomText(using generator: inout SeededGenerator, allowEmpty: Bool) -> String {
         let length = Int.random(in: (allowEmpty ? 0 : 1)...6, using: &generator)
         return (0..<length).map { _ in alphabet.randomElement(using: &generator) ?? "a" }.joined()
     }
 
-    private static func randomObject(depth: Int, using generator: inout FormSplitMix) -> Value {
+    private static func randomObject(depth: Int, using generator: inout SeededGenerator) -> Value {
         var members = ValueObject()
         for _ in 0..<Int.random(in: 1...4, using: &generator) {
             members["k" + randomText(using: &generator, allowEmpty: true)] = randomValue(depth: depth + 1, using: &generator)
@@ -118,7 +105,7 @@ struct FormRoundTripTests {
         return .object(members)
     }
 
-    private static func randomValue(depth: Int, using generator: inout FormSplitMix) -> Value {
+    private static func randomValue(depth: Int, using generator: inout SeededGenerator) -> Value {
         let choice = depth >= 4 ? Int.random(in: 0...1, using: &generator) : Int.random(in: 0...3, using: &generator)
         switch choice {
         case 0:

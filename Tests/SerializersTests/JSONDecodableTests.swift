@@ -49,16 +49,7 @@ import Testing
     }
 
     func failure<T: Decodable>(_ type: T.Type, _ text: String, limits: Limits = .default) -> SatchelError? {
-        do {
-            let value = try JSONReader(limits: limits).read(type, from: Array(text.utf8))
-            Issue.record("decoded \(value)")
-            return nil
-        } catch let error as SatchelError {
-            return error
-        } catch {
-            Issue.record("not a SatchelError: \(error)")
-            return nil
-        }
+        satchelError { try JSONReader(limits: limits).read(type, from: Array(text.utf8)) }
     }
 
     struct Holder<T: Codable>: Codable { var items: [T] }

@@ -12,16 +12,7 @@ import Testing
     }
 
     func error(_ bytes: [UInt8], options: JSONReadingOptions = JSONReadingOptions(), limits: Limits = .default) -> SatchelError? {
-        do {
-            let value = try JSONReader(options: options, limits: limits).read(bytes)
-            Issue.record("accepted as \(value)")
-            return nil
-        } catch let error as SatchelError {
-            return error
-        } catch {
-            Issue.record("not a SatchelError: \(error)")
-            return nil
-        }
+        satchelError { try JSONReader(options: options, limits: limits).read(bytes) }
     }
 
     @Test func readsEveryKind() throws {
