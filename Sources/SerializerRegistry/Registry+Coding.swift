@@ -15,10 +15,8 @@ extension Registry {
         do {
             contentType = try response.contentType
         } catch {
-            var failure = error
-            failure.response = response
-            failure.body = Array(body.prefix(SatchelError.bodyCaptureLimit))
-            return DecodedResponse(response: response, value: nil, error: failure, serializerName: nil)
+            return DecodedResponse(
+                response: response, value: nil, error: error.attaching(response: response, body: body), serializerName: nil)
         }
         if let contentType, let entry = responseEntry(for: contentType) {
             if validation.acceptableContentTypes == nil { validation.acceptableContentTypes = entry.mediaTypes }
@@ -27,20 +25,17 @@ extension Registry {
         if body.isEmpty {
             var result = DecodedResponse(response: response, value: nil, error: nil, serializerName: nil)
             if !validation.accepts(status: response.status.code) {
-                var error = SatchelError(.unacceptableStatusCode, response.status.unacceptableMessage)
-                error.response = response
-                error.body = []
-                result.error = error
+                result.error = SatchelError(.unacceptableStatusCode, response.status.unacceptableMessage)
+                    .attaching(response: response, body: body)
             }
             return result
         }
-        var error = SatchelError(
+        let error = SatchelError(
             .unacceptableContentType,
             contentType.map { "no registered serializer accepts Content-Type \($0.essence)" }
                 ?? "the response has a body but no Content-Type")
-        error.response = response
-        error.body = Array(body.prefix(SatchelError.bodyCaptureLimit))
-        return DecodedResponse(response: response, value: nil, error: error, serializerName: nil)
+        return DecodedResponse(
+            response: response, value: nil, error: error.attaching(response: response, body: body), serializerName: nil)
     }
 
     /// Decodes a body as if it were a successful response with the given Content-Type.

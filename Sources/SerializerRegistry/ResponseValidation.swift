@@ -63,19 +63,14 @@ extension ResponseSerializer {
     ) -> DecodedResponse {
         var result = DecodedResponse(response: response, value: nil, error: nil, serializerName: name)
         func validationError(_ code: SatchelError.Code, _ message: String) -> SatchelError {
-            var error = SatchelError(code, message)
-            error.response = response
-            error.body = Array(body.prefix(SatchelError.bodyCaptureLimit))
-            return error
+            SatchelError(code, message).attaching(response: response, body: body)
         }
 
         let contentType: MediaType?
         do {
             contentType = try response.contentType
         } catch {
-            var failure = validationError(error.code, error.message)
-            failure.offset = error.offset
-            result.error = failure
+            result.error = error.attaching(response: response, body: body)
             return result
         }
         let acceptable = validation.acceptableContentTypes ?? acceptableContentTypes
@@ -111,10 +106,7 @@ extension ResponseSerializer {
                 statusError.underlying = decodeError
                 result.error = statusError
             } else {
-                var failure = decodeError
-                failure.response = response
-                failure.body = Array(body.prefix(SatchelError.bodyCaptureLimit))
-                result.error = failure
+                result.error = decodeError.attaching(response: response, body: body)
             }
         }
         return result

@@ -139,6 +139,15 @@ public struct SatchelError: Error, Sendable, CustomStringConvertible {
         self.column = end - lineStart + 1
     }
 
+    /// A copy that carries the response and the first ``bodyCaptureLimit`` bytes of its body, as
+    /// validation and decoding errors of a response do.
+    public func attaching(response: HTTPResponse, body: [UInt8]) -> SatchelError {
+        var error = self
+        error.response = response
+        error.body = Array(body.prefix(Self.bodyCaptureLimit))
+        return error
+    }
+
     /// A ``Code/limitExceeded`` error naming the limit, its value and what exceeded it.
     public static func limitExceeded(
         _ limit: String, _ bound: Int, _ what: String, offset: Int? = nil, keyPath: String? = nil
