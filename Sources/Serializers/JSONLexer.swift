@@ -72,7 +72,7 @@ struct JSONLexer {
 
     init(options: JSONReadingOptions, limits: Limits) {
         self.options = options
-        self.maxDepth = min(limits.maxDepth, JSONReadingOptions.maximumSupportedDepth)
+        self.maxDepth = max(0, min(limits.maxDepth, JSONReadingOptions.maximumSupportedDepth))
         self.maxStringBytes = limits.maxStringBytes
     }
 

@@ -139,6 +139,9 @@ import Testing
         let nested = String(repeating: "[", count: 512) + String(repeating: "]", count: 512)
         #expect(throws: Never.self) { _ = try read(nested) }
         #expect(error(nested, limits: Limits(maxDepth: 100))?.offset == 100)
+        // A negative limit is no nesting at all, a limit error rather than a failure inside json-c.
+        #expect(error("[1]", limits: Limits(maxDepth: -1))?.limit == "maxDepth")
+        #expect(try read("1", limits: Limits(maxDepth: -1)) == 1)
         // Limits above the supported maximum are capped, never trusted to the stack.
         let tooDeep = String(repeating: "[", count: 1_001) + String(repeating: "]", count: 1_001)
         #expect(error(tooDeep, limits: Limits(maxDepth: 1_000_000))?.limit == "maxDepth")
