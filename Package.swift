@@ -28,12 +28,26 @@ let package = Package(
             pkgConfig: "json-c",
             providers: [.apt(["libjson-c-dev"])]
         ),
-        // Concrete serializers: form, JSON, multipart.
+        // libxml2, found through pkg-config.
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        // libpng and libjpeg behind a small C shim: their errors exit by longjmp, which Swift
+        // cannot catch, so the setjmp points live in C.
+        .target(
+            name: "CImageCodecs",
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]
+        ),
+        // Concrete serializers: form, JSON, multipart, XML, property lists, images.
         .target(
             name: "Serializers",
             dependencies: [
                 "SerializerRegistry",
                 "CJSONC",
+                "CLibXML2",
+                "CImageCodecs",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -55,7 +69,7 @@ let package = Package(
         .testTarget(name: "SerializerRegistryTests", dependencies: ["SerializerRegistry"]),
         .testTarget(
             name: "SerializersTests",
-            dependencies: ["Serializers", "SerializerRegistry", "CJSONC"]
+            dependencies: ["Serializers", "SerializerRegistry", "CJSONC", "CLibXML2", "CImageCodecs"]
         ),
         .testTarget(name: "SatchelCLITests", dependencies: ["Satchel", "satchel"]),
     ],

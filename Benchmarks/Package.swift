@@ -16,12 +16,25 @@ let package = Package(
             name: "CJSONCBaseline",
             linkerSettings: [.linkedLibrary("json-c")]
         ),
-        // The runner: Satchel against Foundation and json-c, side by side in one run.
+        // The raw libxml2 baselines: xmlReadMemory and a SAX push parse with empty callbacks.
+        .target(
+            name: "CLibXML2Baseline",
+            cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])],
+            linkerSettings: [.linkedLibrary("xml2")]
+        ),
+        // The raw libpng and libjpeg baselines: decode straight from memory in C.
+        .target(
+            name: "CImageBaseline",
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]
+        ),
+        // The runner: Satchel against Foundation and the C libraries, side by side in one run.
         .executableTarget(
             name: "satchel-bench",
             dependencies: [
                 .product(name: "Satchel", package: "Satchel"),
                 "CJSONCBaseline",
+                "CLibXML2Baseline",
+                "CImageBaseline",
             ]
         ),
     ],

@@ -19,6 +19,13 @@ public struct Limits: Sendable, Hashable {
     /// Most bytes in the header section of one multipart part, line endings included.
     /// Default 16 KiB.
     public var maxPartHeaderBytes: Int
+    /// Most pixels (width × height) of one decoded image, checked from the image header before
+    /// any pixel memory is allocated. Default 100 000 000 (100 megapixels).
+    public var maxImagePixels: Int
+    /// Most entity references one XML document may expand (each reference to an internal
+    /// entity counts, nested ones included), so an entity bomb ("billion laughs") fails fast.
+    /// Default 10 000.
+    public var maxEntityExpansions: Int
 
     /// Creates limits; every argument defaults to the secure default.
     public init(
@@ -27,7 +34,9 @@ public struct Limits: Sendable, Hashable {
         maxStringBytes: Int = 32 * 1024 * 1024,
         maxPairs: Int = 10_000,
         maxParts: Int = 1_000,
-        maxPartHeaderBytes: Int = 16 * 1024
+        maxPartHeaderBytes: Int = 16 * 1024,
+        maxImagePixels: Int = 100_000_000,
+        maxEntityExpansions: Int = 10_000
     ) {
         self.maxBodyBytes = maxBodyBytes
         self.maxDepth = maxDepth
@@ -35,6 +44,8 @@ public struct Limits: Sendable, Hashable {
         self.maxPairs = maxPairs
         self.maxParts = maxParts
         self.maxPartHeaderBytes = maxPartHeaderBytes
+        self.maxImagePixels = maxImagePixels
+        self.maxEntityExpansions = maxEntityExpansions
     }
 
     /// The secure defaults.

@@ -37,6 +37,9 @@ public struct SatchelError: Error, Sendable, CustomStringConvertible {
         public static let io = Code(rawValue: 13)
         /// A failure inside Satchel or a library it calls that input should never cause.
         public static let `internal` = Code(rawValue: 14)
+        /// The input is in a format or variant this serializer recognises but cannot decode
+        /// (a GIF sent as an image, a plist of an unknown version).
+        public static let unsupportedFormat = Code(rawValue: 15)
 
         /// The code's name, such as `"syntaxError"`.
         public var name: String {
@@ -55,6 +58,7 @@ public struct SatchelError: Error, Sendable, CustomStringConvertible {
             case .invalidMediaType: "invalidMediaType"
             case .io: "io"
             case .internal: "internal"
+            case .unsupportedFormat: "unsupportedFormat"
             default: "code\(rawValue)"
             }
         }

@@ -68,7 +68,7 @@ enum CommandIO {
     static func exitCode(for error: SatchelError) -> ExitCode {
         switch error.code {
         case .io: ExitCode(error.message.hasPrefix("cannot write") ? 74 : 66)
-        case .unacceptableContentType: ExitCode(67)
+        case .unacceptableContentType, .unsupportedFormat: ExitCode(67)
         case .limitExceeded: ExitCode(68)
         case .invalidMediaType: ExitCode(64)
         case .internal: ExitCode(70)

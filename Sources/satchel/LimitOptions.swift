@@ -21,10 +21,17 @@ struct LimitOptions: ParsableArguments {
     @Option(help: "Most header bytes in one multipart part (default 16 KiB).")
     var maxPartHeaderBytes: Int?
 
+    @Option(help: "Most pixels in a decoded image (default 100000000).")
+    var maxImagePixels: Int?
+
+    @Option(help: "Most XML entity references expanded (default 10000).")
+    var maxEntityExpansions: Int?
+
     func validate() throws {
         for (name, value) in [("--max-body-bytes", maxBodyBytes), ("--max-depth", maxDepth),
                               ("--max-string-bytes", maxStringBytes), ("--max-pairs", maxPairs),
-                              ("--max-parts", maxParts), ("--max-part-header-bytes", maxPartHeaderBytes)] {
+                              ("--max-parts", maxParts), ("--max-part-header-bytes", maxPartHeaderBytes),
+                              ("--max-image-pixels", maxImagePixels), ("--max-entity-expansions", maxEntityExpansions)] {
             if let value, value < 0 { throw ValidationError("\(name) must not be negative") }
         }
     }
@@ -37,6 +44,8 @@ struct LimitOptions: ParsableArguments {
         if let maxPairs { limits.maxPairs = maxPairs }
         if let maxParts { limits.maxParts = maxParts }
         if let maxPartHeaderBytes { limits.maxPartHeaderBytes = maxPartHeaderBytes }
+        if let maxImagePixels { limits.maxImagePixels = maxImagePixels }
+        if let maxEntityExpansions { limits.maxEntityExpansions = maxEntityExpansions }
         return limits
     }
 }
