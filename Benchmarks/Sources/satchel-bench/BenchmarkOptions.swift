@@ -3,7 +3,7 @@ import Foundation
 /// The command line of `satchel-bench`.
 ///
 /// ```
-/// satchel-bench [--iterations N] [--markdown FILE] [--corpus DIR] [--seconds S]
+/// satchel-bench [--iterations N] [--markdown FILE] [--corpus DIR] [--seconds S] [--only GROUPS]
 /// ```
 struct BenchmarkOptions: Sendable {
     /// Timed runs per contender and measurement; `nil` picks enough for ``targetSeconds``.
@@ -14,16 +14,24 @@ struct BenchmarkOptions: Sendable {
     var corpusPath: String
     /// How long each contender runs per measurement when ``iterations`` is not given.
     var targetSeconds = 0.5
+    /// The benchmark groups to run (`json`, `form`, …); `nil` runs every group.
+    var groups: Set<String>?
+
+    /// Whether the group named `name` runs.
+    func runs(_ name: String) -> Bool {
+        groups?.contains(name) ?? true
+    }
 
     /// The usage text printed by `--help` and after a bad argument.
     static let usage = """
-        usage: satchel-bench [--iterations N] [--markdown FILE] [--corpus DIR] [--seconds S]
+        usage: satchel-bench [--iterations N] [--markdown FILE] [--corpus DIR] [--seconds S] [--only GROUPS]
 
           --iterations N   timed runs per contender (default: enough for ~0.5 s, at least 5)
           --seconds S      target time per contender when --iterations is not given (default 0.5)
           --markdown FILE  also write the report to FILE as Markdown
           --corpus DIR     corpus folder holding json/ and form/ (default: Benchmarks/Corpus;
                            fill it with scripts/fetch-json-corpus)
+          --only GROUPS    comma-separated groups to run (json, form; default: all)
         """
 
     /// Parses `arguments` (without the program name).
@@ -55,6 +63,10 @@ struct BenchmarkOptions: Sendable {
                 markdownPath = try value(for: argument)
             case "--corpus":
                 corpusPath = try value(for: argument)
+            case "--only":
+                let names = try value(for: argument).split(separator: ",").map(String.init)
+                guard !names.isEmpty else { throw .usage("--only needs at least one group") }
+                groups = Set(names)
             case "--help", "-h":
                 throw .usage("")
             default:

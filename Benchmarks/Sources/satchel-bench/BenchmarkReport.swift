@@ -11,10 +11,14 @@ enum BenchmarkReport {
         let sampler = Sampler(iterations: options.iterations, targetSeconds: options.targetSeconds)
 
         var tables: [ComparisonTable] = []
-        tables += try JSONParseBenchmarks(corpus: corpus, sampler: sampler).run()
-        tables += try JSONDecodeBenchmarks(corpus: corpus, sampler: sampler).run()
-        tables += try JSONWriteBenchmarks(corpus: corpus, sampler: sampler).run()
-        tables += try FormBenchmarks(corpus: corpus, sampler: sampler).run()
+        if options.runs("json") {
+            tables += try JSONParseBenchmarks(corpus: corpus, sampler: sampler).run()
+            tables += try JSONDecodeBenchmarks(corpus: corpus, sampler: sampler).run()
+            tables += try JSONWriteBenchmarks(corpus: corpus, sampler: sampler).run()
+        }
+        if options.runs("form") {
+            tables += try FormBenchmarks(corpus: corpus, sampler: sampler).run()
+        }
 
         let runs =
             options.iterations.map { "\($0) timed runs per contender" }
