@@ -1,41 +1,22 @@
 import HTTPTypes
 
 extension Registry {
-    /// Validates a response and decodes its body with the serializer chosen by its Content-Type.
+    /// Validates a response and decodes its body with the serializer chosen by its Content-Type,
+    /// or by its bytes when the Content-Type is missing or `application/octet-stream`
+    /// (``DispatchingResponseSerializer``, with this registry's ``validation`` and ``limits``).
     ///
-    /// Semantics are AFNetworking's (see ``ResponseSerializer/serialize(response:body:validation:limits:)``):
-    /// a non-empty body whose Content-Type no serializer accepts fails without decoding; a bad
-    /// status still decodes and returns value and error together; an empty body that no
-    /// serializer is chosen for is no value. The chosen serializer validates against the media
-    /// types it was registered for, unless ``validation`` names acceptable content types.
+    /// Semantics are AFNetworking's (see ``ResponseSerializer/validateAndDecode(response:body:validation:limits:)``):
+    /// a non-empty body no serializer accepts fails without decoding; a bad status still decodes
+    /// and returns value and error together; an empty body that no serializer is chosen for is no
+    /// value. The chosen serializer validates against the media types it was registered for,
+    /// unless ``validation`` names acceptable content types.
     public func decode(response: HTTPResponse, body: [UInt8]) -> DecodedResponse {
-        let limits = self.limits
-        var validation = self.validation
-        let contentType: MediaType?
-        do {
-            contentType = try response.contentType
-        } catch {
-            return DecodedResponse(
-                response: response, value: nil, error: error.attaching(response: response, body: body), serializerName: nil)
-        }
-        if let contentType, let entry = responseEntry(for: contentType) {
-            if validation.acceptableContentTypes == nil { validation.acceptableContentTypes = entry.mediaTypes }
-            return entry.serializer.serialize(response: response, body: body, validation: validation, limits: limits)
-        }
-        if body.isEmpty {
-            var result = DecodedResponse(response: response, value: nil, error: nil, serializerName: nil)
-            if !validation.accepts(status: response.status.code) {
-                result.error = SatchelError(.unacceptableStatusCode, response.status.unacceptableMessage)
-                    .attaching(response: response, body: body)
-            }
-            return result
-        }
-        let error = SatchelError(
-            .unacceptableContentType,
-            contentType.map { "no registered serializer accepts Content-Type \($0.essence)" }
-                ?? "the response has a body but no Content-Type")
-        return DecodedResponse(
-            response: response, value: nil, error: error.attaching(response: response, body: body), serializerName: nil)
+        dispatchingSerializer.serialize(response: response, body: body, validation: validation, limits: limits)
+    }
+
+    /// This registry as one response serializer, the default of a transport session.
+    public var dispatchingSerializer: DispatchingResponseSerializer {
+        DispatchingResponseSerializer(registry: self)
     }
 
     /// Decodes a body as if it were a successful response with the given Content-Type.

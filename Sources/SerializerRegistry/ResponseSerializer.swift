@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// Decodes response bodies of some media types into ``Value``s
 /// (AFNetworking's `AFURLResponseSerialization`).
 ///
@@ -23,6 +25,19 @@ public protocol ResponseSerializer: Sendable {
     /// Returns a decoder fed the body in chunks as they arrive, or `nil` when this serializer
     /// only decodes whole bodies.
     func makeIncrementalDecoder(contentType: MediaType?, limits: Limits) -> (any IncrementalDecoder)?
+
+    /// Validates a response and decodes its body.
+    ///
+    /// The default implementation, ``validateAndDecode(response:body:validation:limits:)``, has
+    /// AFNetworking's semantics; compound serializers replace it to pick or try their members.
+    ///
+    /// - Parameters:
+    ///   - response: The response head.
+    ///   - body: The whole body.
+    ///   - validation: The acceptable status codes (and content types, when set).
+    ///   - limits: The bounds to obey.
+    /// - Returns: The value, the error, or both (a bad status with a decodable body).
+    func serialize(response: HTTPResponse, body: [UInt8], validation: ResponseValidation, limits: Limits) -> DecodedResponse
 }
 
 extension ResponseSerializer {

@@ -30,6 +30,9 @@ public struct DecodedResponse: Sendable {
     public var error: SatchelError?
     /// The name of the serializer that decoded the body, if one was chosen.
     public var serializerName: String?
+    /// The type the body was decoded as when a dispatching serializer chose it by sniffing the
+    /// bytes (the Content-Type was missing or `application/octet-stream`).
+    public var sniffedContentType: MediaType?
 
     /// Creates an outcome.
     public init(response: HTTPResponse, value: Value?, error: SatchelError?, serializerName: String?) {
@@ -47,7 +50,21 @@ public struct DecodedResponse: Sendable {
 }
 
 extension ResponseSerializer {
-    /// Validates and decodes a response with AFNetworking's semantics.
+    /// Validates and decodes a response with AFNetworking's semantics (see
+    /// ``validateAndDecode(response:body:validation:limits:)``).
+    public func serialize(
+        response: HTTPResponse, body: [UInt8], validation: ResponseValidation, limits: Limits
+    ) -> DecodedResponse {
+        validateAndDecode(response: response, body: body, validation: validation, limits: limits)
+    }
+
+    /// Validates and decodes a response with the default ``ResponseValidation`` (2xx).
+    public func serialize(response: HTTPResponse, body: [UInt8], limits: Limits) -> DecodedResponse {
+        serialize(response: response, body: body, validation: ResponseValidation(), limits: limits)
+    }
+
+    /// The default ``ResponseSerializer/serialize(response:body:validation:limits:)``: validates
+    /// and decodes with AFNetworking's semantics.
     ///
     /// - A non-empty body whose Content-Type this serializer does not accept (or that has no
     ///   Content-Type) fails with ``SatchelError/Code/unacceptableContentType`` and is not
@@ -58,8 +75,8 @@ extension ResponseSerializer {
     ///   ``SatchelError/Code/unacceptableStatusCode``, but the body is still decoded and the
     ///   result carries both the value and the error.
     /// - A decoding failure is the error (as the underlying error of a status failure).
-    public func serialize(
-        response: HTTPResponse, body: [UInt8], validation: ResponseValidation = ResponseValidation(), limits: Limits
+    public func validateAndDecode(
+        response: HTTPResponse, body: [UInt8], validation: ResponseValidation, limits: Limits
     ) -> DecodedResponse {
         var result = DecodedResponse(response: response, value: nil, error: nil, serializerName: name)
         func validationError(_ code: SatchelError.Code, _ message: String) -> SatchelError {

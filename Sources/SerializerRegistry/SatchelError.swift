@@ -88,6 +88,22 @@ public struct SatchelError: Error, Sendable, CustomStringConvertible {
     public var body: [UInt8]?
     /// The value decoded from a response that failed status validation (AFNetworking's behaviour).
     public var decodedValue: Value?
+    /// The failures of the members a compound serializer tried and passed over, in order.
+    public var attempts: [Attempt] = []
+
+    /// One member of a compound serializer that failed, and how.
+    public struct Attempt: Sendable {
+        /// The member's ``ResponseSerializer/name``.
+        public var serializerName: String
+        /// Its error.
+        public var error: SatchelError
+
+        /// Creates an attempt.
+        public init(serializerName: String, error: SatchelError) {
+            self.serializerName = serializerName
+            self.error = error
+        }
+    }
 
     /// How many bytes of a failed response's body an error keeps.
     public static let bodyCaptureLimit = 64 * 1024
@@ -123,6 +139,9 @@ public struct SatchelError: Error, Sendable, CustomStringConvertible {
         var text = "\(code.name): \(message)"
         if !location.isEmpty { text += " (at \(location.joined(separator: "; ")))" }
         if let underlying { text += ": \(underlying)" }
+        if !attempts.isEmpty {
+            text += " [tried " + attempts.map { "\($0.serializerName): \($0.error.code.name)" }.joined(separator: ", ") + "]"
+        }
         return text
     }
 

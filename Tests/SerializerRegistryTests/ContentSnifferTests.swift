@@ -1,0 +1,41 @@
+import SerializerRegistry
+import Testing
+
+/// Format recognition from a body's first bytes.
+@Suite struct ContentSnifferTests {
+    func sniff(_ bytes: [UInt8]) -> String? {
+        ContentSniffer.mediaType(of: bytes)?.essence
+    }
+
+    @Test func binarySignatures() {
+        #expect(sniff([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]) == "image/png")
+        #expect(sniff([0xFF, 0xD8, 0xFF, 0xE0]) == "image/jpeg")
+        #expect(sniff(Array("GIF89a....".utf8)) == "image/gif")
+        #expect(sniff(Array("RIFF\u{1}\u{2}\u{3}\u{4}WEBPVP8 ".utf8)) == "image/webp")
+        #expect(sniff([0x4D, 0x4D, 0x00, 0x2A, 0, 0]) == "image/tiff")
+        #expect(sniff(Array("bplist00\u{D0}".utf8)) == "application/x-plist")
+    }
+
+    @Test func textFormatsAfterBOMAndWhiteSpace() {
+        #expect(sniff(Array(" \r\n\t{\"a\":1}".utf8)) == "application/json")
+        #expect(sniff([0xEF, 0xBB, 0xBF] + Array("[1]".utf8)) == "application/json")
+        #expect(sniff(Array("<?xml version=\"1.0\"?><a/>".utf8)) == "application/xml")
+        let plist = #"<?xml version="1.0"?><!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "x"><plist version="1.0"><dict/></plist>"#
+        #expect(sniff(Array(plist.utf8)) == "application/x-plist")
+        #expect(sniff(Array("<plist><true/></plist>".utf8)) == "application/x-plist")
+    }
+
+    @Test func aPlistTagPastTheWindowIsPlainXML() {
+        let padding = "<!--" + String(repeating: " ", count: 2000) + "-->"
+        #expect(sniff(Array("<?xml version=\"1.0\"?>\(padding)<plist/>".utf8)) == "application/xml")
+    }
+
+    @Test func unrecognisedBodies() {
+        #expect(sniff([]) == nil)
+        #expect(sniff(Array("   ".utf8)) == nil)
+        #expect(sniff(Array("42".utf8)) == nil)
+        #expect(sniff(Array("hello".utf8)) == nil)
+        #expect(sniff([0x89, 0x50, 0x4E]) == nil)  // a PNG signature cut short
+        #expect(sniff([0xFF, 0xD8]) == nil)
+    }
+}

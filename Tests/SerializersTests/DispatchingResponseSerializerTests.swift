@@ -1,0 +1,80 @@
+import HTTPTypes
+import SerializerRegistry
+import Serializers
+import Testing
+
+/// The registry's default response serializer: dispatch by Content-Type, sniffing only when
+/// the type is missing or `application/octet-stream`.
+@Suite struct DispatchingResponseSerializerTests {
+    let registry = Registry.standard()
+
+    func response(_ contentType: String?, status: Int = 200) -> HTTPResponse {
+        var fields = HTTPFields()
+        if let contentType { fields[.contentType] = contentType }
+        return HTTPResponse(status: .init(code: status), headerFields: fields)
+    }
+
+    @Test func theDeclaredTypeChoosesTheSerializer() {
+        let result = registry.dispatchingSerializer.serialize(
+            response: response("application/problem+json"), body: Array("{\"title\":\"x\"}".utf8), validation: .init(), limits: .default)
+        #expect(result.value == ["title": "x"])
+        #expect(result.serializerName == "json")
+        #expect(result.sniffedContentType == nil)
+    }
+
+    @Test func aMissingTypeIsSniffedAndReported() {
+        let result = registry.decode(response: response(nil), body: Array(" {\"a\":[1]}".utf8))
+        #expect(result.value == ["a": [1]])
+        #expect(result.error == nil)
+        #expect(result.serializerName == "json")
+        #expect(result.sniffedContentType?.essence == "application/json")
+        #expect(result.response.headerFields[.contentType] == nil)
+    }
+
+    @Test func octetStreamIsSniffed() {
+        let result = registry.decode(response: response("application/octet-stream"), body: Array("[true]".utf8))
+        #expect(result.value == [true])
+        #expect(result.sniffedContentType?.essence == "application/json")
+        #expect(result.response.headerFields[.contentType] == "application/octet-stream")
+    }
+
+    @Test func aDeclaredTypeIsNeverSecondGuessed() {
+        // Form bytes declared as JSON are a JSON error, not sniffed into something else.
+        let result = registry.decode(response: response("application/json"), body: Array("a=1".utf8))
+        #expect(result.value == nil)
+        #expect(result.error?.code == .syntaxError)
+        #expect(result.sniffedContentType == nil)
+    }
+
+    @Test func aSniffedBodyThatFailsCarriesTheOriginalResponse() {
+        let result = registry.decode(response: response(nil), body: Array("{\"a\":".utf8))
+        #expect(result.error?.code == .truncatedInput)
+        #expect(result.error?.response?.headerFields[.contentType] == nil)
+        #expect(result.sniffedContentType?.essence == "application/json")
+    }
+
+    @Test func unrecognisableBodiesFailClearly() {
+        let untyped = registry.decode(response: response(nil), body: Array("hello".utf8))
+        #expect(untyped.error?.code == .unacceptableContentType)
+        #expect(untyped.error?.message == "the response has a body but no Content-Type, and its format is not recognisable")
+        let opaque = registry.decode(response: response("application/octet-stream"), body: [0, 1, 2])
+        #expect(opaque.error?.message == "no registered serializer accepts Content-Type application/octet-stream")
+        let unknownSniff = DispatchingResponseSerializer(registry: Registry()).serialize(
+            response: response(nil), body: Array("{}".utf8), validation: .init(), limits: .default)
+        #expect(unknownSniff.error?.message == "no registered serializer accepts the sniffed type application/json")
+    }
+
+    @Test func anEmptyBodyWithABadStatusIsAStatusError() {
+        let result = registry.decode(response: response(nil, status: 404), body: [])
+        #expect(result.value == nil)
+        #expect(result.error?.code == .unacceptableStatusCode)
+    }
+
+    @Test func decodeSniffsToo() throws {
+        let serializer = registry.dispatchingSerializer
+        #expect(try serializer.decode(Array("{\"k\":null}".utf8), contentType: nil, limits: .default) == ["k": nil])
+        #expect(try serializer.decode([], contentType: nil, limits: .default) == nil)
+        let error = satchelError { try serializer.decode(Array("plain".utf8), contentType: nil, limits: .default) }
+        #expect(error?.code == .unacceptableContentType)
+    }
+}
