@@ -2,8 +2,9 @@ import SerializerRegistry
 
 extension Registry {
     /// A registry with every built-in serializer: JSON, form and multipart, request and response
-    /// side. Multipart parts are decoded through this registry by their own Content-Type (the
-    /// multipart serializer holds the registry weakly, so there is no cycle).
+    /// side, and text (`text/*`) on the response side. Multipart parts are decoded through this
+    /// registry by their own Content-Type (the multipart serializer holds the registry weakly, so
+    /// there is no cycle).
     ///
     /// - Parameter limits: The limits every serializer obeys; secure defaults.
     public static func standard(limits: Limits = .default) -> Registry {
@@ -11,6 +12,7 @@ extension Registry {
         registry.register(JSONResponseSerializer())
         registry.register(FormResponseSerializer())
         registry.register(MultipartResponseSerializer(registry: registry))
+        registry.register(TextResponseSerializer())
         registry.register(JSONSerializer())
         registry.register(FormSerializer())
         registry.register(MultipartSerializer())

@@ -80,7 +80,7 @@ import Testing
             (["decode"], "[1,\n 2,\n x]", 65, "line 3, column 2"),
             (["decode"], "[1,", 65, "truncatedInput"),
             (["decode"], "[\"\\ud800\"]", 65, "lone surrogate"),
-            (["decode", "-c", "text/html"], "<p>", 67, "text/html"),
+            (["decode", "-c", "application/pdf"], "%PDF", 67, "application/pdf"),
             (["decode", "-c", "text/"], "{}", 64, "subtype"),
             (["decode", "-c", ""], "{}", 64, "empty"),
             (["decode", "-c", "application/json; charset"], "{}", 64, "charset"),

@@ -114,10 +114,10 @@ import Testing
         #expect(failed.error?.code == .unacceptableStatusCode)
         #expect(failed.error?.decodedValue == ["title": "boom"])
 
-        let html = registry.decode(
-            response: HTTPResponse(status: .ok, headerFields: [.contentType: "text/html"]), body: Array("<p>".utf8))
-        #expect(html.value == nil)
-        #expect(html.error?.code == .unacceptableContentType)
+        let pdf = registry.decode(
+            response: HTTPResponse(status: .ok, headerFields: [.contentType: "application/pdf"]), body: Array("%PDF".utf8))
+        #expect(pdf.value == nil)
+        #expect(pdf.error?.code == .unacceptableContentType)
 
         let broken = registry.decode(
             response: HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]), body: Array("{".utf8))

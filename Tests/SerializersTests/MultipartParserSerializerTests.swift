@@ -39,7 +39,7 @@ struct MultipartParserSerializerTests {
             (field("plain"), Array("text".utf8)),
             (field("latin", type: "text/plain; charset=ISO-8859-1"), [0x63, 0x61, 0x66, 0xE9]),
             (field("koi8", type: "text/plain; charset=koi8-r"), [0xC1]),
-            (field("notutf8"), [0xFF, 0xFE]),
+            (field("notutf8"), [0xC3, 0x28]),
             (field("binary", type: "application/octet-stream"), Array("text".utf8)),
             (field("csv", type: "text/csv"), Array("a,b".utf8)),
             (field("emptyjson", type: "application/json"), []),
@@ -47,15 +47,17 @@ struct MultipartParserSerializerTests {
         ])
         let decoded = multipartElements(try multipartRegistry().decode(bytes, contentType: formData)).map(\.value)
         #expect(Array(decoded.prefix(9)) == [
-            ["k": [true]], ["a": "1", "b": "2"], "text", "café", .bytes([0xC1]), .bytes([0xFF, 0xFE]),
+            ["k": [true]], ["a": "1", "b": "2"], "text", "café", decoded[4], .bytes([0xC3, 0x28]),
             .bytes(Array("text".utf8)), "a,b", .null,
         ])
+        // The text serializer takes text/* parts: a charset it does not know is that part's error.
+        #expect(decoded[4].canonicalForm["$error"]?["code"] == "unsupportedFormat")
         #expect(decoded.last?.canonicalForm["$error"]?["code"] == "invalidMediaType")
 
         let raw = multipartElements(try multipartRegistry(rawParts: true).decode(bytes, contentType: formData)).map(\.value)
         #expect(Array(raw.prefix(9)) == [
             .bytes(Array(#"{"k":[true]}"#.utf8)), .bytes(Array("a=1&b=2".utf8)), "text", "café", .bytes([0xC1]),
-            .bytes([0xFF, 0xFE]), .bytes(Array("text".utf8)), "a,b", .bytes([]),
+            .bytes([0xC3, 0x28]), .bytes(Array("text".utf8)), "a,b", .bytes([]),
         ])
         // Without a registry the parts are raw as well.
         let alone = multipartElements(try MultipartResponseSerializer().decode(bytes, contentType: formData, limits: .default))

@@ -6,8 +6,8 @@ import SerializerRegistry
 /// Each part's body is decoded by the part's own Content-Type through ``registry`` (a JSON part
 /// becomes a JSON value); a nested multipart part is parsed in turn, at most
 /// ``Limits/maxDepth`` deep. With ``rawParts``, or when no serializer accepts the part's type, a
-/// part whose Content-Type is `text/*` or absent and whose bytes are valid text (UTF-8, or
-/// ISO-8859-1 when its charset says so) is a string, and any other part is bytes. A part that
+/// part whose Content-Type is `text/*` or absent and whose bytes are valid text (in the charset
+/// ``TextDecoding`` resolves) is a string, and any other part is bytes. A part that
 /// fails to decode gets a ``DecodingFailure`` (`{"$error": …}`) as its value and the other parts
 /// still decode; only a ``Limits`` hit fails the whole body. A spilled part (larger than
 /// ``MultipartParser/Options/memoryThreshold``) is not decoded: its value is its

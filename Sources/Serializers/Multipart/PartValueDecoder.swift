@@ -79,17 +79,9 @@ struct PartValueDecoder {
 
     /// A string for text (or no Content-Type) that decodes in its charset, bytes otherwise.
     private func raw(_ bytes: [UInt8], _ mediaType: MediaType?, _ part: MultipartParser.Part) throws(SatchelError) -> Value {
-        guard mediaType == nil || mediaType?.type == "text" else { return .bytes(bytes) }
-        let text: String?
-        switch mediaType?.charset {
-        case nil, "utf-8", "utf8", "us-ascii":
-            text = String(validating: bytes, as: UTF8.self)
-        case "iso-8859-1", "latin1", "l1":
-            text = String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
-        default:
-            text = nil
-        }
-        guard let text else { return .bytes(bytes) }
+        guard mediaType == nil || mediaType?.type == "text",
+            let text = try? TextDecoding().decode(bytes, mediaType: mediaType)
+        else { return .bytes(bytes) }
         if text.utf8.count > limits.maxStringBytes {
             throw SatchelError.limitExceeded(
                 "maxStringBytes", limits.maxStringBytes, "in part \(part.index): a text body of \(text.utf8.count) bytes",

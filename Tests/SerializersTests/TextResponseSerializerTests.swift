@@ -1,0 +1,93 @@
+import HTTPTypes
+import SerializerRegistry
+import Serializers
+import Testing
+
+/// Charset resolution (Content-Type, BOM, media type default, fallback) and the text serializer.
+@Suite struct TextResponseSerializerTests {
+    func type(_ text: String) throws -> MediaType { try MediaType(parsing: text) }
+
+    @Test func utf8JSONWithoutCharsetKeepsItsAccents() throws {
+        let bytes = Array("{\"name\":\"José\"}".utf8)
+        let resolved = try TextDecoding(fallback: .isoLatin1).resolve(bytes, mediaType: type("application/json"))
+        #expect(resolved.charset == .utf8)
+        #expect(resolved.source == .mediaTypeDefault)
+        #expect(try TextDecoding(fallback: .isoLatin1).decode(bytes, mediaType: type("application/vnd.api+json")) == "{\"name\":\"José\"}")
+    }
+
+    @Test func contentTypeCharsetComesFirst() throws {
+        let latin1: [UInt8] = [0x63, 0x61, 0x66, 0xE9]  // "café" in ISO-8859-1
+        #expect(try TextDecoding().decode(latin1, mediaType: type("text/plain; charset=ISO-8859-1")) == "café")
+        #expect(try TextDecoding().resolve(latin1, mediaType: type("text/plain; charset=latin1")).source == .contentType)
+        let cp1252: [UInt8] = [0x80, 0x20, 0x93, 0x71, 0x94]
+        #expect(try TextDecoding().decode(cp1252, mediaType: type("text/plain; charset=windows-1252")) == "€ \u{201C}q\u{201D}")
+    }
+
+    @Test func byteOrderMarksDecideWithoutCharsetAndAreRemoved() throws {
+        let utf16LE: [UInt8] = [0xFF, 0xFE, 0x68, 0x00, 0xE9, 0x00]
+        #expect(try TextDecoding().decode(utf16LE, mediaType: type("text/plain")) == "hé")
+        let utf16BE: [UInt8] = [0xFE, 0xFF, 0x00, 0x68, 0xD8, 0x3D, 0xDE, 0x00]
+        #expect(try TextDecoding().decode(utf16BE, mediaType: nil) == "h😀")
+        let utf32LE: [UInt8] = [0xFF, 0xFE, 0x00, 0x00, 0x00, 0xF6, 0x01, 0x00]
+        #expect(try TextDecoding().decode(utf32LE, mediaType: nil) == "😀")
+        #expect(try TextDecoding().decode([0xEF, 0xBB, 0xBF, 0x61], mediaType: type("text/plain; charset=utf-8")) == "a")
+        // charset=utf-16 takes its byte order from the mark.
+        #expect(try TextDecoding().decode(utf16LE, mediaType: type("text/plain; charset=utf-16")) == "hé")
+        #expect(try TextDecoding().decode([0x00, 0x68], mediaType: type("text/plain; charset=utf-16")) == "h")
+    }
+
+    @Test func xmlTakesItsDeclaration() throws {
+        let bytes = Array("<?xml version=\"1.0\" encoding='ISO-8859-1'?><a>".utf8) + [0xE9] + Array("</a>".utf8)
+        let resolved = try TextDecoding().resolve(bytes, mediaType: type("application/atom+xml"))
+        #expect(resolved.charset == .isoLatin1)
+        #expect(resolved.source == .xmlDeclaration)
+        #expect(try TextDecoding().resolve(Array("<a/>".utf8), mediaType: type("text/xml")).source == .mediaTypeDefault)
+    }
+
+    @Test func theFallbackDecidesPlainText() throws {
+        #expect(try TextDecoding(fallback: .windows1252).decode([0x80], mediaType: type("text/plain")) == "€")
+        #expect(try TextDecoding().resolve([0x61], mediaType: type("text/csv")).source == .fallback)
+    }
+
+    @Test func invalidBytesNameTheirOffset() throws {
+        let error = satchelError { try TextDecoding().decode(Array("ok".utf8) + [0xC3, 0x28], mediaType: try type("text/plain")) }
+        #expect(error?.code == .invalidEncoding)
+        #expect(error?.offset == 2)
+        let ascii = satchelError { try TextDecoding().decode([0x61, 0xFF], mediaType: try type("text/plain; charset=us-ascii")) }
+        #expect(ascii?.offset == 1)
+        let lone = satchelError { try TextDecoding().decode([0xFF, 0xFE, 0x61, 0x00, 0x00, 0xD8], mediaType: nil) }
+        #expect(lone?.code == .invalidEncoding)
+        #expect(lone?.offset == 4)
+        let odd = satchelError { try TextDecoding().decode([0x00, 0x61, 0x00], mediaType: try type("text/plain; charset=utf-16be")) }
+        #expect(odd?.code == .invalidEncoding)
+        let big = satchelError { try TextDecoding().decode([0x00, 0x11, 0x00, 0x00], mediaType: try type("text/plain; charset=utf-32")) }
+        #expect(big?.code == .invalidEncoding)
+    }
+
+    @Test func unknownCharsetsAreUnsupported() throws {
+        let error = satchelError { try TextDecoding().decode([0x61], mediaType: try type("text/plain; charset=koi8-r")) }
+        #expect(error?.code == .unsupportedFormat)
+        #expect(error?.message.contains("koi8-r") == true)
+        let declared = satchelError { try TextDecoding().decode(Array("<?xml version=\"1.0\" encoding=\"EBCDIC\"?>".utf8), mediaType: try type("application/xml")) }
+        #expect(declared?.code == .unsupportedFormat)
+    }
+
+    @Test func theSerializerDecodesThroughTheRegistry() throws {
+        let registry = Registry.standard()
+        let response = HTTPResponse(status: .ok, headerFields: [.contentType: "text/plain; charset=iso-8859-1"])
+        let result = registry.decode(response: response, body: [0x6E, 0x61, 0xEF, 0x76, 0x65])
+        #expect(result.value == "naïve")
+        #expect(result.serializerName == "text")
+        #expect(try registry.decode([], contentType: type("text/plain")) == nil)
+        // More specific registrations still win over text/*.
+        #expect(registry.responseSerializer(for: try type("text/json"))?.name == "json")
+    }
+
+    @Test func theStringLimitApplies() throws {
+        var limits = Limits()
+        limits.maxStringBytes = 3
+        let error = satchelError { try TextResponseSerializer().decode(Array("abcd".utf8), contentType: try type("text/plain"), limits: limits) }
+        #expect(error?.code == .limitExceeded)
+        #expect(error?.limit == "maxStringBytes")
+    }
+}
