@@ -2,9 +2,9 @@ import SerializerRegistry
 
 extension Registry {
     /// A registry with every built-in serializer: JSON, form and multipart, request and response
-    /// side, and text (`text/*`) on the response side. Multipart parts are decoded through this
-    /// registry by their own Content-Type (the multipart serializer holds the registry weakly, so
-    /// there is no cycle).
+    /// side; text (`text/*`) and problem details (`application/problem+json`) response side.
+    /// Multipart parts are decoded through this registry by their own Content-Type (the multipart
+    /// serializer holds the registry weakly, so there is no cycle).
     ///
     /// - Parameter limits: The limits every serializer obeys; secure defaults.
     public static func standard(limits: Limits = .default) -> Registry {
@@ -13,6 +13,7 @@ extension Registry {
         registry.register(FormResponseSerializer())
         registry.register(MultipartResponseSerializer(registry: registry))
         registry.register(TextResponseSerializer())
+        registry.register(ProblemDetailsResponseSerializer())
         registry.register(JSONSerializer())
         registry.register(FormSerializer())
         registry.register(MultipartSerializer())
