@@ -73,6 +73,16 @@ enum MediaTypeParser {
             return String(decoding: bytes[start..<index], as: UTF8.self)
         }
 
+        /// A token, also allowing `=` after its first character: Google's batch responses and
+        /// JavaMail send boundaries such as `batch_pK7JBAk73-E=_AA5eFwv4m2Q=` unquoted, and a
+        /// value cannot be mistaken for anything else there.
+        mutating func unquotedValue(for name: String) throws(SatchelError) -> String {
+            let start = index
+            _ = try token("a value for parameter \"\(name)\"")
+            while let byte = current, isTokenCharacter(byte) || byte == UInt8(ascii: "=") { index += 1 }
+            return String(decoding: bytes[start..<index], as: UTF8.self)
+        }
+
         mutating func quotedString() throws(SatchelError) -> String {
             index += 1  // opening quote
             var value: [UInt8] = []
@@ -142,7 +152,7 @@ enum MediaTypeParser {
                 if current == UInt8(ascii: "\"") {
                     value = try quotedString()
                 } else {
-                    value = try token("a value for parameter \"\(name)\"")
+                    value = try unquotedValue(for: name)
                 }
                 parameters.append(MediaType.Parameter(name: name, value: value))
             }

@@ -16,7 +16,7 @@ import Testing
 
     @Test func theDeclaredTypeChoosesTheSerializer() {
         let result = registry.dispatchingSerializer.serialize(
-            response: response("application/problem+json"), body: Array("{\"title\":\"x\"}".utf8), validation: .init(), limits: .default)
+            response: response("application/vnd.api+json"), body: Array("{\"title\":\"x\"}".utf8), validation: .init(), limits: .default)
         #expect(result.value == ["title": "x"])
         #expect(result.serializerName == "json")
         #expect(result.sniffedContentType == nil)

@@ -6,6 +6,7 @@ public final class MultipartIncrementalDecoder: IncrementalDecoder {
     private let parser: MultipartParser?
     private let setupError: SatchelError?
     private let values: PartValueDecoder
+    private let mediaType: MediaType?
     private var elements: [MultipartParts.Element] = []
     private var fed = 0
     /// The first error thrown; every later call throws it again (a part's limit error leaves the
@@ -21,6 +22,7 @@ public final class MultipartIncrementalDecoder: IncrementalDecoder {
         values = PartValueDecoder(
             options: serializer.options, rawParts: serializer.rawParts, registry: serializer.registry,
             limits: limits, depth: 1)
+        mediaType = contentType
         do throws(SatchelError) {
             guard let contentType else {
                 throw SatchelError(.invalidMediaType, "a multipart body needs a Content-Type with a boundary parameter")
@@ -63,6 +65,6 @@ public final class MultipartIncrementalDecoder: IncrementalDecoder {
         if fed == 0 { return nil }
         guard let parser else { throw setupError ?? SatchelError(.internal, "no multipart parser") }
         try parser.finish()
-        return .payload(MultipartParts(elements))
+        return .payload(MultipartParts(elements, mediaType: mediaType))
     }
 }

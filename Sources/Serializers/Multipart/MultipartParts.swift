@@ -28,10 +28,17 @@ public final class MultipartParts: ValuePayload, Equatable, RandomAccessCollecti
 
     /// The parts in order.
     public let elements: [Element]
+    /// The body's Content-Type (`multipart/related; start="<root>"`), when known.
+    public let mediaType: MediaType?
 
     /// Creates the payload.
-    public init(_ elements: [Element]) {
+    ///
+    /// - Parameters:
+    ///   - elements: The parts in order.
+    ///   - mediaType: The body's Content-Type, for ``root`` and ``preferred``.
+    public init(_ elements: [Element], mediaType: MediaType? = nil) {
         self.elements = elements
+        self.mediaType = mediaType
     }
 
     public var startIndex: Int { elements.startIndex }
@@ -64,7 +71,7 @@ public final class MultipartParts: ValuePayload, Equatable, RandomAccessCollecti
         })
     }
 
-    /// Equal when the parts and values are.
+    /// Equal when the parts and values are (the media type is not compared).
     public static func == (lhs: MultipartParts, rhs: MultipartParts) -> Bool {
         lhs === rhs || lhs.elements == rhs.elements
     }

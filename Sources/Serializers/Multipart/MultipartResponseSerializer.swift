@@ -1,7 +1,14 @@
 import SerializerRegistry
 
-/// Decodes `multipart/form-data` response bodies (and request bodies, for a server) into
+/// Decodes multipart bodies — `multipart/form-data` (responses, and request bodies for a
+/// server), `mixed`, `related`, `alternative`, `byteranges` and any other subtype — into
 /// ``MultipartParts``, streaming with ``MultipartParser``.
+///
+/// Only `multipart/form-data` requires `Content-Disposition: form-data; name=…` on every part.
+/// ``MultipartParts/root`` finds the `start` part of `multipart/related`,
+/// ``MultipartParts/preferred`` the best alternative, ``MultipartParser/Part/contentRange`` each
+/// range of `multipart/byteranges`, and ``MultipartParts/response(answering:)`` the answer to a
+/// batch request by Content-ID.
 ///
 /// Each part's body is decoded by the part's own Content-Type through ``registry`` (a JSON part
 /// becomes a JSON value); a nested multipart part is parsed in turn, at most
@@ -15,7 +22,7 @@ import SerializerRegistry
 public struct MultipartResponseSerializer: ResponseSerializer {
     /// `"multipart"`.
     public var name: String { "multipart" }
-    /// The acceptable media types; `multipart/form-data` by default.
+    /// The acceptable media types; `multipart/*` by default.
     public var acceptableContentTypes: MediaRangeList
     /// How bodies are parsed: strict or lenient, the memory threshold.
     public var options: MultipartParser.Options
@@ -25,8 +32,8 @@ public struct MultipartResponseSerializer: ResponseSerializer {
     /// can hold this serializer. Without one, parts are decoded as with ``rawParts``.
     public weak var registry: Registry?
 
-    /// `multipart/form-data`.
-    public static let defaultContentTypes = MediaRangeList(accepting: [MediaType(type: "multipart", subtype: "form-data")])
+    /// `multipart/*`.
+    public static let defaultContentTypes = MediaRangeList(accepting: [MediaType(type: "multipart", subtype: "*")])
 
     /// Creates a serializer.
     ///

@@ -41,7 +41,7 @@ struct PartValueDecoder {
         if !rawParts, let mediaType = Self.multipartType(of: part) {
             return try nested(part, bytes, mediaType, depth: depth)
         }
-        return try leafValue(of: part, bytes)
+        return try leafValue(of: part, bytes, depth: depth)
     }
 
     /// The part's media type when it is a valid `multipart/*` one.
@@ -55,7 +55,7 @@ struct PartValueDecoder {
 
     /// The value of a part that is not a nested multipart body (or of any part with ``rawParts``).
     @inline(never)
-    private func leafValue(of part: MultipartParser.Part, _ bytes: [UInt8]) throws -> Value {
+    private func leafValue(of part: MultipartParser.Part, _ bytes: [UInt8], depth: Int) throws -> Value {
         var mediaType: MediaType?
         if let text = part.contentType {
             do throws(SatchelError) {
@@ -66,8 +66,12 @@ struct PartValueDecoder {
             }
         }
         if let mediaType, !rawParts, let serializer = registry?.responseSerializer(for: mediaType) {
+            // The part's own nesting counts against the depth left for what it contains
+            // (an application/http part holding a multipart body holding …).
+            var partLimits = limits
+            partLimits.maxDepth = max(0, limits.maxDepth - depth)
             do {
-                return try serializer.decode(bytes, contentType: mediaType, limits: limits) ?? .null
+                return try serializer.decode(bytes, contentType: mediaType, limits: partLimits) ?? .null
             } catch {
                 let failure = error as? SatchelError ?? SatchelError(.internal, "\(error)", underlying: error)
                 if failure.code == .limitExceeded { throw Self.located(failure, in: part, relative: true) }
@@ -117,11 +121,13 @@ struct PartValueDecoder {
     /// A nested body being decoded: its parser, its parts, and the values decoded so far.
     private final class NestedBody {
         let parser: MultipartParser
+        let mediaType: MediaType
         let parts: [MultipartParser.Part]
         var values: [Value] = []
 
-        init(parser: MultipartParser, parts: [MultipartParser.Part]) {
+        init(parser: MultipartParser, mediaType: MediaType, parts: [MultipartParser.Part]) {
             self.parser = parser
+            self.mediaType = mediaType
             self.parts = parts
             values.reserveCapacity(parts.count)
         }
@@ -130,7 +136,8 @@ struct PartValueDecoder {
         @inline(never)
         func finish() throws -> Value {
             try parser.finish()
-            return .payload(MultipartParts(zip(parts, values).map { MultipartParts.Element(part: $0, value: $1) }))
+            return .payload(MultipartParts(
+                zip(parts, values).map { MultipartParts.Element(part: $0, value: $1) }, mediaType: mediaType))
         }
     }
 
@@ -148,7 +155,7 @@ struct PartValueDecoder {
                 "a total of \(nestedBytes.total) bytes of nested multipart bodies (each level is parsed from a copy of its part)",
                 offset: part.bodyOffset)
         }
-        return NestedBody(parser: parser, parts: try parser.feed(bytes))
+        return NestedBody(parser: parser, mediaType: mediaType, parts: try parser.feed(bytes))
     }
 
     /// A nested body's failure: a limit hit fails the whole body, anything else is the part's
