@@ -15,6 +15,12 @@ public final class MultipartIncrementalDecoder: IncrementalDecoder {
 
     /// Called with each part and its value as soon as the part is complete.
     public var onPart: ((MultipartParts.Element) -> Void)?
+    /// Whether completed parts are kept for the value ``finish()`` returns. Turn it off when
+    /// parts are consumed as they arrive (``onPart``, ``makePartStream()``), so a body of any
+    /// size is decoded in bounded memory; ``finish()`` then returns parts without elements.
+    public var retainsParts = true
+    /// The stream made by ``makePartStream()``, if any.
+    private var stream: AsyncThrowingStream<MultipartParts.Element, any Error>.Continuation?
 
     /// Creates a decoder for a body of `contentType`; an invalid type is reported by the first
     /// ``feed(_:)``.
@@ -47,20 +53,43 @@ public final class MultipartIncrementalDecoder: IncrementalDecoder {
         do {
             for part in try parser.feed(chunk) {
                 let element = MultipartParts.Element(part: part, value: try values.value(of: part))
-                elements.append(element)
+                if retainsParts { elements.append(element) }
                 onPart?(element)
+                stream?.yield(element)
             }
         } catch {
             failure = error
             elements = []
+            stream?.finish(throwing: error)
             throw error
         }
+    }
+
+    /// The parts as an asynchronous sequence, each delivered as soon as it is complete — the
+    /// first part of a 2 GB batch is usable before the last has arrived. The sequence ends when
+    /// ``finish()`` succeeds and throws the error that stops decoding. Parts are buffered until
+    /// consumed; call this before the first ``feed(_:)``.
+    public func makePartStream() -> AsyncThrowingStream<MultipartParts.Element, any Error> {
+        let (parts, continuation) = AsyncThrowingStream<MultipartParts.Element, any Error>.makeStream()
+        stream = continuation
+        return parts
     }
 
     /// Ends the body.
     /// - Returns: ``MultipartParts``, or `nil` when no byte was fed.
     /// - Throws: ``SatchelError`` when the body is incomplete (see ``MultipartParser/finish()``).
     public func finish() throws -> Value? {
+        do {
+            let value = try finishBody()
+            stream?.finish()
+            return value
+        } catch {
+            stream?.finish(throwing: error)
+            throw error
+        }
+    }
+
+    private func finishBody() throws -> Value? {
         if let failure { throw failure }
         if fed == 0 { return nil }
         guard let parser else { throw setupError ?? SatchelError(.internal, "no multipart parser") }
