@@ -11,6 +11,7 @@ extension Registry {
         registry.register(JSONResponseSerializer())
         registry.register(FormResponseSerializer())
         registry.register(MultipartResponseSerializer(registry: registry))
+        registry.register(ImageResponseSerializer())
         registry.register(JSONSerializer())
         registry.register(FormSerializer())
         registry.register(MultipartSerializer())
