@@ -43,6 +43,14 @@ class Random:
         return (self.state >> 33) % bound
 
 
+def srgb_profile():
+    """littleCMS's sRGB profile with its creation date and ID zeroed, so runs are identical."""
+    profile = bytearray(ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
+    profile[24:36] = bytes(12)
+    profile[84:100] = bytes(16)
+    return bytes(profile)
+
+
 def chunk(tag, data):
     return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data) & 0xFFFFFFFF)
 
@@ -203,7 +211,7 @@ def png_cases():
     # Metadata: ICC profile, EXIF orientation (eXIf), a linear gAMA for the applyGamma test.
     pixels = make_pixels(9, 5, 3, 8, 5)
     reference = reference_rgba(2, 8, pixels)
-    icc = zlib.compress(ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
+    icc = zlib.compress(srgb_profile())
     extra = chunk(b"iCCP", b"sRGB\0\0" + icc)
     cases.append(("png-icc", encode_png(9, 5, 2, 8, pixels, extra=extra), reference, meta("png", 9, 5, "rgb", 8, hasICCProfile=True), True))
     extra = chunk(b"eXIf", exif_orientation(6, little_endian=False))
@@ -245,7 +253,7 @@ def jpeg_cases():
     cases = []
     width, height = 67, 45
     base = photo_like(width, height, 11)
-    icc = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+    icc = srgb_profile()
     variants = [
         ("jpeg-baseline-420", base, dict(quality=90, subsampling=2), "yCbCr", {}),
         ("jpeg-baseline-422", base, dict(quality=90, subsampling=1), "yCbCr", {}),
