@@ -36,15 +36,21 @@ satchel_image_status satchel_image_decoder_read_header(
         ? satchel_png_read_header(decoder, options)
         : satchel_jpeg_read_header(decoder, options);
     if (status == SATCHEL_IMAGE_OK) *header = decoder->header;
+    decoder->failed = status != SATCHEL_IMAGE_OK;
     return status;
 }
 
 satchel_image_status satchel_image_decoder_read_pixels(satchel_image_decoder *decoder, uint8_t *pixels) {
-    if (decoder == NULL || pixels == NULL || !decoder->header_read) return SATCHEL_IMAGE_MISUSE;
+    if (decoder == NULL || pixels == NULL || !decoder->header_read || decoder->failed || decoder->pixels_read) {
+        return SATCHEL_IMAGE_MISUSE;
+    }
     decoder->message[0] = '\0';
-    return decoder->format == SATCHEL_IMAGE_PNG
+    decoder->pixels_read = 1;
+    satchel_image_status status = decoder->format == SATCHEL_IMAGE_PNG
         ? satchel_png_read_pixels(decoder, pixels)
         : satchel_jpeg_read_pixels(decoder, pixels);
+    decoder->failed = status != SATCHEL_IMAGE_OK;
+    return status;
 }
 
 const char *satchel_image_decoder_message(const satchel_image_decoder *decoder) {

@@ -22,6 +22,8 @@ struct satchel_image_decoder {
     size_t size;
     size_t position;       /* PNG: next byte the read callback hands out */
     int header_read;
+    int pixels_read;
+    int failed;            /* a step failed: the library's state is unusable */
     int truncated;         /* set when the data ran out before the image did */
     satchel_image_header header;
     char message[JMSG_LENGTH_MAX + 64];

@@ -117,7 +117,6 @@ satchel_image_status satchel_png_read_header(struct satchel_image_decoder *decod
 satchel_image_status satchel_png_read_pixels(struct satchel_image_decoder *decoder, uint8_t *pixels) {
     png_structp png = decoder->png;
     uint32_t height = decoder->header.out_height;
-    if (decoder->png_rows != NULL) return SATCHEL_IMAGE_MISUSE;
     decoder->png_rows = malloc((height > 0 ? height : 1) * sizeof *decoder->png_rows);
     if (decoder->png_rows == NULL) return SATCHEL_IMAGE_OUT_OF_MEMORY;
     for (uint32_t row = 0; row < height; row++) decoder->png_rows[row] = pixels + (size_t)row * decoder->header.out_row_bytes;

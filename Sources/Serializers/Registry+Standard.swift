@@ -11,7 +11,6 @@ extension Registry {
         registry.register(JSONResponseSerializer())
         registry.register(FormResponseSerializer())
         registry.register(MultipartResponseSerializer(registry: registry))
-        registry.register(ImageResponseSerializer())
         registry.register(JSONSerializer())
         registry.register(FormSerializer())
         registry.register(MultipartSerializer())

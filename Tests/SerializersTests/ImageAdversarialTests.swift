@@ -114,6 +114,15 @@ import Testing
         #expect(error?.message == "a JPEG image of 30000 x 30000 pixels exceeds Limits.maxImagePixels (100000000)")
     }
 
+    @Test func twelveBitJPEGIsRefusedByLibjpeg() throws {
+        var jpeg = try ImageSamples.bytes("jpeg-baseline-444")
+        let frame = try #require(firstIndex(of: [0xFF, 0xC0], in: jpeg))
+        jpeg[frame + 4] = 12  // sample precision
+        let error = satchelError { try decodeImage(jpeg) }
+        #expect(error?.code == .syntaxError)
+        #expect(error?.message == "corrupt JPEG image (libjpeg: Unsupported JPEG data precision 12)")
+    }
+
     @Test func lowerPixelLimitApplies() throws {
         let limits = Limits(maxImagePixels: 37 * 23 - 1)
         #expect(satchelError { try decodeImage(try ImageSamples.bytes("png-rgb-8"), limits: limits) }?.limit == "maxImagePixels")

@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func jpegDifferenceIsSmall() throws {
-        var worst = (difference: 0, name: "")
+        var worst = (difference: 0, name: "every case")
         for sample in ImageSamples.cases("jpeg") {
             let image = try decodeImage(try sample.bytes(), ImageDecodingOptions(scale: .init(rawValue: sample.scale) ?? .full))
             let difference = maxSampleDifference(image.pixels, try sample.referencePixels())

@@ -3,11 +3,19 @@ import SerializerRegistry
 import Serializers
 import Testing
 
-/// The image serializer through the standard registry: dispatch by Content-Type, format by
-/// magic bytes.
+/// The image serializer through a registry: dispatch by Content-Type, format by magic bytes.
+///
+/// It is not in `Registry.standard()`: there, multipart parts are decoded by their own
+/// Content-Type, and an uploaded image must stay bytes, not become pixels.
 @Suite struct ImageResponseSerializerTests {
-    @Test func standardRegistryDecodesPNGAndJPEG() throws {
+    static func registry() -> Registry {
         let registry = Registry.standard()
+        registry.register(ImageResponseSerializer())
+        return registry
+    }
+
+    @Test func standardRegistryDecodesPNGAndJPEG() throws {
+        let registry = Self.registry()
         for (name, type) in [("png-rgba-8", "image/png"), ("jpeg-progressive", "image/jpeg")] {
             let response = HTTPResponse(status: .ok, headerFields: [.contentType: type])
             let decoded = registry.decode(response: response, body: try ImageSamples.bytes(name))
@@ -19,7 +27,7 @@ import Testing
     }
 
     @Test func contentTypeIsNotTrustedForTheFormat() throws {
-        let registry = Registry.standard()
+        let registry = Self.registry()
         let value = try registry.decode(try ImageSamples.bytes("png-gray-8"), contentType: MediaType(type: "image", subtype: "jpeg"))
         #expect((value?.payloadValue as? DecodedImage)?.format == .png)
         let gif = try ImageSamples.load("unsupported.gif")
@@ -34,7 +42,8 @@ import Testing
             #expect(serializer.acceptableContentTypes.accepts(MediaType(type: "image", subtype: subtype)), "\(subtype)")
         }
         #expect(!serializer.acceptableContentTypes.accepts(MediaType(type: "image", subtype: "webp")))
-        #expect(Registry.standard().acceptHeader.contains("image/png"))
+        #expect(Self.registry().acceptHeader.contains("image/png"))
+        #expect(Registry.standard().responseSerializer(for: MediaType(type: "image", subtype: "png")) == nil)
     }
 
     @Test func emptyBodyIsNoValueAndOversizedBodyIsALimit() throws {

@@ -92,7 +92,8 @@ satchel_image_status satchel_image_decoder_read_header(
     satchel_image_decoder *decoder, const satchel_image_options *options, satchel_image_header *header);
 
 /* Decodes every row into `pixels` (header.out_height * header.out_row_bytes bytes), then reads
-   to the end of the image so truncation and trailing corruption are reported. */
+   to the end of the image so truncation and trailing corruption are reported. Only once, and
+   only after a successful read_header (SATCHEL_IMAGE_MISUSE otherwise). */
 satchel_image_status satchel_image_decoder_read_pixels(satchel_image_decoder *decoder, uint8_t *pixels);
 
 /* The last error's message (empty when there was none). Valid until the next call. */

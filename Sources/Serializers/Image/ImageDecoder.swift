@@ -57,10 +57,12 @@ public struct ImageDecoder: Sendable {
         let conversion = CMYKConversion(header: header, output: options.output)
         let (pixelBytes, overflow) = header.out_row_bytes.multipliedReportingOverflow(by: Int(header.out_height))
         guard !overflow else { throw SatchelError.limitExceeded("maxImagePixels", limits.maxImagePixels, "a \(name) image this large") }
-        var status = SATCHEL_IMAGE_OK
+        var status = SATCHEL_IMAGE_MISUSE
         let pixels = [UInt8](unsafeUninitializedCapacity: max(pixelBytes, 1)) { buffer, count in
-            status = satchel_image_decoder_read_pixels(decoder, buffer.baseAddress!)
-            count = status == SATCHEL_IMAGE_OK ? conversion?.convert(buffer, pixelBytes: pixelBytes) ?? pixelBytes : 0
+            count = 0
+            guard let base = buffer.baseAddress else { return }
+            status = satchel_image_decoder_read_pixels(decoder, base)
+            if status == SATCHEL_IMAGE_OK { count = conversion?.convert(buffer, pixelBytes: pixelBytes) ?? pixelBytes }
         }
         try check(status, decoder, name)
 
