@@ -141,16 +141,22 @@ import Testing
             Array("II*\0".utf8) + [8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0],  // value cut off
             Array("II*\0".utf8) + [8, 0, 0, 0, 1, 0, 0x12, 0x01, 4, 0, 1, 0, 0, 0, 6, 0, 0, 0],  // LONG, not SHORT
         ]
+        var parsed = 0
         for exif in hostile {
             var png = Array(pixels.prefix(33))
             png += pngChunk("eXIf", exif) + pixels.dropFirst(33)
             do {
                 #expect(try decodeImage(png).orientation == .up, "\(exif)")
+                parsed += 1
             } catch let error as SatchelError {
                 // libpng rejects some eXIf chunks itself (too short, bad byte order).
                 #expect(error.code == .syntaxError, "\(exif): \(error)")
             }
         }
+        #expect(parsed >= 5, "Satchel's EXIF parser saw only \(parsed) of the hostile chunks")
+        // The same chunk with a valid orientation is read.
+        let valid = Array("II*\0".utf8) + [8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, 7, 0, 0, 0, 0, 0]
+        #expect(try decodeImage(Array(pixels.prefix(33)) + pngChunk("eXIf", valid) + pixels.dropFirst(33)).orientation == .rightMirrored)
     }
 
     @Test func seededMutationsGiveImagesOrErrors() throws {
