@@ -39,7 +39,7 @@ uint8_t *image_baseline_png(const uint8_t *data, size_t length, int channels, si
     }
     png_set_read_fn(png, &source, png_read_memory);
     png_read_info(png, info);
-    png_uint_32 width = png_get_image_width(png, info), height = png_get_image_height(png, info);
+    png_uint_32 height = png_get_image_height(png, info);
     int color_type = png_get_color_type(png, info);
     int alpha = (color_type & PNG_COLOR_MASK_ALPHA) || png_get_valid(png, info, PNG_INFO_tRNS);
     png_set_expand(png);
@@ -59,7 +59,6 @@ uint8_t *image_baseline_png(const uint8_t *data, size_t length, int channels, si
     png_destroy_read_struct(&png, &info, NULL);
     free(rows);
     *size = row_bytes * height;
-    (void)width;
     return pixels;
 }
 
