@@ -44,13 +44,23 @@ enum CommandIO {
         try write(bytes, to: STDOUT_FILENO)
     }
 
-    private static func write(_ bytes: [UInt8], to descriptor: Int32) throws {
+    /// Writes bytes to a new or truncated file (mode 0644).
+    static func write(_ bytes: [UInt8], toFile path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else {
+            throw SatchelError(.io, "cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        try write(bytes, to: descriptor, name: path)
+    }
+
+    private static func write(_ bytes: [UInt8], to descriptor: Int32, name: String = "standard output") throws {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
             if written < 0 {
                 if errno == EINTR { continue }
-                throw SatchelError(.io, "cannot write to standard output: \(String(cString: strerror(errno)))")
+                throw SatchelError(.io, "cannot write to \(name): \(String(cString: strerror(errno)))")
             }
             offset += written
         }

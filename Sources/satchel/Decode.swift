@@ -14,6 +14,11 @@ struct Decode: ParsableCommand {
             value}]}, each part's value decoded by its own Content-Type; a part that fails to \
             decode has {"$error": {code, message}} as its value. A malformed body exits 65 (68 for \
             a limit) with the part index and byte offset.
+
+            A PNG or JPEG body (-c image/png or image/jpeg; the format is sniffed from the bytes) \
+            prints {"$image": {format, width, height, channels, bitDepth, orientation, colorType, \
+            interlaced, progressive, hasICCProfile}}; --dump-pixels FILE also writes its pixels \
+            as raw 8-bit RGBA rows. GIF, WebP, BMP, TIFF and unknown formats exit 67.
             """
     )
 
@@ -38,6 +43,12 @@ struct Decode: ParsableCommand {
     @Flag(help: "Multipart: accept bare LF line endings and other common deviations from RFC 2046 and 7578.")
     var lenient = false
 
+    @Option(help: ArgumentHelp("Images: write the decoded pixels as raw 8-bit RGBA rows to FILE.", valueName: "FILE"))
+    var dumpPixels: String?
+
+    @Option(help: "JPEG: decode at 1/N of the size (1, 2, 4 or 8) by DCT scaling.")
+    var imageScale: Int = 1
+
     @OptionGroup var limits: LimitOptions
 
     @Argument(help: "The file to decode, or - for standard input.")
@@ -45,6 +56,12 @@ struct Decode: ParsableCommand {
 
     enum BigIntegerChoice: String, ExpressibleByArgument {
         case `throw`, double, string
+    }
+
+    func validate() throws {
+        if ImageDecodingOptions.Scale(rawValue: imageScale) == nil {
+            throw ValidationError("--image-scale must be 1, 2, 4 or 8")
+        }
     }
 
     func run() throws {
@@ -65,8 +82,20 @@ struct Decode: ParsableCommand {
             let multipart = MultipartParser.Options(lenient: lenient, memoryThreshold: limits.maxBodyBytes)
             registry.register(MultipartResponseSerializer(options: multipart, rawParts: rawParts, registry: registry), priority: 1)
 
+            // Images only for an image body: multipart parts that are images stay bytes.
+            if ImageResponseSerializer.defaultContentTypes.accepts(mediaType) {
+                let scale = ImageDecodingOptions.Scale(rawValue: imageScale) ?? .full
+                registry.register(ImageResponseSerializer(options: ImageDecodingOptions(output: .rgba8, scale: scale)))
+            }
+
             let body = try CommandIO.read(file, limit: registry.limits.maxBodyBytes)
             guard let value = try registry.decode(body, contentType: mediaType) else { return }
+            if let dumpPixels {
+                guard let image = value.payloadValue as? DecodedImage else {
+                    throw SatchelError(.typeMismatch, "--dump-pixels needs an image, but the payload decoded to \(value.kindName)")
+                }
+                try CommandIO.write(image.pixels, toFile: dumpPixels)
+            }
             try CommandIO.write(Array((value.canonicalJSON(pretty: pretty) + "\n").utf8))
         } catch {
             throw CommandIO.fail(error)

@@ -1,0 +1,38 @@
+import SerializerRegistry
+
+/// Decodes PNG and JPEG responses into a ``DecodedImage`` payload (AFNetworking's
+/// `AFImageResponseSerializer`).
+///
+/// Accepts AFNetworking's image types (`image/tiff`, `image/jpeg`, `image/gif`, `image/png`,
+/// `image/ico`, `image/x-icon`, `image/bmp`, `image/x-bmp`, `image/x-xbitmap`,
+/// `image/x-win-bitmap`); the body's magic bytes decide the format, never the Content-Type.
+/// Formats other than PNG and JPEG fail with ``SatchelError/Code/unsupportedFormat``. An empty
+/// body decodes to no value.
+public struct ImageResponseSerializer: ResponseSerializer {
+    /// `"image"`.
+    public var name: String { "image" }
+    /// The acceptable media types.
+    public var acceptableContentTypes: MediaRangeList
+    /// The pixel layout and scaling.
+    public var options: ImageDecodingOptions
+
+    /// AFNetworking's acceptable image types.
+    public static let defaultContentTypes = MediaRangeList(accepting: [
+        "tiff", "jpeg", "gif", "png", "ico", "x-icon", "bmp", "x-bmp", "x-xbitmap", "x-win-bitmap",
+    ].map { MediaType(type: "image", subtype: $0) })
+
+    /// Creates a serializer.
+    public init(options: ImageDecodingOptions = ImageDecodingOptions(), acceptableContentTypes: MediaRangeList = defaultContentTypes) {
+        self.options = options
+        self.acceptableContentTypes = acceptableContentTypes
+    }
+
+    /// Decodes a whole body; `nil` for an empty body.
+    /// - Throws: the errors of ``ImageDecoder/decode(_:)``, and
+    ///   ``SatchelError/Code/limitExceeded`` for a body over ``Limits/maxBodyBytes``.
+    public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
+        if body.isEmpty { return nil }
+        try limits.checkBody(count: body.count)
+        return .payload(try ImageDecoder(options: options, limits: limits).decode(body))
+    }
+}
