@@ -2,8 +2,8 @@ import SerializerRegistry
 
 extension Registry {
     /// A registry with every built-in serializer: JSON, form and multipart, request and response
-    /// side; text (`text/*`), problem details (`application/problem+json`) and embedded HTTP
-    /// messages (`application/http`, batch parts) response side.
+    /// side; text (`text/*`), problem details (`application/problem+json`), embedded HTTP
+    /// messages (`application/http`, batch parts) and images (PNG, JPEG) response side.
     /// Multipart parts are decoded through this registry by their own Content-Type (the multipart
     /// serializer holds the registry weakly, so there is no cycle).
     ///
@@ -16,6 +16,7 @@ extension Registry {
         registry.register(TextResponseSerializer())
         registry.register(ProblemDetailsResponseSerializer())
         registry.register(HTTPMessageResponseSerializer(registry: registry))
+        registry.register(ImageResponseSerializer())
         registry.register(JSONSerializer())
         registry.register(FormSerializer())
         registry.register(MultipartSerializer())

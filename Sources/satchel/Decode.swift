@@ -82,11 +82,8 @@ struct Decode: ParsableCommand {
             let multipart = MultipartParser.Options(lenient: lenient, memoryThreshold: limits.maxBodyBytes)
             registry.register(MultipartResponseSerializer(options: multipart, rawParts: rawParts, registry: registry), priority: 1)
 
-            // Images only for an image body: multipart parts that are images stay bytes.
-            if ImageResponseSerializer.defaultContentTypes.accepts(mediaType) {
-                let scale = ImageDecodingOptions.Scale(rawValue: imageScale) ?? .full
-                registry.register(ImageResponseSerializer(options: ImageDecodingOptions(output: .rgba8, scale: scale)))
-            }
+            let scale = ImageDecodingOptions.Scale(rawValue: imageScale) ?? .full
+            registry.register(ImageResponseSerializer(options: ImageDecodingOptions(output: .rgba8, scale: scale)), priority: 1)
 
             let body = try CommandIO.read(file, limit: registry.limits.maxBodyBytes)
             guard let value = try registry.decode(body, contentType: mediaType) else { return }

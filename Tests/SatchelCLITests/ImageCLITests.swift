@@ -53,13 +53,15 @@ import Testing
         #expect(bad.status == 64)
     }
 
-    @Test func imagePartsOfMultipartBodiesStayBytes() throws {
+    @Test func imagePartsOfMultipartBodiesAreDecodedUnlessRaw() throws {
         let png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try Self.path("png-gray-1.png"))))
         let body = Array("--B\r\nContent-Disposition: form-data; name=\"f\"; filename=\"a.png\"\r\nContent-Type: image/png\r\n\r\n".utf8)
             + png + Array("\r\n--B--\r\n".utf8)
         let result = try CommandRunner.run(["decode", "-c", "multipart/form-data; boundary=B"], input: body)
         #expect(result.status == 0, "\(result.errorOutput)")
-        #expect(result.output.contains(#""contentType":"image/png","size":\#(png.count),"value":{"$data":"#))
+        #expect(result.output.contains(#""contentType":"image/png","size":\#(png.count),"value":{"$image":{"format":"png","width":37"#))
+        let raw = try CommandRunner.run(["decode", "--raw-parts", "-c", "multipart/form-data; boundary=B"], input: body)
+        #expect(raw.output.contains(#""contentType":"image/png","size":\#(png.count),"value":{"$data":"#))
     }
 
     @Test func failuresExitWithDocumentedCodes() throws {

@@ -77,7 +77,10 @@ struct MultipartParserFixtureTests {
         #expect(try notes.bytes() == bytes("plain text\n"))
         let elements = multipartElements(try multipartRegistry().decode(body, contentType: type))
         #expect(elements.last?.value == "plain text\n")
-        #expect(elements[4].value.bytesValue?.count == 69)
+        // The fixture's 69-byte PNG is a signature and headers without pixels: the image
+        // serializer says so for that part alone; raw, it stays its bytes.
+        #expect((elements[4].value.payloadValue as? DecodingFailure)?.error.message.contains("Not enough image data") == true)
+        #expect(multipartElements(try multipartRegistry(rawParts: true).decode(body, contentType: type))[4].value.bytesValue?.count == 69)
     }
 
     @Test("a Chrome-style body: %22 and %0A escapes, a raw UTF-8 file name, an empty file input")
@@ -144,7 +147,9 @@ struct MultipartParserFixtureTests {
         let nested = multipartElements(elements[6].value)
         #expect(nested.map(\.part.filename) == ["file1.txt", "file2.gif"])
         #expect(nested.map(\.part.dispositionType) == ["file", "file"])
-        #expect(nested.map(\.value) == ["... contents of file1.txt ...", .bytes(bytes("GIF89a") + [1, 0, 1, 0])])
+        #expect(nested.first?.value == "... contents of file1.txt ...")
+        // A GIF part reaches the image serializer, which cannot decode GIF: that part's error.
+        #expect((nested.last?.value.payloadValue as? DecodingFailure)?.error.code == .unsupportedFormat)
         // Offsets of nested parts count from the start of the outer body.
         let innerOffset = try #require(part(parts, 6)?.bodyOffset)
         #expect(nested.first?.part.offset == innerOffset + "--inner\r\n".utf8.count)
