@@ -32,9 +32,10 @@ enum XMLCallbacks {
         case XML_INTERNAL_PREDEFINED_ENTITY:
             return entity
         case XML_INTERNAL_GENERAL_ENTITY:
-            // Nested references (depth > 0) were charged with the outermost one.
-            guard ctxt.pointee.depth == 0 else { return entity }
-            return context.charge(entity, ctxt: ctxt) ? entity : nil
+            // Nested references (depth > 0) were charged with the outermost one; references in
+            // the DTD are only checked there, not expanded.
+            guard ctxt.pointee.depth == 0, ctxt.pointee.inSubset == 0 else { return entity }
+            return context.chargeReference(to: entity, ctxt: ctxt) ? entity : nil
         default:
             context.refuseExternal(entity, kind: "entity &", ctxt: ctxt)
             return nil
@@ -102,9 +103,11 @@ enum XMLCallbacks {
     // MARK: Event form: deliver events, build nothing
 
     static let eventStartElement: startElementNsSAX2Func = {
-        ctx, localName, prefix, uri, namespaceCount, namespaces, attributeCount, _, attributes in
+        ctx, localName, prefix, uri, namespaceCount, namespaces, attributeCount, defaultedCount, attributes in
         guard let (context, ctxt) = XMLParseContext.of(ctx), context.failure == nil else { return }
         context.flushText(ctxt: ctxt)
+        // Attributes defaulted by the DTD come last; like libxml2's tree, the events leave them out.
+        let attributeCount = attributeCount - defaultedCount
         guard context.enterElement(ctxt: ctxt),
               context.checkAttributes(attributes, count: Int(attributeCount), ctxt: ctxt)
         else { return }

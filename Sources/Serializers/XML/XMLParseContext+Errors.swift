@@ -35,9 +35,9 @@ extension XMLParseContext {
         } else if message.contains("Excessive depth") {
             converted = .limitExceeded("maxDepth", limits.maxDepth, "element nesting (\(message))")
         } else if Self.encodingCodes.contains(code) || error.domain == Int32(XML_FROM_I18N.rawValue)
-            || message.contains("not proper UTF-8") || message.contains("encoding") {
+            || message.contains("not proper UTF-8") || message.contains("encoding") || stoppedAtInvalidUTF8(code, ctxt) {
             converted = SatchelError(.invalidEncoding, message)
-        } else if Self.unfinishedCodes.contains(code) || (inputEnded && atEnd(ctxt)) {
+        } else if Self.unfinishedCodes.contains(code) || (inputEnded && (depth > 0 || !sawElement)) {
             converted = SatchelError(.truncatedInput, "the document ends early: \(message)")
         } else {
             converted = SatchelError(.syntaxError, message)
@@ -51,6 +51,18 @@ extension XMLParseContext {
         return converted
     }
 
+    /// Whether libxml2 gave up ("no progress in element content") in front of a byte sequence
+    /// that is not UTF-8: its push parser reports invalid UTF-8 that way when fewer than four
+    /// bytes are buffered.
+    private func stoppedAtInvalidUTF8(_ code: Int32, _ ctxt: xmlParserCtxtPtr) -> Bool {
+        guard code == Int32(XML_ERR_INTERNAL_ERROR.rawValue), let input = ctxt.pointee.input,
+              let current = input.pointee.cur, let end = input.pointee.end, current < end else { return false }
+        let lead = current.pointee
+        guard lead >= 0x80 else { return false }
+        guard (0xC2...0xF4).contains(lead) else { return true }
+        return current + 1 < end && (current + 1).pointee & 0xC0 != 0x80
+    }
+
     /// Sets the byte offset (in the document, also while libxml2 parses an entity's text), line
     /// and column of the parser's position.
     func locate(_ error: inout SatchelError, ctxt: xmlParserCtxtPtr) {
@@ -61,15 +73,6 @@ extension XMLParseContext {
             error.line = Int(input.pointee.line)
             error.column = Int(input.pointee.col)
         }
-    }
-
-    /// Whether the document's parser has consumed all the input (an error there is truncation).
-    private func atEnd(_ ctxt: xmlParserCtxtPtr) -> Bool {
-        guard let parser = mainParser, parser == ctxt, let input = parser.pointee.input,
-              let current = input.pointee.cur, let end = input.pointee.end else { return false }
-        var cursor = current
-        while cursor < end, [0x20, 0x09, 0x0A, 0x0D].contains(cursor.pointee) { cursor += 1 }
-        return cursor >= end
     }
 }
 

@@ -63,9 +63,15 @@ extension XMLParseContext {
         return true
     }
 
-    /// Charges one reference to the internal general entity `entity`.
+    /// Charges the reference to the internal general entity `entity` at the parser's position
+    /// (libxml2 looks the first reference to an entity up twice: it is charged once).
     /// - Returns: `false` (after recording the error) when a limit is exceeded.
-    func charge(_ entity: xmlEntityPtr, ctxt: xmlParserCtxtPtr) -> Bool {
+    func chargeReference(to entity: xmlEntityPtr, ctxt: xmlParserCtxtPtr) -> Bool {
+        if let input = ctxt.pointee.input, let current = input.pointee.cur, let base = input.pointee.base {
+            let position = Int(input.pointee.consumed) + (current - base)
+            if position == lastReference.position && entity == lastReference.entity { return true }
+            lastReference = (position, entity)
+        }
         guard let cost = entityBudget.cost(of: entity, in: ctxt.pointee.myDoc) else {
             let name = XMLLibrary.string(entity.pointee.name) ?? "?"
             fail(limitError("maxEntityExpansions", limits.maxEntityExpansions,

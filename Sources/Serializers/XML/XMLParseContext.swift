@@ -25,8 +25,11 @@ final class XMLParseContext {
     var inputLength = 0
     /// The document's parser context (entity content is parsed by contexts libxml2 creates).
     var mainParser: xmlParserCtxtPtr?
-    /// Whether the input has ended (set before the final, terminating parse).
+    /// Whether the input has ended (set before the final, terminating parse): an error found
+    /// then, before the root element started or while it is open, is truncation.
     var inputEnded = false
+    /// Whether an element has started.
+    var sawElement = false
     /// Elements open now.
     var depth = 0
     /// Bytes in the current run of text (or CDATA), entity expansions included.
@@ -35,6 +38,8 @@ final class XMLParseContext {
     var expansions = 0
     /// Bytes produced by entity expansion so far.
     var expandedBytes = 0
+    /// Where the last entity reference was charged, so that a second look-up is not charged.
+    var lastReference: (position: Int, entity: xmlEntityPtr?) = (-1, nil)
     /// What expanding each entity costs, by name (see ``XMLEntityBudget``).
     var entityBudget = XMLEntityBudget()
 
@@ -132,6 +137,7 @@ final class XMLParseContext {
     func enterElement(ctxt: xmlParserCtxtPtr) -> Bool {
         depth += 1
         textRun = 0
+        sawElement = true
         if depth > limits.maxDepth {
             fail(limitError("maxDepth", limits.maxDepth, "element nesting", at: ctxt), stopping: ctxt)
             return false

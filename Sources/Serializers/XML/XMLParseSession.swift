@@ -6,8 +6,7 @@ import SerializerRegistry
 ///
 /// Chunks go to libxml2's push parser (`xmlCreatePushParserCtxt`/`xmlParseChunk`); the first
 /// four bytes are held back until they are all there, so that libxml2 can detect the encoding
-/// (a byte order mark, UTF-16) whatever the chunk size. A whole body is parsed as
-/// `xmlReadMemory` does (a memory parser context and `xmlParseDocument`).
+/// (a byte order mark, UTF-16) whatever the chunk size. A whole body is one chunk.
 final class XMLParseSession {
     let context: XMLParseContext
     private let encoding: String?
@@ -62,24 +61,13 @@ final class XMLParseSession {
         return try takeDocument()
     }
 
-    /// Parses a whole body at once.
+    /// Parses a whole body at once: fed to the push parser, then ended, so that an error only
+    /// the end of the input reveals is reported as truncation.
     /// - Returns: The document (the caller owns it) in document mode; `nil` in event mode.
     /// - Throws: as ``finish()``.
     func parseWhole(_ body: UnsafeRawBufferPointer) throws -> xmlDocPtr? {
-        try context.limits.checkBody(count: body.count)
-        guard body.count <= Int(Int32.max) else { return nil }
-        context.inputLength = body.count
-        context.inputEnded = true
-        let base = body.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
-        guard let created = xmlCreateMemoryParserCtxt(base, Int32(body.count)) else {
-            throw SatchelError(.internal, "libxml2 could not create a parser context")
-        }
-        parser = created
-        context.install(on: created)
-        try switchEncoding(created)
-        xmlParseDocument(created)
-        finished = true
-        return try takeDocument()
+        try feed(body)
+        return try finish()
     }
 
     /// Creates the push parser with the held-back bytes.
@@ -101,8 +89,10 @@ final class XMLParseSession {
         if encoding != nil {
             try switchEncoding(created)
             try bytes.withUnsafeBytes { try push($0, terminate: false) }
+        } else {
+            // The creation only stores the first bytes; an empty chunk parses them.
+            try push(UnsafeRawBufferPointer(start: nil, count: 0), terminate: false)
         }
-        try context.check()
     }
 
     /// Makes libxml2 read the input in ``encoding``.
