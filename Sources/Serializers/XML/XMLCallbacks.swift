@@ -54,7 +54,11 @@ enum XMLCallbacks {
             context.refuseExternal(entity, kind: "parameter entity %", ctxt: ctxt)
             return nil
         }
-        // Parameter entities are expanded as text each time, so each call is one expansion.
+        // Parameter entities are expanded as text each time, so each reference is one expansion.
+        // libxml2 also looks them up while declaring them; a reference has just read its ';'.
+        guard let input = ctxt.pointee.input, let current = input.pointee.cur, let base = input.pointee.base,
+              current > base, (current - 1).pointee == UInt8(ascii: ";") else { return entity }
+        if context.isRepeatedLookup(of: entity, ctxt: ctxt) { return entity }
         let cost = XMLEntityBudget.Cost(references: 1, bytes: Int(entity.pointee.length))
         return context.charge(cost, ctxt: ctxt) ? entity : nil
     }

@@ -67,11 +67,7 @@ extension XMLParseContext {
     /// (libxml2 looks the first reference to an entity up twice: it is charged once).
     /// - Returns: `false` (after recording the error) when a limit is exceeded.
     func chargeReference(to entity: xmlEntityPtr, ctxt: xmlParserCtxtPtr) -> Bool {
-        if let input = ctxt.pointee.input, let current = input.pointee.cur, let base = input.pointee.base {
-            let position = Int(input.pointee.consumed) + (current - base)
-            if position == lastReference.position && entity == lastReference.entity { return true }
-            lastReference = (position, entity)
-        }
+        if isRepeatedLookup(of: entity, ctxt: ctxt) { return true }
         guard let cost = entityBudget.cost(of: entity, in: ctxt.pointee.myDoc) else {
             let name = XMLLibrary.string(entity.pointee.name) ?? "?"
             fail(limitError("maxEntityExpansions", limits.maxEntityExpansions,
@@ -80,6 +76,16 @@ extension XMLParseContext {
             return false
         }
         return charge(cost, ctxt: ctxt) && addText(cost.bytes, ctxt: ctxt)
+    }
+
+    /// Whether `entity` was just looked up at the same position (libxml2 looks some references
+    /// up twice); records the look-up otherwise.
+    func isRepeatedLookup(of entity: xmlEntityPtr, ctxt: xmlParserCtxtPtr) -> Bool {
+        guard let input = ctxt.pointee.input, let current = input.pointee.cur, let base = input.pointee.base else { return false }
+        let position = Int(input.pointee.consumed) + (current - base)
+        if position == lastReference.position && entity == lastReference.entity { return true }
+        lastReference = (position, entity)
+        return false
     }
 
     /// Charges an expansion of `cost` to `maxEntityExpansions` and, for the bytes it produces,
