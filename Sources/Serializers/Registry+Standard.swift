@@ -1,8 +1,8 @@
 import SerializerRegistry
 
 extension Registry {
-    /// A registry with every built-in serializer: JSON, form and multipart, request and response
-    /// side. Multipart parts are decoded through this registry by their own Content-Type (the
+    /// A registry with every built-in serializer: JSON, form, multipart and XML, request and
+    /// response side. Multipart parts are decoded through this registry by their own Content-Type (the
     /// multipart serializer holds the registry weakly, so there is no cycle).
     ///
     /// - Parameter limits: The limits every serializer obeys; secure defaults.
@@ -11,9 +11,11 @@ extension Registry {
         registry.register(JSONResponseSerializer())
         registry.register(FormResponseSerializer())
         registry.register(MultipartResponseSerializer(registry: registry))
+        registry.register(XMLDocumentResponseSerializer())
         registry.register(JSONSerializer())
         registry.register(FormSerializer())
         registry.register(MultipartSerializer())
+        registry.register(XMLSerializer())
         return registry
     }
 }

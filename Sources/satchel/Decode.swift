@@ -14,6 +14,12 @@ struct Decode: ParsableCommand {
             value}]}, each part's value decoded by its own Content-Type; a part that fails to \
             decode has {"$error": {code, message}} as its value. A malformed body exits 65 (68 for \
             a limit) with the part index and byte offset.
+
+            An XML body (-c application/xml, text/xml, any +xml) prints {"$xml": {"children": \
+            [...]}}: elements as {name, namespace, namespaces, attributes, children}, text as \
+            strings (docs/XML.md). --xml-events decodes with the SAX parser instead of building a \
+            tree (same output); --xpath prints the nodes an XPath expression selects, as a JSON \
+            array, with prefixes from --namespace p=URI.
             """
     )
 
@@ -37,6 +43,15 @@ struct Decode: ParsableCommand {
 
     @Flag(help: "Multipart: accept bare LF line endings and other common deviations from RFC 2046 and 7578.")
     var lenient = false
+
+    @Flag(help: "XML: decode with the event (SAX) parser, without building a tree.")
+    var xmlEvents = false
+
+    @Option(help: "XML: print the nodes this XPath expression selects, as a JSON array.")
+    var xpath: String?
+
+    @Option(name: .customLong("namespace"), help: ArgumentHelp("XML: a prefix for --xpath, as p=URI (repeatable).", valueName: "p=URI"))
+    var xpathNamespaces: [String] = []
 
     @OptionGroup var limits: LimitOptions
 
@@ -65,11 +80,29 @@ struct Decode: ParsableCommand {
             let multipart = MultipartParser.Options(lenient: lenient, memoryThreshold: limits.maxBodyBytes)
             registry.register(MultipartResponseSerializer(options: multipart, rawParts: rawParts, registry: registry), priority: 1)
 
+            if xmlEvents { registry.register(XMLEventResponseSerializer(), priority: 1) }
+
             let body = try CommandIO.read(file, limit: registry.limits.maxBodyBytes)
-            guard let value = try registry.decode(body, contentType: mediaType) else { return }
+            guard var value = try registry.decode(body, contentType: mediaType) else { return }
+            if let xpath { value = try select(xpath, in: value) }
             try CommandIO.write(Array((value.canonicalJSON(pretty: pretty) + "\n").utf8))
         } catch {
             throw CommandIO.fail(error)
         }
+    }
+
+    /// The nodes `expression` selects in an XML document value.
+    private func select(_ expression: String, in value: Value) throws -> Value {
+        guard let document = value.payloadValue as? XMLDocumentPayload else {
+            throw SatchelError(.invalidArgument, "--xpath needs an XML document (without --xml-events)")
+        }
+        var namespaces: [String: String] = [:]
+        for declaration in xpathNamespaces {
+            guard let equals = declaration.firstIndex(of: "="), equals != declaration.startIndex else {
+                throw SatchelError(.invalidArgument, "--namespace '\(declaration)' is not p=URI")
+            }
+            namespaces[String(declaration[..<equals])] = String(declaration[declaration.index(after: equals)...])
+        }
+        return .array(try document.nodes(xpath: expression, namespaces: namespaces))
     }
 }

@@ -1,3 +1,4 @@
+import HTTPTypes
 import SerializerRegistry
 import Serializers
 import Testing
@@ -98,5 +99,22 @@ import Testing
         #expect(try document.string(xpath: "/a") == "caf\u{E9}")
         let events = try XMLEventResponseSerializer().decode(latin1, contentType: type, limits: .default)
         #expect(events?["$xml"]?["children"]?[0]?["children"] == .array(["caf\u{E9}"]))
+    }
+
+    @Test func standardRegistryDecodesAndEncodesXML() throws {
+        let registry = Registry.standard()
+        #expect(registry.acceptHeader.contains("application/xml"))
+        #expect(registry.acceptHeader.contains("text/xml"))
+        let encoded = try registry.encode(["note": ["to": "B"]], as: try MediaType(parsing: "application/xml"))
+        #expect(String(decoding: encoded.body, as: UTF8.self).hasSuffix("<note><to>B</to></note>"))
+        for type in ["application/xml", "text/xml; charset=utf-8", "application/soap+xml", "image/svg+xml"] {
+            let response = HTTPResponse(status: .ok, headerFields: [.contentType: type])
+            let decoded = registry.decode(response: response, body: encoded.body)
+            #expect(decoded.serializerName == "xml", "\(type)")
+            let document = try #require(try decoded.get()?.payloadValue as? XMLDocumentPayload)
+            #expect(try document.string(xpath: "/note/to") == "B")
+        }
+        let failed = registry.decode(response: HTTPResponse(status: .ok, headerFields: [.contentType: "application/xml"]), body: Array("<a>".utf8))
+        #expect(failed.error?.code == .truncatedInput)
     }
 }

@@ -25,7 +25,7 @@ import Testing
     @Test func namespaceIsDeclaredWhenNotInScope() throws {
         let value: Value = ["$xml": ["children": [["name": "p:a", "namespace": "urn:x", "children": [["name": "b", "namespace": "urn:y"]]]]]]
         let written = String(decoding: try XMLSerializer().encodeBody(value), as: UTF8.self)
-        #expect(written == "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<p:a xmlns:p=\"urn:x\"><b xmlns=\"urn:y\"/></p:a>\n")
+        #expect(written == "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<p:a xmlns:p=\"urn:x\"><b xmlns=\"urn:y\"/></p:a>")
         let back = try XMLSamples.canonical(written)
         #expect(back["$xml"]?["children"]?[0]?["children"]?[0]?["namespace"] == "urn:y")
     }
@@ -60,9 +60,9 @@ import Testing
             """)
         let serialized = try XMLSerializer().serialize(["a": 1], into: HTTPRequest(method: .post, scheme: "http", authority: "h", path: "/"))
         #expect(serialized.request.headerFields[.contentType] == "application/xml;charset=utf-8")
-        #expect(String(decoding: serialized.body ?? [], as: UTF8.self) == "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<a>1</a>\n")
+        #expect(String(decoding: serialized.body ?? [], as: UTF8.self) == "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<a>1</a>")
         let wrapped = try XMLSerializer(rootElementName: "list").encodeBody([1, "x"])
-        #expect(String(decoding: wrapped, as: UTF8.self).hasSuffix("<list><item>1</item><item>x</item></list>\n"))
+        #expect(String(decoding: wrapped, as: UTF8.self).hasSuffix("<list><item>1</item><item>x</item></list>"))
     }
 
     @Test func unencodableValuesAreRefusedWithKeyPath() throws {

@@ -8,7 +8,8 @@ import SerializerRegistry
 /// for node, so decoding and encoding round-trip; any other value is mapped to elements: an
 /// object with one member is the root element named by its key (otherwise the root is
 /// ``rootElementName``), members become child elements, `"@name"` members attributes, a
-/// `"#text"` member text, arrays repeat their element. See docs/XML.md.
+/// `"#text"` member text, arrays repeat their element. See docs/XML.md. For GET, HEAD and
+/// DELETE the parameters go into the query string, as with every AFNetworking serializer.
 public struct XMLSerializer: RequestSerializer {
     /// `"xml"`.
     public var name: String { "xml" }
@@ -20,10 +21,18 @@ public struct XMLSerializer: RequestSerializer {
     public var headers: HTTPFields
     /// The root element for a value that is not an object with a single member. Default `root`.
     public var rootElementName: String
+    /// Methods whose parameters go into the query string, as the form serializer writes them
+    /// (AFNetworking's `HTTPMethodsEncodingParametersInURI`).
+    public var methodsEncodingParametersInURI: Set<HTTPRequest.Method>
 
     /// Creates an XML serializer.
-    public init(rootElementName: String = "root", headers: HTTPFields = DefaultHeaders.standard) {
+    public init(
+        rootElementName: String = "root",
+        methodsEncodingParametersInURI: Set<HTTPRequest.Method> = [.get, .head, .delete],
+        headers: HTTPFields = DefaultHeaders.standard
+    ) {
         self.rootElementName = rootElementName
+        self.methodsEncodingParametersInURI = methodsEncodingParametersInURI
         self.headers = headers
     }
 
@@ -34,5 +43,15 @@ public struct XMLSerializer: RequestSerializer {
     public func encodeBody(_ value: Value) throws -> [UInt8] {
         var writer = XMLWriter(rootElementName: rootElementName)
         return try writer.write(value)
+    }
+
+    /// Returns `request` with the parameters in its query (GET, HEAD, DELETE) or as an XML body.
+    public func serialize(_ parameters: Value?, into request: HTTPRequest) throws -> SerializedRequest {
+        if methodsEncodingParametersInURI.contains(request.method) {
+            var options = FormSerializer.Options()
+            options.placement = .query
+            return try FormSerializer(options: options, headers: headers).serialize(parameters, into: request)
+        }
+        return try serializeIntoBody(parameters, into: request)
     }
 }

@@ -38,7 +38,6 @@ struct XMLWriter {
         } else {
             try writeMapped(name: rootElementName, value, path: "$")
         }
-        output.append(UInt8(ascii: "\n"))
         return output
     }
 
