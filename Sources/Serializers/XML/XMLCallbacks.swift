@@ -78,80 +78,91 @@ enum XMLCallbacks {
 
     static let documentStartElement: startElementNsSAX2Func = {
         ctx, localName, prefix, uri, namespaceCount, namespaces, attributeCount, defaultedCount, attributes in
-        guard let (context, ctxt) = XMLParseContext.of(ctx), context.failure == nil else { return }
-        guard context.enterElement(ctxt: ctxt),
-              context.checkAttributes(attributes, count: Int(attributeCount), ctxt: ctxt)
-        else { return }
-        xmlSAX2StartElementNs(ctx, localName, prefix, uri, namespaceCount, namespaces, attributeCount, defaultedCount, attributes)
+        XMLParseContext.with(ctx) { context, ctxt in
+            guard context.failure == nil, context.enterElement(ctxt: ctxt),
+                  context.checkAttributes(attributes, count: Int(attributeCount), ctxt: ctxt)
+            else { return }
+            xmlSAX2StartElementNs(ctx, localName, prefix, uri, namespaceCount, namespaces, attributeCount, defaultedCount, attributes)
+        }
     }
 
     static let documentEndElement: endElementNsSAX2Func = { ctx, localName, prefix, uri in
-        guard let (context, _) = XMLParseContext.of(ctx) else { return }
-        context.depth -= 1
-        context.textRun = 0
+        XMLParseContext.with(ctx) { context, _ in
+            context.depth -= 1
+            context.textRun = 0
+        }
         xmlSAX2EndElementNs(ctx, localName, prefix, uri)
     }
 
     static let documentCharacters: charactersSAXFunc = { ctx, characters, length in
-        guard let (context, ctxt) = XMLParseContext.of(ctx), context.failure == nil else { return }
-        if ctxt.pointee.depth == 0 && !context.addText(Int(length), ctxt: ctxt) { return }
-        xmlSAX2Characters(ctx, characters, length)
+        XMLParseContext.with(ctx) { context, ctxt in
+            guard context.failure == nil else { return }
+            if ctxt.pointee.depth == 0 && !context.addText(Int(length), ctxt: ctxt) { return }
+            xmlSAX2Characters(ctx, characters, length)
+        }
     }
 
     static let documentCDATA: cdataBlockSAXFunc = { ctx, characters, length in
-        guard let (context, ctxt) = XMLParseContext.of(ctx), context.failure == nil else { return }
-        if ctxt.pointee.depth == 0 && !context.addText(Int(length), ctxt: ctxt) { return }
-        xmlSAX2CDataBlock(ctx, characters, length)
+        XMLParseContext.with(ctx) { context, ctxt in
+            guard context.failure == nil else { return }
+            if ctxt.pointee.depth == 0 && !context.addText(Int(length), ctxt: ctxt) { return }
+            xmlSAX2CDataBlock(ctx, characters, length)
+        }
     }
 
     // MARK: Event form: deliver events, build nothing
 
     static let eventStartElement: startElementNsSAX2Func = {
         ctx, localName, prefix, uri, namespaceCount, namespaces, attributeCount, defaultedCount, attributes in
-        guard let (context, ctxt) = XMLParseContext.of(ctx), context.failure == nil else { return }
-        context.flushText(ctxt: ctxt)
-        // Attributes defaulted by the DTD come last; like libxml2's tree, the events leave them out.
-        let attributeCount = attributeCount - defaultedCount
-        guard context.enterElement(ctxt: ctxt),
-              context.checkAttributes(attributes, count: Int(attributeCount), ctxt: ctxt)
-        else { return }
-        let name = context.name(localName, prefix, uri)
-        var declarations: [XMLNamespaceDeclaration] = []
-        if namespaceCount > 0, let namespaces {
-            declarations.reserveCapacity(Int(namespaceCount))
-            for index in 0..<Int(namespaceCount) {
-                declarations.append(XMLNamespaceDeclaration(
-                    prefix: context.interned(namespaces[2 * index]),
-                    uri: context.interned(namespaces[2 * index + 1]) ?? ""))
+        XMLParseContext.with(ctx) { context, ctxt in
+            guard context.failure == nil else { return }
+            context.flushText(ctxt: ctxt)
+            // Attributes defaulted by the DTD come last; like libxml2's tree, the events leave them out.
+            let attributeCount = Int(attributeCount - defaultedCount)
+            guard context.enterElement(ctxt: ctxt), context.checkAttributes(attributes, count: attributeCount, ctxt: ctxt) else {
+                return
             }
-        }
-        var list: [XMLAttribute] = []
-        if attributeCount > 0, let attributes {
-            list.reserveCapacity(Int(attributeCount))
-            for index in 0..<Int(attributeCount) {
-                let base = 5 * index
-                var value = ""
-                if let start = attributes[base + 3], let end = attributes[base + 4] {
-                    value = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
+            let name = context.name(localName, prefix, uri)
+            var declarations: [XMLNamespaceDeclaration] = []
+            if namespaceCount > 0, let namespaces {
+                declarations.reserveCapacity(Int(namespaceCount))
+                for index in 0..<Int(namespaceCount) {
+                    declarations.append(XMLNamespaceDeclaration(
+                        prefix: context.interned(namespaces[2 * index]),
+                        uri: context.interned(namespaces[2 * index + 1]) ?? ""))
                 }
-                list.append(XMLAttribute(name: context.name(attributes[base], attributes[base + 1], attributes[base + 2]), value: value))
             }
+            var list: [XMLAttribute] = []
+            if attributeCount > 0, let attributes {
+                list.reserveCapacity(attributeCount)
+                for index in 0..<attributeCount {
+                    let base = 5 * index
+                    var value = ""
+                    if let start = attributes[base + 3], let end = attributes[base + 4] {
+                        value = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
+                    }
+                    list.append(XMLAttribute(name: context.name(attributes[base], attributes[base + 1], attributes[base + 2]), value: value))
+                }
+            }
+            context.deliver(.startElement(name, attributes: list, namespaces: declarations), ctxt: ctxt)
         }
-        context.deliver(.startElement(name, attributes: list, namespaces: declarations), ctxt: ctxt)
     }
 
     static let eventEndElement: endElementNsSAX2Func = { ctx, localName, prefix, uri in
-        guard let (context, ctxt) = XMLParseContext.of(ctx), context.failure == nil else { return }
-        context.flushText(ctxt: ctxt)
-        context.depth -= 1
-        context.textRun = 0
-        context.deliver(.endElement(context.name(localName, prefix, uri)), ctxt: ctxt)
+        XMLParseContext.with(ctx) { context, ctxt in
+            guard context.failure == nil else { return }
+            context.flushText(ctxt: ctxt)
+            context.depth -= 1
+            context.textRun = 0
+            context.deliver(.endElement(context.name(localName, prefix, uri)), ctxt: ctxt)
+        }
     }
 
     static let eventCharacters: charactersSAXFunc = { ctx, characters, length in
-        guard let (context, ctxt) = XMLParseContext.of(ctx), context.failure == nil,
-              ctxt.pointee.inSubset == 0, let characters, length > 0 else { return }
-        context.appendText(characters, Int(length), isCDATA: false, ctxt: ctxt)
+        XMLParseContext.with(ctx) { context, ctxt in
+            guard context.failure == nil, ctxt.pointee.inSubset == 0, let characters, length > 0 else { return }
+            context.appendText(characters, Int(length), isCDATA: false, ctxt: ctxt)
+        }
     }
 
     static let eventCDATA: cdataBlockSAXFunc = { ctx, characters, length in

@@ -6,9 +6,10 @@ extension XMLParseContext {
     func interned(_ text: UnsafePointer<xmlChar>?) -> String? {
         guard let text else { return nil }
         let key = UnsafeRawPointer(text)
-        if let known = names[key] { return known }
+        let slot = (Int(bitPattern: key) >> 3 ^ Int(bitPattern: key) >> 11) & (names.count - 1)
+        if names[slot].key == key { return names[slot].name }
         let string = String(cString: text)
-        names[key] = string
+        names[slot] = (key, string)
         return string
     }
 
@@ -19,7 +20,7 @@ extension XMLParseContext {
 
     /// Hands `event` to the handler; what the handler throws stops the parse.
     func deliver(_ event: XMLEvent, ctxt: xmlParserCtxtPtr) {
-        guard case .events(let handler) = mode else { return }
+        guard let handler else { return }
         do {
             try handler(event)
         } catch {

@@ -19,41 +19,46 @@ final class XMLParseContext {
 
     let limits: Limits
     let mode: Mode
+    /// The event handler of ``Mode/events(_:)``, kept apart so delivering an event does not copy
+    /// the enum.
+    let handler: ((XMLEvent) throws -> Void)?
     /// The first error: a libxml2 error, a ``Limits`` hit, or what the event handler threw.
-    var failure: (any Error)?
+    @exclusivity(unchecked) var failure: (any Error)?
     /// Bytes of input fed so far, to tell an error at the very end (truncation) from others.
-    var inputLength = 0
+    @exclusivity(unchecked) var inputLength = 0
     /// The document's parser context (entity content is parsed by contexts libxml2 creates).
     var mainParser: xmlParserCtxtPtr?
     /// Whether the input has ended (set before the final, terminating parse): an error found
     /// then, before the root element started or while it is open, is truncation.
     var inputEnded = false
     /// Whether an element has started.
-    var sawElement = false
+    @exclusivity(unchecked) var sawElement = false
     /// Elements open now.
-    var depth = 0
+    @exclusivity(unchecked) var depth = 0
     /// Bytes in the current run of text (or CDATA), entity expansions included.
-    var textRun = 0
+    @exclusivity(unchecked) var textRun = 0
     /// Entity references expanded so far, nested ones included.
-    var expansions = 0
+    @exclusivity(unchecked) var expansions = 0
     /// Bytes produced by entity expansion so far.
-    var expandedBytes = 0
+    @exclusivity(unchecked) var expandedBytes = 0
     /// Where the last entity reference was charged, so that a second look-up is not charged.
-    var lastReference: (position: Int, entity: xmlEntityPtr?) = (-1, nil)
+    @exclusivity(unchecked) var lastReference: (position: Int, entity: xmlEntityPtr?) = (-1, nil)
     /// What expanding each entity costs, by name (see ``XMLEntityBudget``).
-    var entityBudget = XMLEntityBudget()
+    @exclusivity(unchecked) var entityBudget = XMLEntityBudget()
 
     /// Event form: the text (or CDATA) not yet delivered, so that one run is one event.
-    var pendingText: [UInt8] = []
+    @exclusivity(unchecked) var pendingText: [UInt8] = []
     /// Whether ``pendingText`` is CDATA.
-    var pendingIsCDATA = false
+    @exclusivity(unchecked) var pendingIsCDATA = false
     /// Event form: strings for libxml2's interned names (the parser's dictionary keeps each name
-    /// at one address for the whole parse), so a name is decoded once.
-    var names: [UnsafeRawPointer: String] = [:]
+    /// at one address for the whole parse), so a name is usually decoded once: a direct-mapped
+    /// cache indexed by address bits, cheaper than hashing.
+    @exclusivity(unchecked) var names = [(key: UnsafeRawPointer?, name: String)](repeating: (nil, ""), count: 256)
 
     init(limits: Limits, mode: Mode) {
         self.limits = limits
         self.mode = mode
+        if case .events(let handler) = mode { self.handler = handler } else { handler = nil }
     }
 
     /// The options every parse uses: no network, no error printing (errors reach us through the
@@ -106,6 +111,16 @@ final class XMLParseContext {
         let ctxt = ctx.assumingMemoryBound(to: xmlParserCtxt.self)
         guard let raw = ctxt.pointee._private else { return nil }
         return (Unmanaged<XMLParseContext>.fromOpaque(raw).takeUnretainedValue(), ctxt)
+    }
+
+    /// Calls `body` with the context attached to a parser context, without retaining it (the
+    /// session that drives the parser holds it for the whole parse); does nothing without one.
+    @inline(__always)
+    static func with(_ ctx: UnsafeMutableRawPointer?, _ body: (XMLParseContext, xmlParserCtxtPtr) -> Void) {
+        guard let ctx else { return }
+        let ctxt = ctx.assumingMemoryBound(to: xmlParserCtxt.self)
+        guard let raw = ctxt.pointee._private else { return }
+        Unmanaged<XMLParseContext>.fromOpaque(raw)._withUnsafeGuaranteedRef { body($0, ctxt) }
     }
 
     /// Records `error` (the first one wins) and stops the parser.
