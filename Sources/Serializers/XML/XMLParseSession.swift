@@ -41,8 +41,14 @@ final class XMLParseSession {
         context.inputLength += chunk.count
         try context.limits.checkBody(count: context.inputLength)
         if parser == nil {
-            head.append(contentsOf: chunk)
-            if head.count >= 4 { try start() }
+            let needed = 4 - head.count
+            guard chunk.count >= needed else {
+                head.append(contentsOf: chunk)
+                return
+            }
+            head.append(contentsOf: chunk.prefix(needed))
+            try start()
+            try push(UnsafeRawBufferPointer(rebasing: chunk[needed...]), terminate: false)
             return
         }
         try push(chunk, terminate: false)
