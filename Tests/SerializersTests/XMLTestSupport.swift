@@ -62,40 +62,40 @@ enum XMLSamples {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// Runs `xmllint` (libxml2-utils, installed by scripts/setup) with `arguments` on `input`.
+    /// Runs `xmllint` (libxml2-utils, installed by scripts/setup) with `arguments` and a file
+    /// holding `input`.
     static func xmllint(_ arguments: [String], input: [UInt8]) throws -> (status: Int32, output: String) {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("satchel-xml-\(UUID().uuidString).xml")
         try Data(input).write(to: path)
         defer { try? FileManager.default.removeItem(at: path) }
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("satchel-xml-\(UUID().uuidString).out")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: output) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/xmllint")
-        process.arguments = arguments + [path.path]
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return (process.terminationStatus, try String(contentsOf: output, encoding: .utf8))
+        return try run("/usr/bin/xmllint", arguments + [path.path], input: [])
     }
 
     /// Runs the `.venv` Python with `script`, `input` on standard input; returns standard output.
     static func python(_ script: String, input: [UInt8]) throws -> String {
-        let python = root.appendingPathComponent(".venv/bin/python")
-        let inputPath = FileManager.default.temporaryDirectory.appendingPathComponent("satchel-xml-\(UUID().uuidString).in")
+        try run(root.appendingPathComponent(".venv/bin/python").path, ["-c", script], input: input).output
+    }
+
+    /// Runs `executable` with `input` on standard input; standard output through a file (no pipe
+    /// to fill up), standard error dropped.
+    static func run(_ executable: String, _ arguments: [String], input: [UInt8]) throws -> (status: Int32, output: String) {
+        let directory = FileManager.default.temporaryDirectory
+        let inputPath = directory.appendingPathComponent("satchel-xml-\(UUID().uuidString).in")
+        let outputPath = directory.appendingPathComponent("satchel-xml-\(UUID().uuidString).out")
         try Data(input).write(to: inputPath)
-        defer { try? FileManager.default.removeItem(at: inputPath) }
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("satchel-xml-\(UUID().uuidString).out")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: output) }
+        try Data().write(to: outputPath)
+        defer {
+            try? FileManager.default.removeItem(at: inputPath)
+            try? FileManager.default.removeItem(at: outputPath)
+        }
         let process = Process()
-        process.executableURL = python
-        process.arguments = ["-c", script]
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
         process.standardInput = try FileHandle(forReadingFrom: inputPath)
-        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardOutput = try FileHandle(forWritingTo: outputPath)
+        process.standardError = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
-        return try String(contentsOf: output, encoding: .utf8)
+        return (process.terminationStatus, try String(contentsOf: outputPath, encoding: .utf8))
     }
 }
