@@ -91,6 +91,12 @@ import Testing
         #expect(try decoder.finish() == nil)
     }
 
+    @Test func warningsDoNotFailTheDocument() throws {
+        // A relative namespace URI is only a libxml2 warning.
+        let value = try XMLSamples.canonical("<r xmlns:a='relative'><a:b/></r>")
+        #expect(value["$xml"]?["children"]?[0]?["children"]?[0]?["namespace"] == "relative")
+    }
+
     @Test func charsetParameterOverridesDeclaration() throws {
         let latin1: [UInt8] = Array("<?xml version=\"1.0\"?><a>caf".utf8) + [0xE9] + Array("</a>".utf8)
         let type = try MediaType(parsing: "application/xml; charset=ISO-8859-1")

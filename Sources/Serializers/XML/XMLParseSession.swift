@@ -131,7 +131,8 @@ final class XMLParseSession {
     private func takeDocument() throws -> xmlDocPtr? {
         try context.check()
         guard let parser else { return nil }
-        if parser.pointee.wellFormed == 0 || parser.pointee.errNo != 0 {
+        // Warnings also set errNo; only a document that is not well-formed fails.
+        if parser.pointee.wellFormed == 0 {
             throw SatchelError(.syntaxError, "libxml2 rejected the document (error \(parser.pointee.errNo))")
         }
         let document = parser.pointee.myDoc
