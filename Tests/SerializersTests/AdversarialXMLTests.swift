@@ -230,4 +230,32 @@ import Testing
             }
         }
     }
+
+    @Test func concurrentParsesKeepTheirOwnErrors() async throws {
+        // Each parse captures errors through its own parser context: no error crosses over.
+        let results = await withTaskGroup(of: (Int, Int?).self) { group in
+            for index in 0..<48 {
+                group.addTask {
+                    let line = index % 6 + 1
+                    let text = "<r>" + String(repeating: "\n", count: line - 1) + (index.isMultiple(of: 2) ? "<a></b>" : "<a/>") + "</r>"
+                    do {
+                        if index.isMultiple(of: 3) {
+                            _ = try XMLEventResponseSerializer().decode(Array(text.utf8), contentType: nil, limits: .default)
+                        } else {
+                            _ = try XMLDocumentPayload(parsing: Array(text.utf8))
+                        }
+                        return (index, nil)
+                    } catch {
+                        return (index, (error as? SatchelError)?.line ?? -1)
+                    }
+                }
+            }
+            var results: [Int: Int?] = [:]
+            for await (index, line) in group { results[index] = line }
+            return results
+        }
+        for (index, line) in results {
+            #expect(line == (index.isMultiple(of: 2) ? index % 6 + 1 : nil), "parse \(index)")
+        }
+    }
 }
