@@ -24,7 +24,7 @@ public final class XMLPushParser {
     ///   - encoding: A charset (from a Content-Type) that overrides the document's declaration;
     ///     `nil` lets libxml2 detect it.
     ///   - handler: Called with each event in document order; what it throws stops the parse and
-    ///     is rethrown by ``feed(_:)-3pc1r`` or ``finish()``.
+    ///     is rethrown by ``feed(_:)`` or ``finish()``.
     public init(limits: Limits = .default, encoding: String? = nil, handler: @escaping (XMLEvent) throws -> Void) {
         session = XMLParseSession(mode: .events(handler), limits: limits, encoding: encoding)
     }
@@ -36,14 +36,14 @@ public final class XMLPushParser {
         try session.feed(chunk)
     }
 
-    /// Parses the next chunk (see ``feed(_:)-3pc1r``).
+    /// Parses the next chunk (see ``feed(_:)``).
     public func feed(_ chunk: [UInt8]) throws {
         try chunk.withUnsafeBytes { try session.feed($0) }
     }
 
     /// Ends the document and delivers the last events.
     /// - Throws: ``SatchelError/Code/truncatedInput`` when the document is incomplete, and the
-    ///   errors of ``feed(_:)-3pc1r``.
+    ///   errors of ``feed(_:)``.
     public func finish() throws {
         _ = try session.finish()
     }
