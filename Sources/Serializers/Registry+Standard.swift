@@ -1,8 +1,8 @@
 import SerializerRegistry
 
 extension Registry {
-    /// A registry with every built-in serializer: JSON, form and multipart, request and response
-    /// side; text (`text/*`), problem details (`application/problem+json`), embedded HTTP
+    /// A registry with every built-in serializer: JSON, form, multipart and XML, request and
+    /// response side; text (`text/*`), problem details (`application/problem+json`), embedded HTTP
     /// messages (`application/http`, batch parts) and images (PNG, JPEG) response side.
     /// Multipart parts are decoded through this registry by their own Content-Type (the multipart
     /// serializer holds the registry weakly, so there is no cycle).
@@ -17,9 +17,11 @@ extension Registry {
         registry.register(ProblemDetailsResponseSerializer())
         registry.register(HTTPMessageResponseSerializer(registry: registry))
         registry.register(ImageResponseSerializer())
+        registry.register(XMLDocumentResponseSerializer())
         registry.register(JSONSerializer())
         registry.register(FormSerializer())
         registry.register(MultipartSerializer())
+        registry.register(XMLSerializer())
         return registry
     }
 }

@@ -19,6 +19,12 @@ struct Decode: ParsableCommand {
             prints {"$image": {format, width, height, channels, bitDepth, orientation, colorType, \
             interlaced, progressive, hasICCProfile}}; --dump-pixels FILE also writes its pixels \
             as raw 8-bit RGBA rows. GIF, WebP, BMP, TIFF and unknown formats exit 67.
+
+            An XML body (-c application/xml, text/xml, any +xml) prints {"$xml": {"children": \
+            [...]}}: elements as {name, namespace, namespaces, attributes, children}, text as \
+            strings (docs/XML.md). --xml-events decodes with the SAX parser instead of building a \
+            tree (same output); --xpath prints the nodes an XPath expression selects, as a JSON \
+            array, with prefixes from --namespace p=URI.
             """
     )
 
@@ -48,6 +54,15 @@ struct Decode: ParsableCommand {
 
     @Option(help: "JPEG: decode at 1/N of the size (1, 2, 4 or 8) by DCT scaling.")
     var imageScale: Int = 1
+
+    @Flag(help: "XML: decode with the event (SAX) parser, without building a tree.")
+    var xmlEvents = false
+
+    @Option(help: "XML: print the nodes this XPath expression selects, as a JSON array.")
+    var xpath: String?
+
+    @Option(name: .customLong("namespace"), help: ArgumentHelp("XML: a prefix for --xpath, as p=URI (repeatable).", valueName: "p=URI"))
+    var xpathNamespaces: [String] = []
 
     @OptionGroup var limits: LimitOptions
 
@@ -85,17 +100,35 @@ struct Decode: ParsableCommand {
             let scale = ImageDecodingOptions.Scale(rawValue: imageScale) ?? .full
             registry.register(ImageResponseSerializer(options: ImageDecodingOptions(output: .rgba8, scale: scale)), priority: 1)
 
+            if xmlEvents { registry.register(XMLEventResponseSerializer(), priority: 1) }
+
             let body = try CommandIO.read(file, limit: registry.limits.maxBodyBytes)
-            guard let value = try registry.decode(body, contentType: mediaType) else { return }
+            guard var value = try registry.decode(body, contentType: mediaType) else { return }
             if let dumpPixels {
                 guard let image = value.payloadValue as? DecodedImage else {
                     throw SatchelError(.typeMismatch, "--dump-pixels needs an image, but the payload decoded to \(value.kindName)")
                 }
                 try CommandIO.write(image.pixels, toFile: dumpPixels)
             }
+            if let xpath { value = try select(xpath, in: value) }
             try CommandIO.write(Array((value.canonicalJSON(pretty: pretty) + "\n").utf8))
         } catch {
             throw CommandIO.fail(error)
         }
+    }
+
+    /// The nodes `expression` selects in an XML document value.
+    private func select(_ expression: String, in value: Value) throws -> Value {
+        guard let document = value.payloadValue as? XMLDocumentPayload else {
+            throw SatchelError(.invalidArgument, "--xpath needs an XML document (without --xml-events)")
+        }
+        var namespaces: [String: String] = [:]
+        for declaration in xpathNamespaces {
+            guard let equals = declaration.firstIndex(of: "="), equals != declaration.startIndex else {
+                throw SatchelError(.invalidArgument, "--namespace '\(declaration)' is not p=URI")
+            }
+            namespaces[String(declaration[..<equals])] = String(declaration[declaration.index(after: equals)...])
+        }
+        return .array(try document.nodes(xpath: expression, namespaces: namespaces))
     }
 }

@@ -24,11 +24,16 @@ struct Encode: ParsableCommand {
             Content-Type (with the boundary) and its exact Content-Length. Parameters are read \
             from FILE, or from standard input when there is no FILE and no --file; an empty \
             input means no parameters.
+
+            --as xml writes application/xml: the {"$xml": …} form that decode prints is written \
+            back node for node; other JSON maps to elements (an object with one member names the \
+            root, else --root-element; "@name" members are attributes, "#text" text, arrays \
+            repeat their element).
             """
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case form, json, multipart
+        case form, json, multipart, xml
     }
 
     @Option(name: .customLong("as"), help: "The body format: \(Format.allCases.map(\.rawValue).joined(separator: ", ")).")
@@ -48,6 +53,9 @@ struct Encode: ParsableCommand {
 
     @Flag(help: "JSON: write '/' unescaped.")
     var withoutEscapingSlashes = false
+
+    @Option(help: "XML: the root element of parameters that are not an object with one member.")
+    var rootElement = "root"
 
     @Option(
         name: .customLong("file"),
@@ -84,7 +92,7 @@ struct Encode: ParsableCommand {
     func run() throws {
         do {
             switch format {
-            case .form, .json:
+            case .form, .json, .xml:
                 try runSerializer()
             case .multipart:
                 try runMultipart()
@@ -102,6 +110,8 @@ struct Encode: ParsableCommand {
         let serializer: any RequestSerializer
         if format == .form {
             serializer = FormSerializer()
+        } else if format == .xml {
+            serializer = XMLSerializer(rootElementName: rootElement)
         } else {
             var options = JSONWriter.Options()
             options.prettyPrinted = pretty

@@ -90,7 +90,7 @@ import Testing
             (["decode", "/nonexistent/file"], "", 66, "/nonexistent/file"),
             (["encode", "--as", "form"], "[1,2]", 65, "object"),
             (["encode", "--as", "form"], "{", 65, "truncatedInput"),
-            (["encode", "--as", "xml"], "{}", 64, "xml"),
+            (["encode", "--as", "yaml"], "{}", 64, "yaml"),
             (["encode", "--as", "json", "--method", "NOT A METHOD"], "{}", 64, "method"),
         ]
         for (arguments, input, status, mentions) in cases {

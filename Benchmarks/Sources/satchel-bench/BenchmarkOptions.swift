@@ -31,8 +31,8 @@ struct BenchmarkOptions: Sendable {
           --markdown FILE  also write the report to FILE as Markdown
           --corpus DIR     corpus folder holding json/ and form/ (default: Benchmarks/Corpus;
                            fill it with scripts/fetch-json-corpus)
-          --only GROUPS    comma-separated groups to run (json, form, image; default: all;
-                           image needs scripts/generate-image-corpus)
+          --only GROUPS    comma-separated groups to run (json, form, image, xml; default: all;
+                           image needs scripts/generate-image-corpus, xml scripts/generate-xml-corpus)
         """
 
     /// Parses `arguments` (without the program name).

@@ -22,6 +22,9 @@ enum BenchmarkReport {
         if options.runs("image") {
             tables += try ImageBenchmarks(corpus: corpus, sampler: sampler).run()
         }
+        if options.runs("xml") {
+            tables += try XMLBenchmarks(corpus: corpus, sampler: sampler).run()
+        }
 
         let runs =
             options.iterations.map { "\($0) timed runs per contender" }

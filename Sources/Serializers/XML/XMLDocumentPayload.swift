@@ -1,0 +1,69 @@
+import CLibXML2
+import SerializerRegistry
+import Synchronization
+
+/// A parsed XML document (libxml2's tree): the value of the ``XMLDocumentResponseSerializer``,
+/// queried with XPath (``nodes(xpath:namespaces:)``, ``string(xpath:namespaces:)``) and
+/// converted to a plain ``Value`` (``canonicalValue``, canonical JSON `{"$xml": …}`, see
+/// docs/XML.md).
+///
+/// The payload owns its `xmlDocPtr` and frees it when the last reference goes away. Nothing
+/// changes the tree after parsing: XPath runs in a fresh context per query, under a lock, and
+/// never orders or annotates the tree (no `xmlXPathOrderDocElems`).
+// @unchecked Sendable: the only state is the document pointer, set once; after parsing the tree
+// is only read (conversion, serialization), and XPath evaluation — the one libxml2 operation
+// that keeps per-query state — runs under `queryLock`, with its own context each time.
+public final class XMLDocumentPayload: ValuePayload, Equatable, @unchecked Sendable {
+    /// `"$xml"`.
+    public static let kind = "$xml"
+
+    let document: xmlDocPtr
+    let queryLock = Mutex(())
+
+    /// Takes ownership of `document`.
+    init(document: xmlDocPtr) {
+        self.document = document
+    }
+
+    deinit {
+        xmlFreeDoc(document)
+    }
+
+    /// Parses a whole document.
+    ///
+    /// - Parameters:
+    ///   - bytes: The document.
+    ///   - encoding: A charset that overrides the document's declaration; `nil` detects it.
+    ///   - limits: The bounds to obey.
+    /// - Throws: ``SatchelError`` with line, column and byte offset: `syntaxError`,
+    ///   `truncatedInput`, `invalidEncoding`, `limitExceeded` naming the ``Limits`` property,
+    ///   `unsupportedFormat` for a reference to an external entity.
+    /// - Complexity: O(n), like `xmlReadMemory`.
+    public convenience init(parsing bytes: [UInt8], encoding: String? = nil, limits: Limits = .default) throws {
+        let session = XMLParseSession(mode: .document, limits: limits, encoding: encoding)
+        let parsed = try bytes.withUnsafeBytes { try session.parseWhole($0) }
+        guard let parsed else { throw SatchelError(.syntaxError, "libxml2 produced no document") }
+        self.init(document: parsed)
+    }
+
+    /// The qualified name of the root element, if there is one.
+    public var rootElementName: String? {
+        guard let root = xmlDocGetRootElement(document) else { return nil }
+        return XMLDocumentPayload.qualifiedName(of: root)
+    }
+
+    /// The document as XML text (UTF-8, with an XML declaration).
+    public var xmlBytes: [UInt8] {
+        var buffer: UnsafeMutablePointer<xmlChar>?
+        var size: Int32 = 0
+        xmlDocDumpFormatMemoryEnc(document, &buffer, &size, "UTF-8", 0)
+        guard let buffer else { return [] }
+        defer { XMLLibrary.free(buffer) }
+        return Array(UnsafeBufferPointer(start: buffer, count: Int(size)))
+    }
+
+    /// Equal when the canonical values are.
+    public static func == (lhs: XMLDocumentPayload, rhs: XMLDocumentPayload) -> Bool {
+        lhs === rhs || lhs.canonicalValue == rhs.canonicalValue
+    }
+}

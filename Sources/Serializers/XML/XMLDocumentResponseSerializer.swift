@@ -1,0 +1,41 @@
+import SerializerRegistry
+
+/// Decodes XML responses into an ``XMLDocumentPayload``: libxml2's tree, queried with XPath and
+/// converted to canonical JSON `{"$xml": …}` (AFNetworking's `AFXMLDocumentResponseSerializer`).
+///
+/// Accepts `application/xml`, `text/xml` and every `+xml` type. A charset parameter overrides
+/// the document's encoding declaration (RFC 7303). An empty body, or one of only whitespace,
+/// is no value, as an empty JSON body is. Parsing is safe by default: see ``XMLPushParser``.
+public struct XMLDocumentResponseSerializer: ResponseSerializer {
+    /// `"xml"`.
+    public var name: String { "xml" }
+    /// The acceptable media types.
+    public var acceptableContentTypes: MediaRangeList
+
+    /// `application/xml`, `text/xml`, and `application/*+xml`, `text/*+xml`, `image/*+xml`.
+    public static let defaultContentTypes = MediaRangeList(accepting: [
+        MediaType(type: "application", subtype: "xml"),
+        MediaType(type: "text", subtype: "xml"),
+        MediaType(type: "application", subtype: "*+xml"),
+        MediaType(type: "text", subtype: "*+xml"),
+        MediaType(type: "image", subtype: "*+xml"),
+    ])
+
+    /// Creates a serializer.
+    public init(acceptableContentTypes: MediaRangeList = defaultContentTypes) {
+        self.acceptableContentTypes = acceptableContentTypes
+    }
+
+    /// Decodes a whole body.
+    /// - Returns: ``Value/payload(_:)`` with an ``XMLDocumentPayload``; `nil` for a blank body.
+    /// - Throws: the errors of ``XMLDocumentPayload/init(parsing:encoding:limits:)``.
+    public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
+        if body.withUnsafeBytes(XMLIncrementalDecoder.isBlank) { return nil }
+        return .payload(try XMLDocumentPayload(parsing: body, encoding: contentType?.charset, limits: limits))
+    }
+
+    /// A decoder that feeds libxml2's push parser as the body arrives.
+    public func makeIncrementalDecoder(contentType: MediaType?, limits: Limits) -> (any IncrementalDecoder)? {
+        XMLIncrementalDecoder(documentWith: limits, encoding: contentType?.charset)
+    }
+}

@@ -1,0 +1,86 @@
+import CLibXML2
+import SerializerRegistry
+
+extension XMLParseContext {
+    /// libxml2 errors that mean "the input ended inside a construct".
+    private static let unfinishedCodes: Set<Int32> = Set([
+        XML_ERR_ENTITY_NOT_FINISHED, XML_ERR_ATTRIBUTE_NOT_FINISHED, XML_ERR_LITERAL_NOT_FINISHED,
+        XML_ERR_COMMENT_NOT_FINISHED, XML_ERR_PI_NOT_FINISHED, XML_ERR_NOTATION_NOT_FINISHED,
+        XML_ERR_ATTLIST_NOT_FINISHED, XML_ERR_MIXED_NOT_FINISHED, XML_ERR_ELEMCONTENT_NOT_FINISHED,
+        XML_ERR_XMLDECL_NOT_FINISHED, XML_ERR_CONDSEC_NOT_FINISHED, XML_ERR_EXT_SUBSET_NOT_FINISHED,
+        XML_ERR_DOCTYPE_NOT_FINISHED, XML_ERR_CDATA_NOT_FINISHED, XML_ERR_TAG_NOT_FINISHED,
+    ].map { Int32($0.rawValue) })
+
+    /// libxml2 errors about the text encoding.
+    private static let encodingCodes: Set<Int32> = Set([
+        XML_ERR_UNKNOWN_ENCODING, XML_ERR_UNSUPPORTED_ENCODING, XML_ERR_INVALID_ENCODING,
+    ].map { Int32($0.rawValue) })
+
+    /// The ``SatchelError`` for a libxml2 error, or `nil` for a warning or our own stop.
+    ///
+    /// The code says what kind of failure it is (see docs/XML.md); the message is libxml2's, and
+    /// the location its line and column with the byte offset of the document's parser.
+    func convert(_ error: xmlError, ctxt: xmlParserCtxtPtr) -> SatchelError? {
+        guard error.level.rawValue >= XML_ERR_ERROR.rawValue, error.code != Int32(XML_ERR_USER_STOP.rawValue) else {
+            return nil
+        }
+        let code = error.code
+        var message = error.message.map { String(cString: $0) }.map { String($0.trimmingSuffix(while: \.isWhitespace)) } ?? ""
+        if message.isEmpty { message = "libxml2 error \(code)" }
+        var converted: SatchelError
+        if code == Int32(XML_ERR_NO_MEMORY.rawValue) {
+            converted = SatchelError(.internal, message)
+        } else if code == Int32(XML_ERR_ENTITY_LOOP.rawValue) {
+            converted = .limitExceeded("maxEntityExpansions", limits.maxEntityExpansions, "entity expansion (\(message))")
+        } else if message.contains("Excessive depth") {
+            converted = .limitExceeded("maxDepth", limits.maxDepth, "element nesting (\(message))")
+        } else if Self.encodingCodes.contains(code) || error.domain == Int32(XML_FROM_I18N.rawValue)
+            || message.contains("not proper UTF-8") || message.contains("encoding") || stoppedAtInvalidUTF8(code, ctxt) {
+            converted = SatchelError(.invalidEncoding, message)
+        } else if Self.unfinishedCodes.contains(code) || (inputEnded && (depth > 0 || !sawElement)) {
+            converted = SatchelError(.truncatedInput, "the document ends early: \(message)")
+        } else {
+            converted = SatchelError(.syntaxError, message)
+        }
+        converted.underlying = XMLLibraryError(code: Int(code), domain: Int(error.domain))
+        locate(&converted, ctxt: ctxt)
+        if error.line > 0 {
+            converted.line = Int(error.line)
+            converted.column = error.int2 > 0 ? Int(error.int2) : converted.column
+        }
+        return converted
+    }
+
+    /// Whether libxml2 gave up ("no progress in element content") in front of a byte sequence
+    /// that is not UTF-8: its push parser reports invalid UTF-8 that way when fewer than four
+    /// bytes are buffered.
+    private func stoppedAtInvalidUTF8(_ code: Int32, _ ctxt: xmlParserCtxtPtr) -> Bool {
+        guard code == Int32(XML_ERR_INTERNAL_ERROR.rawValue), let input = ctxt.pointee.input,
+              let current = input.pointee.cur, let end = input.pointee.end, current < end else { return false }
+        let lead = current.pointee
+        guard lead >= 0x80 else { return false }
+        guard (0xC2...0xF4).contains(lead) else { return true }
+        return current + 1 < end && (current + 1).pointee & 0xC0 != 0x80
+    }
+
+    /// Sets the byte offset (in the document, also while libxml2 parses an entity's text), line
+    /// and column of the parser's position.
+    func locate(_ error: inout SatchelError, ctxt: xmlParserCtxtPtr) {
+        let parser = mainParser ?? ctxt
+        let consumed = Int(xmlByteConsumed(parser))
+        if consumed >= 0 { error.offset = consumed }
+        if let input = parser.pointee.input {
+            error.line = Int(input.pointee.line)
+            error.column = Int(input.pointee.col)
+        }
+    }
+}
+
+extension StringProtocol {
+    /// The text without the trailing characters matching `predicate`.
+    fileprivate func trimmingSuffix(while predicate: (Character) -> Bool) -> SubSequence {
+        var end = endIndex
+        while end > startIndex, predicate(self[index(before: end)]) { end = index(before: end) }
+        return self[startIndex..<end]
+    }
+}

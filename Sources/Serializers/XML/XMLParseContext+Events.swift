@@ -1,0 +1,67 @@
+import CLibXML2
+import SerializerRegistry
+
+/// Event delivery, text runs and attribute checks.
+extension XMLParseContext {
+    /// The string for one of libxml2's interned names, decoded once per parse.
+    func interned(_ text: UnsafePointer<xmlChar>?) -> String? {
+        guard let text else { return nil }
+        let key = UnsafeRawPointer(text)
+        let slot = (Int(bitPattern: key) >> 3 ^ Int(bitPattern: key) >> 11) & (names.count - 1)
+        if names[slot].key == key { return names[slot].name }
+        let string = String(cString: text)
+        names[slot] = (key, string)
+        return string
+    }
+
+    /// An element or attribute name from SAX2's local name, prefix and namespace URI.
+    func name(_ localName: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?) -> XMLName {
+        XMLName(localName: interned(localName) ?? "", prefix: interned(prefix), namespaceURI: interned(uri))
+    }
+
+    /// Hands `event` to the handler; what the handler throws stops the parse.
+    func deliver(_ event: XMLEvent, ctxt: xmlParserCtxtPtr) {
+        guard let handler else { return }
+        do {
+            try handler(event)
+        } catch {
+            fail(error, stopping: ctxt)
+        }
+    }
+
+    /// Adds text or CDATA to the pending run, delivering the pending run first when its kind
+    /// differs.
+    func appendText(_ characters: UnsafePointer<xmlChar>, _ count: Int, isCDATA: Bool, ctxt: xmlParserCtxtPtr) {
+        if pendingIsCDATA != isCDATA {
+            flushText(ctxt: ctxt)
+            pendingIsCDATA = isCDATA
+        }
+        if ctxt.pointee.depth == 0 && !addText(count, ctxt: ctxt) { return }
+        pendingText.append(contentsOf: UnsafeBufferPointer(start: characters, count: count))
+    }
+
+    /// Delivers the pending text run, if any, as one event.
+    func flushText(ctxt: xmlParserCtxtPtr) {
+        textRun = 0
+        guard !pendingText.isEmpty else { return }
+        let text = String(decoding: pendingText, as: UTF8.self)
+        pendingText.removeAll(keepingCapacity: true)
+        deliver(pendingIsCDATA ? .cdata(text) : .text(text), ctxt: ctxt)
+    }
+
+    /// Checks SAX2's attribute array (five pointers per attribute: local name, prefix, URI, value
+    /// start and end) against `maxStringBytes`.
+    /// - Returns: `false` (after recording the error) when a value is too long.
+    func checkAttributes(_ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, count: Int, ctxt: xmlParserCtxtPtr) -> Bool {
+        guard let attributes else { return true }
+        for index in 0..<count {
+            guard let start = attributes[5 * index + 3], let end = attributes[5 * index + 4] else { continue }
+            let length = end - start
+            if length > limits.maxStringBytes {
+                fail(limitError("maxStringBytes", limits.maxStringBytes, "an attribute value of \(length) bytes", at: ctxt), stopping: ctxt)
+                return false
+            }
+        }
+        return true
+    }
+}

@@ -1,0 +1,171 @@
+import CLibXML2
+import SerializerRegistry
+
+/// The Swift side of one libxml2 parse: the ``Limits`` it obeys, the first error, and for the
+/// event form the handler and the text not yet delivered.
+///
+/// A context is attached to its parser context through `ctxt->_private` (libxml2 copies that
+/// pointer into the parser contexts it creates for entity content), so every callback and the
+/// structured error handler find it without global state: parses on other threads never meet.
+/// A context is used by one thread at a time, the one driving its parser. The mutable parse
+/// state is marked `@exclusivity(unchecked)`: it is only touched from libxml2's callbacks and
+/// the session on that thread, one short access at a time (no access spans a call back into
+/// libxml2), so the dynamic exclusivity checks — a measurable share of event parsing — cannot
+/// fire.
+final class XMLParseContext {
+    /// What the SAX callbacks do with the content.
+    enum Mode {
+        /// libxml2's own SAX2 callbacks build a tree; ours only count depth and text.
+        case document
+        /// Our callbacks deliver ``XMLEvent``s and build nothing.
+        case events((XMLEvent) throws -> Void)
+    }
+
+    let limits: Limits
+    let mode: Mode
+    /// The event handler of ``Mode/events(_:)``, kept apart so delivering an event does not copy
+    /// the enum.
+    let handler: ((XMLEvent) throws -> Void)?
+    /// The first error: a libxml2 error, a ``Limits`` hit, or what the event handler threw.
+    @exclusivity(unchecked) var failure: (any Error)?
+    /// Bytes of input fed so far, to tell an error at the very end (truncation) from others.
+    @exclusivity(unchecked) var inputLength = 0
+    /// The document's parser context (entity content is parsed by contexts libxml2 creates).
+    var mainParser: xmlParserCtxtPtr?
+    /// Whether the input has ended (set before the final, terminating parse): an error found
+    /// then, before the root element started or while it is open, is truncation.
+    var inputEnded = false
+    /// Whether an element has started.
+    @exclusivity(unchecked) var sawElement = false
+    /// Elements open now.
+    @exclusivity(unchecked) var depth = 0
+    /// Bytes in the current run of text (or CDATA), entity expansions included.
+    @exclusivity(unchecked) var textRun = 0
+    /// Entity references expanded so far, nested ones included.
+    @exclusivity(unchecked) var expansions = 0
+    /// Bytes produced by entity expansion so far.
+    @exclusivity(unchecked) var expandedBytes = 0
+    /// Where the last entity reference was charged, so that a second look-up is not charged.
+    @exclusivity(unchecked) var lastReference: (position: Int, entity: xmlEntityPtr?) = (-1, nil)
+    /// What expanding each entity costs, by name (see ``XMLEntityBudget``).
+    @exclusivity(unchecked) var entityBudget = XMLEntityBudget()
+
+    /// Event form: the text (or CDATA) not yet delivered, so that one run is one event.
+    @exclusivity(unchecked) var pendingText: [UInt8] = []
+    /// Whether ``pendingText`` is CDATA.
+    @exclusivity(unchecked) var pendingIsCDATA = false
+    /// Event form: strings for libxml2's interned names (the parser's dictionary keeps each name
+    /// at one address for the whole parse), so a name is usually decoded once: a direct-mapped
+    /// cache indexed by address bits, cheaper than hashing.
+    @exclusivity(unchecked) var names = [(key: UnsafeRawPointer?, name: String)](repeating: (nil, ""), count: 256)
+
+    init(limits: Limits, mode: Mode) {
+        self.limits = limits
+        self.mode = mode
+        if case .events(let handler) = mode { self.handler = handler } else { handler = nil }
+    }
+
+    /// The options every parse uses: no network, no error printing (errors reach us through the
+    /// structured handler), and libxml2's built-in ceilings lifted (`XML_PARSE_HUGE`) because
+    /// ``Limits`` bounds depth, text and entity expansion instead.
+    static let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
+        | XML_PARSE_NOWARNING.rawValue | XML_PARSE_HUGE.rawValue)
+
+    /// Attaches this context to `ctxt` and installs the callbacks of ``mode``; `self` must
+    /// outlive the parser context.
+    func install(on ctxt: xmlParserCtxtPtr) {
+        XMLLibrary.initialize()
+        xmlCtxtUseOptions(ctxt, Self.options)
+        // Internal entities are replaced by their content. The XML_PARSE_NOENT option would do
+        // that too, but it also lets libxml2 load external entities; our getEntity callback
+        // refuses those anyway, and leaving the option off keeps a second line of defence.
+        ctxt.pointee.replaceEntities = 1
+        ctxt.pointee.loadsubset = 0
+        ctxt.pointee.validate = 0
+        if mainParser == nil { mainParser = ctxt }
+        ctxt.pointee._private = Unmanaged.passUnretained(self).toOpaque()
+        guard let sax = ctxt.pointee.sax else { return }
+        sax.pointee.serror = XMLCallbacks.structuredError
+        sax.pointee.getEntity = XMLCallbacks.getEntity
+        sax.pointee.getParameterEntity = XMLCallbacks.getParameterEntity
+        sax.pointee.resolveEntity = XMLCallbacks.resolveEntity
+        sax.pointee.externalSubset = XMLCallbacks.externalSubset
+        switch mode {
+        case .document:
+            sax.pointee.startElementNs = XMLCallbacks.documentStartElement
+            sax.pointee.endElementNs = XMLCallbacks.documentEndElement
+            sax.pointee.characters = XMLCallbacks.documentCharacters
+            sax.pointee.ignorableWhitespace = XMLCallbacks.documentCharacters
+            sax.pointee.cdataBlock = XMLCallbacks.documentCDATA
+        case .events:
+            sax.pointee.startElementNs = XMLCallbacks.eventStartElement
+            sax.pointee.endElementNs = XMLCallbacks.eventEndElement
+            sax.pointee.characters = XMLCallbacks.eventCharacters
+            sax.pointee.ignorableWhitespace = XMLCallbacks.eventCharacters
+            sax.pointee.cdataBlock = XMLCallbacks.eventCDATA
+            sax.pointee.comment = XMLCallbacks.eventComment
+            sax.pointee.processingInstruction = XMLCallbacks.eventProcessingInstruction
+            sax.pointee.reference = nil
+        }
+    }
+
+    /// The context attached to a parser context, if any.
+    static func of(_ ctx: UnsafeMutableRawPointer?) -> (XMLParseContext, xmlParserCtxtPtr)? {
+        guard let ctx else { return nil }
+        let ctxt = ctx.assumingMemoryBound(to: xmlParserCtxt.self)
+        guard let raw = ctxt.pointee._private else { return nil }
+        return (Unmanaged<XMLParseContext>.fromOpaque(raw).takeUnretainedValue(), ctxt)
+    }
+
+    /// Calls `body` with the context attached to a parser context, without retaining it (the
+    /// session that drives the parser holds it for the whole parse); does nothing without one.
+    @inline(__always)
+    static func with(_ ctx: UnsafeMutableRawPointer?, _ body: (XMLParseContext, xmlParserCtxtPtr) -> Void) {
+        guard let ctx else { return }
+        let ctxt = ctx.assumingMemoryBound(to: xmlParserCtxt.self)
+        guard let raw = ctxt.pointee._private else { return }
+        Unmanaged<XMLParseContext>.fromOpaque(raw)._withUnsafeGuaranteedRef { body($0, ctxt) }
+    }
+
+    /// Records `error` (the first one wins) and stops the parser.
+    func fail(_ error: any Error, stopping ctxt: xmlParserCtxtPtr) {
+        if failure == nil { failure = error }
+        ctxt.pointee.wellFormed = 0
+        xmlStopParser(ctxt)
+    }
+
+    /// A ``Limits`` error located at the parser's current position.
+    func limitError(_ limit: String, _ bound: Int, _ what: String, at ctxt: xmlParserCtxtPtr) -> SatchelError {
+        var error = SatchelError.limitExceeded(limit, bound, what)
+        locate(&error, ctxt: ctxt)
+        return error
+    }
+
+    /// Adds `count` bytes of text to the current run.
+    /// - Returns: `false` (after recording the error) when the run exceeds `maxStringBytes`.
+    func addText(_ count: Int, ctxt: xmlParserCtxtPtr) -> Bool {
+        textRun += count
+        if textRun > limits.maxStringBytes {
+            fail(limitError("maxStringBytes", limits.maxStringBytes, "a text node of \(textRun) bytes", at: ctxt), stopping: ctxt)
+            return false
+        }
+        return true
+    }
+
+    /// Enters an element. - Returns: `false` (after recording the error) past `maxDepth`.
+    func enterElement(ctxt: xmlParserCtxtPtr) -> Bool {
+        depth += 1
+        textRun = 0
+        sawElement = true
+        if depth > limits.maxDepth {
+            fail(limitError("maxDepth", limits.maxDepth, "element nesting", at: ctxt), stopping: ctxt)
+            return false
+        }
+        return true
+    }
+
+    /// Throws the recorded failure, if any.
+    func check() throws {
+        if let failure { throw failure }
+    }
+}

@@ -1,0 +1,144 @@
+import CLibXML2
+import SerializerRegistry
+
+/// One libxml2 parse, fed whole or in chunks: owns the parser context (and, until it is handed
+/// over, the document), and turns the outcome into a result or a ``SatchelError``.
+///
+/// Chunks go to libxml2's push parser (`xmlCreatePushParserCtxt`/`xmlParseChunk`); the first
+/// four bytes are held back until they are all there, so that libxml2 can detect the encoding
+/// (a byte order mark, UTF-16) whatever the chunk size. A whole body is one chunk.
+final class XMLParseSession {
+    let context: XMLParseContext
+    private let encoding: String?
+    private var parser: xmlParserCtxtPtr?
+    private var head: [UInt8] = []
+    private var finished = false
+
+    /// Creates a session.
+    /// - Parameters:
+    ///   - encoding: The charset from the Content-Type, which overrides the document's own
+    ///     declaration (RFC 7303); `nil` or UTF-8 lets libxml2 detect it.
+    init(mode: XMLParseContext.Mode, limits: Limits, encoding: String?) {
+        context = XMLParseContext(limits: limits, mode: mode)
+        let lowered = encoding?.lowercased()
+        self.encoding = (lowered == "utf-8" || lowered == "utf8") ? nil : lowered
+    }
+
+    deinit {
+        if let parser {
+            if let document = parser.pointee.myDoc { xmlFreeDoc(document) }
+            parser.pointee.myDoc = nil
+            xmlFreeParserCtxt(parser)
+        }
+    }
+
+    /// Feeds the next chunk.
+    /// - Throws: ``SatchelError`` as soon as the input cannot be a valid document, a ``Limits``
+    ///   hit, or what the event handler threw.
+    func feed(_ chunk: UnsafeRawBufferPointer) throws {
+        try context.check()
+        guard !finished else { throw SatchelError(.invalidArgument, "the XML parser was fed after finish()") }
+        context.inputLength += chunk.count
+        try context.limits.checkBody(count: context.inputLength)
+        if parser == nil {
+            let needed = 4 - head.count
+            guard chunk.count >= needed else {
+                head.append(contentsOf: chunk)
+                return
+            }
+            head.append(contentsOf: chunk.prefix(needed))
+            try start()
+            try push(UnsafeRawBufferPointer(rebasing: chunk[needed...]), terminate: false)
+            return
+        }
+        try push(chunk, terminate: false)
+    }
+
+    /// Ends the input.
+    /// - Returns: The document (the caller owns it) in document mode; `nil` in event mode.
+    /// - Throws: ``SatchelError`` when the document is incomplete or invalid.
+    func finish() throws -> xmlDocPtr? {
+        try context.check()
+        guard !finished else { throw SatchelError(.invalidArgument, "finish() was called twice") }
+        if parser == nil { try start() }
+        context.inputEnded = true
+        try push(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true)
+        finished = true
+        return try takeDocument()
+    }
+
+    /// Parses a whole body at once: fed to the push parser, then ended, so that an error only
+    /// the end of the input reveals is reported as truncation.
+    /// - Returns: The document (the caller owns it) in document mode; `nil` in event mode.
+    /// - Throws: as ``finish()``.
+    func parseWhole(_ body: UnsafeRawBufferPointer) throws -> xmlDocPtr? {
+        try feed(body)
+        return try finish()
+    }
+
+    /// Creates the push parser with the held-back bytes.
+    private func start() throws {
+        let bytes = head
+        head = []
+        let created: xmlParserCtxtPtr? = if encoding == nil {
+            bytes.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) {
+                    xmlCreatePushParserCtxt(nil, nil, $0.baseAddress, Int32($0.count), nil)
+                }
+            }
+        } else {
+            xmlCreatePushParserCtxt(nil, nil, nil, 0, nil)
+        }
+        guard let created else { throw SatchelError(.internal, "libxml2 could not create a push parser context") }
+        parser = created
+        context.install(on: created)
+        if encoding != nil {
+            try switchEncoding(created)
+            try bytes.withUnsafeBytes { try push($0, terminate: false) }
+        } else {
+            // The creation only stores the first bytes; an empty chunk parses them.
+            try push(UnsafeRawBufferPointer(start: nil, count: 0), terminate: false)
+        }
+    }
+
+    /// Makes libxml2 read the input in ``encoding``.
+    private func switchEncoding(_ parser: xmlParserCtxtPtr) throws {
+        guard let encoding else { return }
+        guard let handler = xmlFindCharEncodingHandler(encoding) else {
+            throw SatchelError(.unsupportedFormat, "the charset '\(encoding)' is not supported")
+        }
+        if xmlSwitchToEncoding(parser, handler) != 0 {
+            throw SatchelError(.invalidEncoding, "libxml2 cannot read the charset '\(encoding)'")
+        }
+    }
+
+    /// Pushes bytes to the push parser, in pieces libxml2's `int` sizes can hold.
+    private func push(_ chunk: UnsafeRawBufferPointer, terminate: Bool) throws {
+        guard let parser else { return }
+        let piece = 1 << 30
+        var start = 0
+        repeat {
+            let count = min(piece, chunk.count - start)
+            let base = chunk.baseAddress.map { UnsafeRawPointer($0 + start).assumingMemoryBound(to: CChar.self) }
+            let last = terminate && start + count == chunk.count
+            xmlParseChunk(parser, base, Int32(count), last ? 1 : 0)
+            try context.check()
+            start += count
+        } while start < chunk.count
+    }
+
+    /// The outcome after the last byte: the first failure, or the document (document mode).
+    private func takeDocument() throws -> xmlDocPtr? {
+        try context.check()
+        guard let parser else { return nil }
+        // Warnings also set errNo; only a document that is not well-formed fails.
+        if parser.pointee.wellFormed == 0 {
+            throw SatchelError(.syntaxError, "libxml2 rejected the document (error \(parser.pointee.errNo))")
+        }
+        let document = parser.pointee.myDoc
+        parser.pointee.myDoc = nil
+        if case .document = context.mode { return document }
+        if let document { xmlFreeDoc(document) }
+        return nil
+    }
+}
