@@ -11,9 +11,11 @@ extension Registry {
         registry.register(JSONResponseSerializer())
         registry.register(FormResponseSerializer())
         registry.register(MultipartResponseSerializer(registry: registry))
+        registry.register(PropertyListResponseSerializer())
         registry.register(JSONSerializer())
         registry.register(FormSerializer())
         registry.register(MultipartSerializer())
+        registry.register(PropertyListSerializer())
         return registry
     }
 }

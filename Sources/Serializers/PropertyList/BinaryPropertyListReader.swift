@@ -1,0 +1,353 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import SerializerRegistry
+
+/// Reads a binary property list (`bplist00`) into a ``Value``, checking every offset, count and
+/// reference against the input before using it.
+///
+/// The trailer (the last 32 bytes) gives the offset table's place, the sizes of offsets and
+/// object references, the object count and the top object. Every object is decoded at most once
+/// and cached, so shared objects cost nothing extra and a reference cycle is found when an object
+/// refers to one still being decoded. Containers deeper than `Limits.maxDepth`, dictionaries with
+/// more than `Limits.maxPairs` members, strings past `Limits.maxStringBytes`, and a tree that,
+/// counting shared objects at each reference, has more than `Limits.maxBodyBytes` values (a
+/// "billion laughs" of shared arrays) are errors.
+struct BinaryPropertyListReader {
+    private let bytes: UnsafeRawBufferPointer
+    private let limits: Limits
+    private let offsetIntSize: Int
+    private let objectRefSize: Int
+    private let objectCount: Int
+    private let topObject: Int
+    private let offsetTableStart: Int
+
+    /// Decoded objects by index.
+    private var cache: [Value?]
+    /// Values in each decoded object's tree, shared objects counted at each reference.
+    private var expandedSizes: [Int]
+    /// Objects being decoded (on the current path from the top object).
+    private var inProgress: [Bool]
+    /// Values in the tree so far, shared objects counted at each reference.
+    private var expandedCount = 0
+    /// The path to a failure, innermost first, collected while the error unwinds.
+    private var errorPath: [KeyPathComponent] = []
+
+    /// Checks the header and trailer of `bytes`.
+    /// - Throws: ``SatchelError`` when the input is too short, has another magic, or its trailer
+    ///   describes an offset table that does not fit.
+    init(_ bytes: UnsafeRawBufferPointer, limits: Limits) throws(SatchelError) {
+        self.bytes = bytes
+        self.limits = limits
+        let headerAndTrailer = 8 + 32
+        guard bytes.count >= headerAndTrailer + 1 else {
+            throw SatchelError(
+                .truncatedInput, "a binary property list needs at least \(headerAndTrailer + 1) bytes, found \(bytes.count)",
+                offset: bytes.count)
+        }
+        guard bytes.prefix(8).elementsEqual("bplist00".utf8) else {
+            throw SatchelError(.syntaxError, "a binary property list starts with bplist00", offset: 0)
+        }
+        let trailer = bytes.count - 32
+        offsetIntSize = Int(bytes[trailer + 6])
+        objectRefSize = Int(bytes[trailer + 7])
+        guard (1...8).contains(offsetIntSize) else {
+            throw SatchelError(.syntaxError, "trailer: offset size \(offsetIntSize) is not 1 to 8", offset: trailer + 6)
+        }
+        guard (1...8).contains(objectRefSize) else {
+            throw SatchelError(.syntaxError, "trailer: object reference size \(objectRefSize) is not 1 to 8", offset: trailer + 7)
+        }
+        let count = Self.bigEndian(bytes, at: trailer + 8, size: 8)
+        let top = Self.bigEndian(bytes, at: trailer + 16, size: 8)
+        let tableStart = Self.bigEndian(bytes, at: trailer + 24, size: 8)
+        // The table lies between the header and the trailer, so each bound is below the input size.
+        guard tableStart >= 9, tableStart < UInt64(trailer) else {
+            throw SatchelError(.syntaxError, "trailer: offset table offset \(tableStart) is outside the objects", offset: trailer + 24)
+        }
+        let tableRoom = (UInt64(trailer) - tableStart) / UInt64(offsetIntSize)
+        guard count >= 1, count <= tableRoom else {
+            throw SatchelError(
+                .syntaxError, "trailer: \(count) objects do not fit an offset table of \(tableRoom) entries",
+                offset: trailer + 8)
+        }
+        guard top < count else {
+            throw SatchelError(.syntaxError, "trailer: top object \(top) is not below the object count \(count)", offset: trailer + 16)
+        }
+        objectCount = Int(count)
+        topObject = Int(top)
+        offsetTableStart = Int(tableStart)
+        cache = Array(repeating: nil, count: objectCount)
+        expandedSizes = Array(repeating: 0, count: objectCount)
+        inProgress = Array(repeating: false, count: objectCount)
+    }
+
+    /// Decodes the top object.
+    /// - Throws: ``SatchelError`` naming the byte offset and key path of the first problem.
+    mutating func read() throws(SatchelError) -> Value {
+        do throws(SatchelError) {
+            return try readObject(topObject, depth: 0)
+        } catch var error {
+            if error.keyPath == nil && !errorPath.isEmpty {
+                error.keyPath = KeyPathComponent.render(errorPath.reversed())
+            }
+            throw error
+        }
+    }
+
+    // MARK: Objects
+
+    private mutating func readObject(_ index: Int, depth: Int) throws(SatchelError) -> Value {
+        if let cached = cache[index] {
+            try countValues(expandedSizes[index], at: nil)
+            return cached
+        }
+        if inProgress[index] {
+            throw SatchelError(.syntaxError, "object \(index) contains itself (a reference cycle)", offset: try objectOffset(index))
+        }
+        let offset = try objectOffset(index)
+        let before = expandedCount
+        inProgress[index] = true
+        let value = try decodeObject(at: offset, depth: depth)
+        inProgress[index] = false
+        try countValues(1, at: offset)
+        cache[index] = value
+        expandedSizes[index] = expandedCount - before
+        return value
+    }
+
+    private mutating func countValues(_ count: Int, at offset: Int?) throws(SatchelError) {
+        expandedCount += count
+        if expandedCount > limits.maxBodyBytes {
+            throw .limitExceeded(
+                "maxBodyBytes", limits.maxBodyBytes, "the values of the property list (shared objects counted at each reference)",
+                offset: offset)
+        }
+    }
+
+    private mutating func decodeObject(at offset: Int, depth: Int) throws(SatchelError) -> Value {
+        let marker = bytes[offset]
+        let low = Int(marker & 0x0F)
+        switch marker >> 4 {
+        case 0x0:
+            switch marker {
+            case 0x08: return .bool(false)
+            case 0x09: return .bool(true)
+            case 0x00: throw unsupported("null", at: offset)
+            case 0x0F: throw unsupported("fill", at: offset)
+            default: throw SatchelError(.syntaxError, "unknown object marker 0x\(String(marker, radix: 16))", offset: offset)
+            }
+        case 0x1:
+            return try readInteger(at: offset, sizeExponent: low)
+        case 0x2:
+            guard low == 2 || low == 3 else {
+                throw SatchelError(.syntaxError, "a real of \(1 << low) bytes (only 4 and 8)", offset: offset)
+            }
+            let size = 1 << low
+            try checkRange(offset + 1, size, what: "real", at: offset)
+            let bits = Self.bigEndian(bytes, at: offset + 1, size: size)
+            return .double(size == 4 ? Double(Float(bitPattern: UInt32(bits))) : Double(bitPattern: bits))
+        case 0x3:
+            guard marker == 0x33 else {
+                throw SatchelError(.syntaxError, "unknown object marker 0x\(String(marker, radix: 16))", offset: offset)
+            }
+            try checkRange(offset + 1, 8, what: "date", at: offset)
+            let seconds = Double(bitPattern: Self.bigEndian(bytes, at: offset + 1, size: 8))
+            guard seconds.isFinite else { throw SatchelError(.syntaxError, "the date is not a finite number", offset: offset) }
+            return .date(Date(timeIntervalSinceReferenceDate: seconds))
+        case 0x4:
+            let (count, start) = try readCount(at: offset, low: low)
+            try checkRange(start, count, what: "data", at: offset)
+            return .bytes(Array(UnsafeRawBufferPointer(rebasing: bytes[start..<start + count])))
+        case 0x5, 0x6, 0x7:
+            return .string(try readString(at: offset))
+        case 0x8:
+            let size = low + 1
+            guard size <= 8 else { throw SatchelError(.numberOutOfRange, "a UID of \(size) bytes (at most 8)", offset: offset) }
+            try checkRange(offset + 1, size, what: "UID", at: offset)
+            return .payload(PropertyListUID(Self.bigEndian(bytes, at: offset + 1, size: size)))
+        case 0xA:
+            return try readArray(at: offset, low: low, depth: depth)
+        case 0xB:
+            throw unsupported("ordered set", at: offset)
+        case 0xC:
+            throw unsupported("set", at: offset)
+        case 0xD:
+            return try readDictionary(at: offset, low: low, depth: depth)
+        default:
+            throw SatchelError(.syntaxError, "unknown object marker 0x\(String(marker, radix: 16))", offset: offset)
+        }
+    }
+
+    private func unsupported(_ kind: String, at offset: Int) -> SatchelError {
+        SatchelError(.unsupportedFormat, "a binary plist \(kind) object has no Value form and is not supported", offset: offset)
+    }
+
+    private func readInteger(at offset: Int, sizeExponent: Int) throws(SatchelError) -> Value {
+        guard sizeExponent <= 4 else {
+            throw SatchelError(.syntaxError, "an integer of 2^\(sizeExponent) bytes (at most 16)", offset: offset)
+        }
+        let size = 1 << sizeExponent
+        try checkRange(offset + 1, size, what: "integer", at: offset)
+        switch size {
+        case 8:
+            return .integer(Int64(bitPattern: Self.bigEndian(bytes, at: offset + 1, size: 8)))
+        case 16:
+            // 128-bit integers: writers use them for values at and above 2^63.
+            let high = Self.bigEndian(bytes, at: offset + 1, size: 8)
+            let low = Self.bigEndian(bytes, at: offset + 9, size: 8)
+            if high == 0 { return Value(low) }
+            if high == .max && low >= 1 << 63 { return .integer(Int64(bitPattern: low)) }
+            throw SatchelError(.numberOutOfRange, "a 128-bit integer outside Int64 and UInt64", offset: offset)
+        default:
+            return .integer(Int64(Self.bigEndian(bytes, at: offset + 1, size: size)))
+        }
+    }
+
+    private func readString(at offset: Int) throws(SatchelError) -> String {
+        let marker = bytes[offset]
+        let (count, start) = try readCount(at: offset, low: Int(marker & 0x0F))
+        let isUTF16 = marker >> 4 == 0x6
+        let (byteCount, overflow) = count.multipliedReportingOverflow(by: isUTF16 ? 2 : 1)
+        guard !overflow else { throw SatchelError(.syntaxError, "a string of \(count) characters does not fit", offset: offset) }
+        try checkRange(start, byteCount, what: "string", at: offset)
+        // UTF-16 is checked once decoded (a unit becomes one to three UTF-8 bytes).
+        if !isUTF16 { try checkStringLength(byteCount, at: offset) }
+        let content = UnsafeRawBufferPointer(rebasing: bytes[start..<start + byteCount])
+        let string: String?
+        switch marker >> 4 {
+        case 0x5:
+            string = content.allSatisfy { $0 < 0x80 } ? String(decoding: content, as: UTF8.self) : nil
+        case 0x7:
+            string = String(validating: content, as: UTF8.self)
+        default:
+            let units = (0..<count).lazy.map { UInt16(content[2 * $0]) << 8 | UInt16(content[2 * $0 + 1]) }
+            string = String(validating: units, as: UTF16.self)
+        }
+        guard let string else {
+            let encoding = ["ASCII", "UTF-16", "UTF-8"][Int(marker >> 4) - 5]
+            throw SatchelError(.invalidEncoding, "a string that is not valid \(encoding)", offset: offset)
+        }
+        try checkStringLength(string.utf8.count, at: offset)
+        return string
+    }
+
+    private func checkStringLength(_ length: Int, at offset: Int) throws(SatchelError) {
+        if length > limits.maxStringBytes {
+            throw .limitExceeded("maxStringBytes", limits.maxStringBytes, "a string of \(length) bytes", offset: offset)
+        }
+    }
+
+    private mutating func readArray(at offset: Int, low: Int, depth: Int) throws(SatchelError) -> Value {
+        let (count, start) = try readReferences(at: offset, low: low, perElement: 1, depth: depth)
+        var elements: [Value] = []
+        elements.reserveCapacity(count)
+        for position in 0..<count {
+            let reference = try readReference(at: start + position * objectRefSize)
+            do {
+                elements.append(try readObject(reference, depth: depth + 1))
+            } catch {
+                errorPath.append(.index(position))
+                throw error
+            }
+        }
+        return .array(elements)
+    }
+
+    private mutating func readDictionary(at offset: Int, low: Int, depth: Int) throws(SatchelError) -> Value {
+        let (count, start) = try readReferences(at: offset, low: low, perElement: 2, depth: depth)
+        guard count <= limits.maxPairs else {
+            throw .limitExceeded("maxPairs", limits.maxPairs, "a dictionary of \(count) members", offset: offset)
+        }
+        var members = ValueObject(minimumCapacity: count)
+        let valuesStart = start + count * objectRefSize
+        for position in 0..<count {
+            let keyReference = try readReference(at: start + position * objectRefSize)
+            guard case .string(let key) = try readObject(keyReference, depth: depth + 1) else {
+                errorPath.append(.index(position))
+                throw SatchelError(.syntaxError, "dictionary key \(position) is not a string", offset: try objectOffset(keyReference))
+            }
+            let valueReference = try readReference(at: valuesStart + position * objectRefSize)
+            do {
+                members[key] = try readObject(valueReference, depth: depth + 1)
+            } catch {
+                errorPath.append(.key(key))
+                throw error
+            }
+        }
+        return .object(members)
+    }
+
+    /// The element count of a container and where its references start, after checking the
+    /// nesting depth and that `count × perElement` references fit before the offset table.
+    private func readReferences(at offset: Int, low: Int, perElement: Int, depth: Int) throws(SatchelError) -> (Int, Int) {
+        if depth >= limits.maxDepth {
+            throw .limitExceeded("maxDepth", limits.maxDepth, "nesting", offset: offset)
+        }
+        let (count, start) = try readCount(at: offset, low: low)
+        let (references, overflow) = count.multipliedReportingOverflow(by: perElement * objectRefSize)
+        guard !overflow else {
+            throw SatchelError(.syntaxError, "a container of \(count) objects does not fit", offset: offset)
+        }
+        try checkRange(start, references, what: "container", at: offset)
+        return (count, start)
+    }
+
+    // MARK: Bytes
+
+    /// The count of the object at `offset`: the marker's low nibble, or an integer object after it.
+    private func readCount(at offset: Int, low: Int) throws(SatchelError) -> (count: Int, start: Int) {
+        guard low == 0x0F else { return (low, offset + 1) }
+        try checkRange(offset + 1, 1, what: "count", at: offset)
+        let marker = bytes[offset + 1]
+        guard marker >> 4 == 0x1, marker & 0x0F <= 3 else {
+            throw SatchelError(.syntaxError, "the count is not an integer of 1 to 8 bytes", offset: offset + 1)
+        }
+        let size = 1 << Int(marker & 0x0F)
+        try checkRange(offset + 2, size, what: "count", at: offset)
+        let count = Self.bigEndian(bytes, at: offset + 2, size: size)
+        // Anything past the input is caught by the caller's range check; this keeps it an Int.
+        guard count <= UInt64(offsetTableStart) else {
+            throw SatchelError(.syntaxError, "a count of \(count) is larger than the property list", offset: offset + 1)
+        }
+        return (Int(count), offset + 2 + size)
+    }
+
+    /// Throws unless `count` bytes from `start` lie before the offset table.
+    @inline(__always)
+    private func checkRange(_ start: Int, _ count: Int, what: String, at offset: Int) throws(SatchelError) {
+        guard count <= offsetTableStart - start else {
+            throw SatchelError(
+                .truncatedInput, "the \(what) runs \(count - (offsetTableStart - start)) bytes past the objects", offset: offset)
+        }
+    }
+
+    private func objectOffset(_ index: Int) throws(SatchelError) -> Int {
+        let entry = offsetTableStart + index * offsetIntSize
+        let offset = Self.bigEndian(bytes, at: entry, size: offsetIntSize)
+        guard offset >= 8, offset < UInt64(offsetTableStart) else {
+            throw SatchelError(.syntaxError, "object \(index) has offset \(offset), outside the objects", offset: entry)
+        }
+        return Int(offset)
+    }
+
+    private func readReference(at position: Int) throws(SatchelError) -> Int {
+        let reference = Self.bigEndian(bytes, at: position, size: objectRefSize)
+        guard reference < UInt64(objectCount) else {
+            throw SatchelError(.syntaxError, "object reference \(reference) is not below the object count \(objectCount)", offset: position)
+        }
+        return Int(reference)
+    }
+
+    /// The unsigned big-endian number of `size` (1 to 8) bytes at `position`; the caller has
+    /// checked the range.
+    @inline(__always)
+    private static func bigEndian(_ bytes: UnsafeRawBufferPointer, at position: Int, size: Int) -> UInt64 {
+        var result: UInt64 = 0
+        for index in position..<position + size {
+            result = result << 8 | UInt64(bytes[index])
+        }
+        return result
+    }
+}

@@ -1,0 +1,251 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import SerializerRegistry
+
+/// Reads an XML property list into a ``Value`` with a small strict scanner (no XML library, so
+/// no network, no external entities and nothing to expand).
+///
+/// Accepted: an optional UTF-8 byte order mark, XML declaration (UTF-8 or ASCII), comments,
+/// processing instructions and a DOCTYPE without an internal subset; then one `<plist>` element
+/// (version `1.0` when given) holding one value. Text may use the five predefined entities,
+/// character references and CDATA sections; line ends are normalised to line feeds as XML
+/// requires. Everything else is an error with its byte offset, line and column: unknown
+/// elements, attributes outside `<plist>`, text between elements, a second value, trailing
+/// content, DTD internal subsets and other entities, malformed integers, reals, dates or base64.
+struct XMLPropertyListReader {
+    let bytes: UnsafeRawBufferPointer
+    let limits: Limits
+    var position = 0
+    /// The path to a failure, innermost first, collected while the error unwinds.
+    var errorPath: [KeyPathComponent] = []
+
+    /// The elements of the plist vocabulary.
+    enum Element {
+        case plist, dict, array, key, string, integer, real, date, data, `true`, `false`
+    }
+
+    /// Prepares to read `bytes`.
+    init(_ bytes: UnsafeRawBufferPointer, limits: Limits) {
+        self.bytes = bytes
+        self.limits = limits
+    }
+
+    /// Reads the whole document.
+    /// - Throws: ``SatchelError`` with the byte offset, line, column and key path of the problem.
+    mutating func read() throws(SatchelError) -> Value {
+        do throws(SatchelError) {
+            try readProlog()
+            let plist = try readStartTag(allowingAttributes: true)
+            if let version = plist.version, !bytes[version].elementsEqual("1.0".utf8) {
+                throw SatchelError(
+                    .unsupportedFormat, "plist version '\(String(decoding: bytes[version], as: UTF8.self))' is not supported (only 1.0)",
+                    offset: version.lowerBound)
+            }
+            guard !plist.isEmpty else { throw SatchelError(.syntaxError, "the <plist> element holds no value", offset: position) }
+            let value = try readValue(depth: 0)
+            skipMisc()
+            guard starts(with: "</") else {
+                throw SatchelError(.syntaxError, "a <plist> holds one value; found more content", offset: position)
+            }
+            try readEndTag(plist.name)
+            skipMisc()
+            guard position == bytes.count else {
+                throw SatchelError(.syntaxError, "content after </plist>", offset: position)
+            }
+            return value
+        } catch var error {
+            if error.keyPath == nil && !errorPath.isEmpty {
+                error.keyPath = KeyPathComponent.render(errorPath.reversed())
+            }
+            error.locate(offset: error.offset ?? position, in: bytes)
+            throw error
+        }
+    }
+
+    // MARK: Prolog
+
+    private mutating func readProlog() throws(SatchelError) {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
+        skipWhiteSpace()
+        if starts(with: "<?xml"), position + 5 < bytes.count, bytes[position + 5].isXMLWhiteSpace {
+            try checkDeclaration()
+        }
+        while true {
+            skipMisc()
+            if starts(with: "<!DOCTYPE") {
+                try skipDoctype()
+            } else if starts(with: "<plist") {
+                return
+            } else if position == bytes.count {
+                throw SatchelError(.truncatedInput, "the document has no <plist> element", offset: position)
+            } else {
+                throw SatchelError(.syntaxError, "the root element must be <plist>", offset: position)
+            }
+        }
+    }
+
+    /// Checks the declaration's encoding (UTF-8 or ASCII) and skips it.
+    private mutating func checkDeclaration() throws(SatchelError) {
+        let start = position
+        guard let end = find("?>", from: position) else {
+            throw SatchelError(.truncatedInput, "unterminated XML declaration", offset: start)
+        }
+        let declaration = String(decoding: bytes[start..<end], as: UTF8.self)
+        if let range = declaration.range(of: "encoding") {
+            let rest = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\t" }
+            if let quote = rest.first, quote == "\"" || quote == "'" {
+                let name = rest.dropFirst().prefix { $0 != quote }.lowercased()
+                guard ["utf-8", "utf8", "us-ascii", "ascii"].contains(name) else {
+                    throw SatchelError(.unsupportedFormat, "encoding '\(name)' is not supported (only UTF-8)", offset: start)
+                }
+            }
+        }
+        position = end + 2
+    }
+
+    /// Skips `<!DOCTYPE …>`; an internal subset (`[…]`, where entities are declared) is refused.
+    private mutating func skipDoctype() throws(SatchelError) {
+        let start = position
+        var quote: UInt8?
+        while position < bytes.count {
+            let byte = bytes[position]
+            position += 1
+            if let open = quote {
+                if byte == open { quote = nil }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: "[") {
+                throw SatchelError(
+                    .unsupportedFormat, "a DOCTYPE with an internal subset (entity declarations) is not accepted",
+                    offset: position - 1)
+            } else if byte == UInt8(ascii: ">") {
+                return
+            }
+        }
+        throw SatchelError(.truncatedInput, "unterminated DOCTYPE", offset: start)
+    }
+
+    // MARK: Values
+
+    private mutating func readValue(depth: Int) throws(SatchelError) -> Value {
+        skipMisc()
+        guard position < bytes.count else {
+            throw SatchelError(.truncatedInput, "the document ends where a value was expected", offset: position)
+        }
+        guard bytes[position] == UInt8(ascii: "<") else {
+            throw SatchelError(.syntaxError, "text where an element was expected", offset: position)
+        }
+        if starts(with: "</") {
+            throw SatchelError(.syntaxError, "an end tag where a value was expected", offset: position)
+        }
+        let tagStart = position
+        let tag = try readStartTag(allowingAttributes: false)
+        guard let element = element(named: tag.name) else {
+            throw SatchelError(
+                .syntaxError, "unknown element <\(String(decoding: bytes[tag.name], as: UTF8.self))>", offset: tagStart)
+        }
+        switch element {
+        case .dict:
+            return try readDictionary(tag, depth: depth, at: tagStart)
+        case .array:
+            return try readArray(tag, depth: depth, at: tagStart)
+        case .string:
+            return .string(try readString(tag))
+        case .integer:
+            return try readInteger(tag, at: tagStart)
+        case .real:
+            return try readReal(tag, at: tagStart)
+        case .date:
+            return try readDate(tag, at: tagStart)
+        case .data:
+            return try readData(tag, at: tagStart)
+        case .true, .false:
+            if !tag.isEmpty {
+                skipWhiteSpace()
+                try readEndTag(tag.name)
+            }
+            return .bool(element == .true)
+        case .key:
+            throw SatchelError(.syntaxError, "<key> outside a <dict>", offset: tagStart)
+        case .plist:
+            throw SatchelError(.syntaxError, "a <plist> inside a <plist>", offset: tagStart)
+        }
+    }
+
+    private mutating func readDictionary(_ tag: StartTag, depth: Int, at tagStart: Int) throws(SatchelError) -> Value {
+        try checkDepth(depth, at: tagStart)
+        var members = ValueObject()
+        guard !tag.isEmpty else { return .object(members) }
+        while true {
+            skipMisc()
+            if starts(with: "</") {
+                try readEndTag(tag.name)
+                return .object(members)
+            }
+            let keyStart = position
+            guard position < bytes.count else {
+                throw SatchelError(.truncatedInput, "the document ends inside a <dict>", offset: position)
+            }
+            guard bytes[position] == UInt8(ascii: "<") else {
+                throw SatchelError(.syntaxError, "text inside a <dict>", offset: position)
+            }
+            let keyTag = try readStartTag(allowingAttributes: false)
+            guard element(named: keyTag.name) == .key else {
+                throw SatchelError(.syntaxError, "expected <key> in a <dict>", offset: keyStart)
+            }
+            let key = try readString(keyTag)
+            if members.count == limits.maxPairs && members[key] == nil {
+                throw .limitExceeded("maxPairs", limits.maxPairs, "a dictionary of more members", offset: keyStart)
+            }
+            do {
+                members[key] = try readValue(depth: depth + 1)
+            } catch {
+                errorPath.append(.key(key))
+                throw error
+            }
+        }
+    }
+
+    private mutating func readArray(_ tag: StartTag, depth: Int, at tagStart: Int) throws(SatchelError) -> Value {
+        try checkDepth(depth, at: tagStart)
+        var elements: [Value] = []
+        guard !tag.isEmpty else { return .array(elements) }
+        while true {
+            skipMisc()
+            if starts(with: "</") {
+                try readEndTag(tag.name)
+                return .array(elements)
+            }
+            do {
+                elements.append(try readValue(depth: depth + 1))
+            } catch {
+                errorPath.append(.index(elements.count))
+                throw error
+            }
+        }
+    }
+
+    private func checkDepth(_ depth: Int, at offset: Int) throws(SatchelError) {
+        if depth >= limits.maxDepth {
+            throw .limitExceeded("maxDepth", limits.maxDepth, "nesting", offset: offset)
+        }
+    }
+
+    private func element(named name: Range<Int>) -> Element? {
+        let name = UnsafeRawBufferPointer(rebasing: bytes[name])
+        func equals(_ literal: StaticString) -> Bool {
+            UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount).elementsEqual(name)
+        }
+        switch name.count {
+        case 3: return equals("key") ? .key : nil
+        case 4: return equals("dict") ? .dict : equals("real") ? .real : equals("date") ? .date : equals("data") ? .data : equals("true") ? .true : nil
+        case 5: return equals("array") ? .array : equals("plist") ? .plist : equals("false") ? .false : nil
+        case 6: return equals("string") ? .string : nil
+        case 7: return equals("integer") ? .integer : nil
+        default: return nil
+        }
+    }
+}
