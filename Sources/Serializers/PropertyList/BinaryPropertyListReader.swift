@@ -86,30 +86,41 @@ struct BinaryPropertyListReader {
     /// Decodes the top object.
     /// - Throws: ``SatchelError`` naming the byte offset and key path of the first problem.
     mutating func read() throws(SatchelError) -> Value {
-        do throws(SatchelError) {
+        do {
             return try readObject(topObject, depth: 0)
-        } catch var error {
+        } catch var error as SatchelError {
             if error.keyPath == nil && !errorPath.isEmpty {
                 error.keyPath = KeyPathComponent.render(errorPath.reversed())
             }
             throw error
+        } catch {
+            throw SatchelError(.internal, "unexpected error: \(error)")
         }
     }
 
     // MARK: Objects
 
-    private mutating func readObject(_ index: Int, depth: Int) throws(SatchelError) -> Value {
+    // The recursive functions (readObject, readArray, readDictionary) throw untyped errors made
+    // by `failure`, so each level's stack frame holds a pointer rather than a SatchelError and
+    // the default Limits.maxDepth fits a small thread stack.
+
+    private mutating func readObject(_ index: Int, depth: Int) throws -> Value {
         if let cached = cache[index] {
             try countValues(expandedSizes[index], at: nil)
             return cached
         }
-        if inProgress[index] {
-            throw SatchelError(.syntaxError, "object \(index) contains itself (a reference cycle)", offset: try objectOffset(index))
-        }
         let offset = try objectOffset(index)
+        if inProgress[index] {
+            throw Self.failure(.syntaxError, "object \(index) contains itself (a reference cycle)", at: offset)
+        }
         let before = expandedCount
         inProgress[index] = true
-        let value = try decodeObject(at: offset, depth: depth)
+        let value: Value
+        switch bytes[offset] >> 4 {
+        case 0xA: value = try readArray(at: offset, depth: depth)
+        case 0xD: value = try readDictionary(at: offset, depth: depth)
+        default: value = try decodeScalar(at: offset)
+        }
         inProgress[index] = false
         try countValues(1, at: offset)
         cache[index] = value
@@ -117,16 +128,23 @@ struct BinaryPropertyListReader {
         return value
     }
 
-    private mutating func countValues(_ count: Int, at offset: Int?) throws(SatchelError) {
+    /// A boxed ``SatchelError``, built outside the recursive frames.
+    @inline(never)
+    private static func failure(_ code: SatchelError.Code, _ message: String, at offset: Int?) -> any Error {
+        SatchelError(code, message, offset: offset)
+    }
+
+    private mutating func countValues(_ count: Int, at offset: Int?) throws {
         expandedCount += count
         if expandedCount > limits.maxBodyBytes {
-            throw .limitExceeded(
+            throw SatchelError.limitExceeded(
                 "maxBodyBytes", limits.maxBodyBytes, "the values of the property list (shared objects counted at each reference)",
                 offset: offset)
         }
     }
 
-    private mutating func decodeObject(at offset: Int, depth: Int) throws(SatchelError) -> Value {
+    @inline(never)
+    private func decodeScalar(at offset: Int) throws -> Value {
         let marker = bytes[offset]
         let low = Int(marker & 0x0F)
         switch marker >> 4 {
@@ -167,14 +185,10 @@ struct BinaryPropertyListReader {
             guard size <= 8 else { throw SatchelError(.numberOutOfRange, "a UID of \(size) bytes (at most 8)", offset: offset) }
             try checkRange(offset + 1, size, what: "UID", at: offset)
             return .payload(PropertyListUID(Self.bigEndian(bytes, at: offset + 1, size: size)))
-        case 0xA:
-            return try readArray(at: offset, low: low, depth: depth)
         case 0xB:
             throw unsupported("ordered set", at: offset)
         case 0xC:
             throw unsupported("set", at: offset)
-        case 0xD:
-            return try readDictionary(at: offset, low: low, depth: depth)
         default:
             throw SatchelError(.syntaxError, "unknown object marker 0x\(String(marker, radix: 16))", offset: offset)
         }
@@ -239,8 +253,8 @@ struct BinaryPropertyListReader {
         }
     }
 
-    private mutating func readArray(at offset: Int, low: Int, depth: Int) throws(SatchelError) -> Value {
-        let (count, start) = try readReferences(at: offset, low: low, perElement: 1, depth: depth)
+    private mutating func readArray(at offset: Int, depth: Int) throws -> Value {
+        let (count, start) = try readReferences(at: offset, perElement: 1, depth: depth)
         var elements: [Value] = []
         elements.reserveCapacity(count)
         for position in 0..<count {
@@ -255,10 +269,10 @@ struct BinaryPropertyListReader {
         return .array(elements)
     }
 
-    private mutating func readDictionary(at offset: Int, low: Int, depth: Int) throws(SatchelError) -> Value {
-        let (count, start) = try readReferences(at: offset, low: low, perElement: 2, depth: depth)
-        guard count <= limits.maxPairs else {
-            throw .limitExceeded("maxPairs", limits.maxPairs, "a dictionary of \(count) members", offset: offset)
+    private mutating func readDictionary(at offset: Int, depth: Int) throws -> Value {
+        let (count, start) = try readReferences(at: offset, perElement: 2, depth: depth)
+        if count > limits.maxPairs {
+            throw SatchelError.limitExceeded("maxPairs", limits.maxPairs, "a dictionary of \(count) members", offset: offset)
         }
         var members = ValueObject(minimumCapacity: count)
         let valuesStart = start + count * objectRefSize
@@ -266,7 +280,7 @@ struct BinaryPropertyListReader {
             let keyReference = try readReference(at: start + position * objectRefSize)
             guard case .string(let key) = try readObject(keyReference, depth: depth + 1) else {
                 errorPath.append(.index(position))
-                throw SatchelError(.syntaxError, "dictionary key \(position) is not a string", offset: try objectOffset(keyReference))
+                throw Self.failure(.syntaxError, "dictionary key \(position) is not a string", at: offset)
             }
             let valueReference = try readReference(at: valuesStart + position * objectRefSize)
             do {
@@ -281,11 +295,12 @@ struct BinaryPropertyListReader {
 
     /// The element count of a container and where its references start, after checking the
     /// nesting depth and that `count × perElement` references fit before the offset table.
-    private func readReferences(at offset: Int, low: Int, perElement: Int, depth: Int) throws(SatchelError) -> (Int, Int) {
+    @inline(never)
+    private func readReferences(at offset: Int, perElement: Int, depth: Int) throws -> (Int, Int) {
         if depth >= limits.maxDepth {
-            throw .limitExceeded("maxDepth", limits.maxDepth, "nesting", offset: offset)
+            throw SatchelError.limitExceeded("maxDepth", limits.maxDepth, "nesting", offset: offset)
         }
-        let (count, start) = try readCount(at: offset, low: low)
+        let (count, start) = try readCount(at: offset, low: Int(bytes[offset] & 0x0F))
         let (references, overflow) = count.multipliedReportingOverflow(by: perElement * objectRefSize)
         guard !overflow else {
             throw SatchelError(.syntaxError, "a container of \(count) objects does not fit", offset: offset)
@@ -323,7 +338,8 @@ struct BinaryPropertyListReader {
         }
     }
 
-    private func objectOffset(_ index: Int) throws(SatchelError) -> Int {
+    @inline(never)
+    private func objectOffset(_ index: Int) throws -> Int {
         let entry = offsetTableStart + index * offsetIntSize
         let offset = Self.bigEndian(bytes, at: entry, size: offsetIntSize)
         guard offset >= 8, offset < UInt64(offsetTableStart) else {
@@ -332,7 +348,8 @@ struct BinaryPropertyListReader {
         return Int(offset)
     }
 
-    private func readReference(at position: Int) throws(SatchelError) -> Int {
+    @inline(never)
+    private func readReference(at position: Int) throws -> Int {
         let reference = Self.bigEndian(bytes, at: position, size: objectRefSize)
         guard reference < UInt64(objectCount) else {
             throw SatchelError(.syntaxError, "object reference \(reference) is not below the object count \(objectCount)", offset: position)

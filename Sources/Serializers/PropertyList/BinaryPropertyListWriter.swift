@@ -28,9 +28,10 @@ struct BinaryPropertyListWriter {
     ///   key path.
     func write(_ value: Value) throws(SatchelError) -> [UInt8] {
         var flattener = Flattener(maxDepth: maxDepth)
-        do throws(SatchelError) {
+        do {
             _ = try flattener.add(value, depth: 0)
-        } catch var error {
+        } catch {
+            var error = error as? SatchelError ?? SatchelError(.internal, "unexpected error: \(error)")
             error.keyPath = KeyPathComponent.render(flattener.errorPath.reversed())
             throw error
         }
@@ -85,7 +86,9 @@ struct BinaryPropertyListWriter {
             self.maxDepth = maxDepth
         }
 
-        mutating func add(_ value: Value, depth: Int) throws(SatchelError) -> Int {
+        /// Recursive: untyped throws and errors built in a non-inlined helper keep each level's
+        /// stack frame small.
+        mutating func add(_ value: Value, depth: Int) throws -> Int {
             switch value {
             case .string(let string):
                 return addString(string)
@@ -120,19 +123,25 @@ struct BinaryPropertyListWriter {
                 }
                 entries[index] = .dictionary(start: start, count: members.count)
                 return index
+            default:
+                return try addScalar(value)
+            }
+        }
+
+        @inline(never)
+        private mutating func addScalar(_ value: Value) throws(SatchelError) -> Int {
+            switch value {
             case .null:
                 throw SatchelError(.unencodableValue, "property lists have no null")
-            case .payload(let payload):
-                guard payload is PropertyListUID else {
-                    throw SatchelError(.unencodableValue, "a \(type(of: payload).kind) payload has no property-list form")
-                }
-                fallthrough
+            case .payload(let payload) where !(payload is PropertyListUID):
+                throw SatchelError(.unencodableValue, "a \(type(of: payload).kind) payload has no property-list form")
             default:
                 entries.append(.scalar(value))
                 return entries.count - 1
             }
         }
 
+        @inline(never)
         private mutating func addString(_ string: String) -> Int {
             if let index = stringIndices[string] { return index }
             entries.append(.scalar(.string(string)))
@@ -140,9 +149,10 @@ struct BinaryPropertyListWriter {
             return entries.count - 1
         }
 
-        private mutating func reserveContainer(depth: Int) throws(SatchelError) -> Int {
+        @inline(never)
+        private mutating func reserveContainer(depth: Int) throws -> Int {
             if depth >= maxDepth {
-                throw .limitExceeded("maxDepth", maxDepth, "nesting")
+                throw SatchelError.limitExceeded("maxDepth", maxDepth, "nesting")
             }
             entries.append(.array(start: 0, count: 0))
             return entries.count - 1

@@ -36,7 +36,7 @@ struct XMLPropertyListReader {
     /// Reads the whole document.
     /// - Throws: ``SatchelError`` with the byte offset, line, column and key path of the problem.
     mutating func read() throws(SatchelError) -> Value {
-        do throws(SatchelError) {
+        do {
             try readProlog()
             let plist = try readStartTag(allowingAttributes: true)
             if let version = plist.version, !bytes[version].elementsEqual("1.0".utf8) {
@@ -56,7 +56,8 @@ struct XMLPropertyListReader {
                 throw SatchelError(.syntaxError, "content after </plist>", offset: position)
             }
             return value
-        } catch var error {
+        } catch {
+            var error = error as? SatchelError ?? SatchelError(.internal, "unexpected error: \(error)")
             if error.keyPath == nil && !errorPath.isEmpty {
                 error.keyPath = KeyPathComponent.render(errorPath.reversed())
             }
@@ -130,7 +131,23 @@ struct XMLPropertyListReader {
 
     // MARK: Values
 
-    private mutating func readValue(depth: Int) throws(SatchelError) -> Value {
+    // The recursive functions (readValue, readDictionary, readArray) throw untyped errors and
+    // leave scalars and error messages to non-inlined helpers, so each level's stack frame stays
+    // small and the default Limits.maxDepth fits a small thread stack.
+
+    private mutating func readValue(depth: Int) throws -> Value {
+        let tagStart = position
+        let (tag, element) = try readValueStartTag()
+        switch element {
+        case .dict: return try readDictionary(tag, depth: depth, at: tagStart)
+        case .array: return try readArray(tag, depth: depth, at: tagStart)
+        default: return try readScalar(element, tag, at: tagStart)
+        }
+    }
+
+    /// Skips to the next start tag and reads it; it must name a value element.
+    @inline(never)
+    private mutating func readValueStartTag() throws -> (StartTag, Element) {
         skipMisc()
         guard position < bytes.count else {
             throw SatchelError(.truncatedInput, "the document ends where a value was expected", offset: position)
@@ -143,82 +160,83 @@ struct XMLPropertyListReader {
         }
         let tagStart = position
         let tag = try readStartTag(allowingAttributes: false)
-        guard let element = element(named: tag.name) else {
+        switch element(named: tag.name) {
+        case nil:
             throw SatchelError(
                 .syntaxError, "unknown element <\(String(decoding: bytes[tag.name], as: UTF8.self))>", offset: tagStart)
+        case .key:
+            throw SatchelError(.syntaxError, "<key> outside a <dict>", offset: tagStart)
+        case .plist:
+            throw SatchelError(.syntaxError, "a <plist> inside a <plist>", offset: tagStart)
+        case let element?:
+            return (tag, element)
         }
+    }
+
+    @inline(never)
+    private mutating func readScalar(_ element: Element, _ tag: StartTag, at tagStart: Int) throws -> Value {
         switch element {
-        case .dict:
-            return try readDictionary(tag, depth: depth, at: tagStart)
-        case .array:
-            return try readArray(tag, depth: depth, at: tagStart)
-        case .string:
-            return .string(try readString(tag))
-        case .integer:
-            return try readInteger(tag, at: tagStart)
-        case .real:
-            return try readReal(tag, at: tagStart)
-        case .date:
-            return try readDate(tag, at: tagStart)
-        case .data:
-            return try readData(tag, at: tagStart)
+        case .string: return .string(try readString(tag))
+        case .integer: return try readInteger(tag, at: tagStart)
+        case .real: return try readReal(tag, at: tagStart)
+        case .date: return try readDate(tag, at: tagStart)
+        case .data: return try readData(tag, at: tagStart)
         case .true, .false:
             if !tag.isEmpty {
                 skipWhiteSpace()
                 try readEndTag(tag.name)
             }
             return .bool(element == .true)
-        case .key:
-            throw SatchelError(.syntaxError, "<key> outside a <dict>", offset: tagStart)
-        case .plist:
-            throw SatchelError(.syntaxError, "a <plist> inside a <plist>", offset: tagStart)
+        case .dict, .array, .key, .plist:
+            throw SatchelError(.internal, "readScalar called for a container", offset: tagStart)
         }
     }
 
-    private mutating func readDictionary(_ tag: StartTag, depth: Int, at tagStart: Int) throws(SatchelError) -> Value {
+    private mutating func readDictionary(_ tag: StartTag, depth: Int, at tagStart: Int) throws -> Value {
         try checkDepth(depth, at: tagStart)
         var members = ValueObject()
         guard !tag.isEmpty else { return .object(members) }
-        while true {
-            skipMisc()
-            if starts(with: "</") {
-                try readEndTag(tag.name)
-                return .object(members)
-            }
-            let keyStart = position
-            guard position < bytes.count else {
-                throw SatchelError(.truncatedInput, "the document ends inside a <dict>", offset: position)
-            }
-            guard bytes[position] == UInt8(ascii: "<") else {
-                throw SatchelError(.syntaxError, "text inside a <dict>", offset: position)
-            }
-            let keyTag = try readStartTag(allowingAttributes: false)
-            guard element(named: keyTag.name) == .key else {
-                throw SatchelError(.syntaxError, "expected <key> in a <dict>", offset: keyStart)
-            }
-            let key = try readString(keyTag)
-            if members.count == limits.maxPairs && members[key] == nil {
-                throw .limitExceeded("maxPairs", limits.maxPairs, "a dictionary of more members", offset: keyStart)
-            }
+        while let key = try readKeyOrEnd(of: tag, count: members.count) {
             do {
-                members[key] = try readValue(depth: depth + 1)
+                let value = try readValue(depth: depth + 1)
+                if members.updateValue(value, forKey: key) == nil && members.count > limits.maxPairs {
+                    throw SatchelError.limitExceeded("maxPairs", limits.maxPairs, "a dictionary of more members", offset: position)
+                }
             } catch {
                 errorPath.append(.key(key))
                 throw error
             }
         }
+        return .object(members)
     }
 
-    private mutating func readArray(_ tag: StartTag, depth: Int, at tagStart: Int) throws(SatchelError) -> Value {
+    /// The next `<key>` of a dictionary, or `nil` after reading its end tag.
+    @inline(never)
+    private mutating func readKeyOrEnd(of tag: StartTag, count: Int) throws -> String? {
+        skipMisc()
+        if starts(with: "</") {
+            try readEndTag(tag.name)
+            return nil
+        }
+        let keyStart = position
+        guard position < bytes.count else {
+            throw SatchelError(.truncatedInput, "the document ends inside a <dict>", offset: position)
+        }
+        guard bytes[position] == UInt8(ascii: "<") else {
+            throw SatchelError(.syntaxError, "text inside a <dict>", offset: position)
+        }
+        let keyTag = try readStartTag(allowingAttributes: false)
+        guard element(named: keyTag.name) == .key else {
+            throw SatchelError(.syntaxError, "expected <key> in a <dict>", offset: keyStart)
+        }
+        return try readString(keyTag)
+    }
+
+    private mutating func readArray(_ tag: StartTag, depth: Int, at tagStart: Int) throws -> Value {
         try checkDepth(depth, at: tagStart)
         var elements: [Value] = []
         guard !tag.isEmpty else { return .array(elements) }
-        while true {
-            skipMisc()
-            if starts(with: "</") {
-                try readEndTag(tag.name)
-                return .array(elements)
-            }
+        while try !atEndTag(of: tag) {
             do {
                 elements.append(try readValue(depth: depth + 1))
             } catch {
@@ -226,11 +244,22 @@ struct XMLPropertyListReader {
                 throw error
             }
         }
+        return .array(elements)
     }
 
-    private func checkDepth(_ depth: Int, at offset: Int) throws(SatchelError) {
+    /// Whether the container ends here (its end tag is then read).
+    @inline(never)
+    private mutating func atEndTag(of tag: StartTag) throws -> Bool {
+        skipMisc()
+        guard starts(with: "</") else { return false }
+        try readEndTag(tag.name)
+        return true
+    }
+
+    @inline(never)
+    private func checkDepth(_ depth: Int, at offset: Int) throws {
         if depth >= limits.maxDepth {
-            throw .limitExceeded("maxDepth", limits.maxDepth, "nesting", offset: offset)
+            throw SatchelError.limitExceeded("maxDepth", limits.maxDepth, "nesting", offset: offset)
         }
     }
 

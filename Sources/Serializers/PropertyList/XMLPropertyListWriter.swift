@@ -33,9 +33,10 @@ struct XMLPropertyListWriter {
         var output = Self.header
         output.reserveCapacity(4096)
         var path: [KeyPathComponent] = []
-        do throws(SatchelError) {
+        do {
             try append(value, to: &output, depth: 0, path: &path)
-        } catch var error {
+        } catch {
+            var error = error as? SatchelError ?? SatchelError(.internal, "unexpected error: \(error)")
             error.keyPath = KeyPathComponent.render(path)
             throw error
         }
@@ -44,11 +45,62 @@ struct XMLPropertyListWriter {
     }
 
     /// Appends `value` and a line feed, indented by `depth` tabs. On an error, `path` is left at
-    /// the failing value.
+    /// the failing value. Recursive: untyped throws and scalars in a non-inlined helper keep each
+    /// level's stack frame small.
     private func append(
         _ value: Value, to output: inout [UInt8], depth: Int, path: inout [KeyPathComponent]
-    ) throws(SatchelError) {
+    ) throws {
         output.append(contentsOf: repeatElement(UInt8(ascii: "\t"), count: depth))
+        switch value {
+        case .array(let elements):
+            try checkDepth(depth)
+            guard !elements.isEmpty else {
+                output.append(contentsOf: "<array/>\n".utf8)
+                return
+            }
+            output.append(contentsOf: "<array>\n".utf8)
+            for (position, element) in elements.enumerated() {
+                path.append(.index(position))
+                try append(element, to: &output, depth: depth + 1, path: &path)
+                path.removeLast()
+            }
+            Self.appendClosing("</array>\n", depth: depth, to: &output)
+        case .object(let members):
+            try checkDepth(depth)
+            guard !members.isEmpty else {
+                output.append(contentsOf: "<dict/>\n".utf8)
+                return
+            }
+            output.append(contentsOf: "<dict>\n".utf8)
+            for (key, member) in members {
+                path.append(.key(key))
+                try Self.appendKey(key, depth: depth + 1, to: &output)
+                try append(member, to: &output, depth: depth + 1, path: &path)
+                path.removeLast()
+            }
+            Self.appendClosing("</dict>\n", depth: depth, to: &output)
+        default:
+            try Self.appendScalar(value, to: &output)
+        }
+    }
+
+    @inline(never)
+    private static func appendClosing(_ tag: StaticString, depth: Int, to output: inout [UInt8]) {
+        output.append(contentsOf: repeatElement(UInt8(ascii: "\t"), count: depth))
+        output.append(contentsOf: UnsafeRawBufferPointer(start: tag.utf8Start, count: tag.utf8CodeUnitCount))
+    }
+
+    @inline(never)
+    private static func appendKey(_ key: String, depth: Int, to output: inout [UInt8]) throws(SatchelError) {
+        output.append(contentsOf: repeatElement(UInt8(ascii: "\t"), count: depth))
+        output.append(contentsOf: "<key>".utf8)
+        try appendEscaped(key, to: &output)
+        output.append(contentsOf: "</key>\n".utf8)
+    }
+
+    /// Appends a value that is not a container, and a line feed.
+    @inline(never)
+    private static func appendScalar(_ value: Value, to output: inout [UInt8]) throws(SatchelError) {
         switch value {
         case .bool(let flag):
             output.append(contentsOf: (flag ? "<true/>" : "<false/>").utf8)
@@ -57,10 +109,10 @@ struct XMLPropertyListWriter {
         case .unsignedInteger(let number):
             appendElement("integer", String(number), to: &output)
         case .double(let number):
-            appendElement("real", Self.realText(number), to: &output)
+            appendElement("real", realText(number), to: &output)
         case .string(let string):
             output.append(contentsOf: "<string>".utf8)
-            try Self.appendEscaped(string, to: &output)
+            try appendEscaped(string, to: &output)
             output.append(contentsOf: "</string>".utf8)
         case .bytes(let bytes):
             appendElement("data", Data(bytes).base64EncodedString(), to: &output)
@@ -69,38 +121,6 @@ struct XMLPropertyListWriter {
                 throw SatchelError(.unencodableValue, "an XML plist date must lie in the years 1 to 9999, found \(date)")
             }
             appendElement("date", text, to: &output)
-        case .array(let elements):
-            try checkDepth(depth)
-            guard !elements.isEmpty else {
-                output.append(contentsOf: "<array/>".utf8)
-                break
-            }
-            output.append(contentsOf: "<array>\n".utf8)
-            for (position, element) in elements.enumerated() {
-                path.append(.index(position))
-                try append(element, to: &output, depth: depth + 1, path: &path)
-                path.removeLast()
-            }
-            output.append(contentsOf: repeatElement(UInt8(ascii: "\t"), count: depth))
-            output.append(contentsOf: "</array>".utf8)
-        case .object(let members):
-            try checkDepth(depth)
-            guard !members.isEmpty else {
-                output.append(contentsOf: "<dict/>".utf8)
-                break
-            }
-            output.append(contentsOf: "<dict>\n".utf8)
-            for (key, member) in members {
-                path.append(.key(key))
-                output.append(contentsOf: repeatElement(UInt8(ascii: "\t"), count: depth + 1))
-                output.append(contentsOf: "<key>".utf8)
-                try Self.appendEscaped(key, to: &output)
-                output.append(contentsOf: "</key>\n".utf8)
-                try append(member, to: &output, depth: depth + 1, path: &path)
-                path.removeLast()
-            }
-            output.append(contentsOf: repeatElement(UInt8(ascii: "\t"), count: depth))
-            output.append(contentsOf: "</dict>".utf8)
         case .payload(let payload):
             guard let uid = payload as? PropertyListUID else {
                 throw SatchelError(.unencodableValue, "a \(type(of: payload).kind) payload has no property-list form")
@@ -108,17 +128,20 @@ struct XMLPropertyListWriter {
             output.append(contentsOf: "<dict><key>CF$UID</key><integer>\(uid.value)</integer></dict>".utf8)
         case .null:
             throw SatchelError(.unencodableValue, "property lists have no null")
+        case .array, .object:
+            break
         }
         output.append(UInt8(ascii: "\n"))
     }
 
-    private func checkDepth(_ depth: Int) throws(SatchelError) {
+    @inline(never)
+    private func checkDepth(_ depth: Int) throws {
         if depth >= maxDepth {
-            throw .limitExceeded("maxDepth", maxDepth, "nesting")
+            throw SatchelError.limitExceeded("maxDepth", maxDepth, "nesting")
         }
     }
 
-    private func appendElement(_ name: String, _ text: String, to output: inout [UInt8]) {
+    private static func appendElement(_ name: String, _ text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "<"))
         output.append(contentsOf: name.utf8)
         output.append(UInt8(ascii: ">"))
