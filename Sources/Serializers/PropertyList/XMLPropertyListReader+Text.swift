@@ -98,6 +98,8 @@ extension XMLPropertyListReader {
             var compact = Data()
             compact.reserveCapacity(content.count)
             for byte in content where !byte.isXMLWhiteSpace { compact.append(byte) }
+            // Foundation accepts some malformed padding ("QUJD="); a base64 text is whole quads.
+            guard compact.count % 4 == 0 else { return nil }
             return Data(base64Encoded: compact)
         }
         guard let decoded else { throw SatchelError(.syntaxError, "<data> that is not base64", offset: tagStart) }
