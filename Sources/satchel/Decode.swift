@@ -14,6 +14,10 @@ struct Decode: ParsableCommand {
             value}]}, each part's value decoded by its own Content-Type; a part that fails to \
             decode has {"$error": {code, message}} as its value. A malformed body exits 65 (68 for \
             a limit) with the part index and byte offset.
+
+            -c application/x-plist reads an XML or binary property list (told from the bytes); \
+            data, dates and UIDs print as {"$data": …}, {"$date": …} and {"$uid": n}. An empty \
+            body is an error, as in AFNetworking.
             """
     )
 
