@@ -31,7 +31,7 @@ struct BenchmarkOptions: Sendable {
           --markdown FILE  also write the report to FILE as Markdown
           --corpus DIR     corpus folder holding json/ and form/ (default: Benchmarks/Corpus;
                            fill it with scripts/fetch-json-corpus)
-          --only GROUPS    comma-separated groups to run (json, form; default: all)
+          --only GROUPS    comma-separated groups to run (json, form, plist; default: all)
         """
 
     /// Parses `arguments` (without the program name).

@@ -19,6 +19,9 @@ enum BenchmarkReport {
         if options.runs("form") {
             tables += try FormBenchmarks(corpus: corpus, sampler: sampler).run()
         }
+        if options.runs("plist") {
+            tables += try PropertyListBenchmarks(corpus: corpus, sampler: sampler).run()
+        }
 
         let runs =
             options.iterations.map { "\($0) timed runs per contender" }
