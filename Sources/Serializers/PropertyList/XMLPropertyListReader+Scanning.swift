@@ -83,7 +83,8 @@ extension XMLPropertyListReader {
         let start = position
         let nameStart = position + 2
         let nameEnd = nameStart + name.count
-        guard starts(with: "</"), nameEnd <= bytes.count, bytes[nameStart..<nameEnd].elementsEqual(bytes[name]),
+        guard starts(with: "</"), nameEnd <= bytes.count, let base = bytes.baseAddress,
+            memcmp(base + nameStart, base + name.lowerBound, name.count) == 0,
             nameEnd == bytes.count || !bytes[nameEnd].isNameByte
         else {
             let found = position < bytes.count ? "different content" : "the end of the document"

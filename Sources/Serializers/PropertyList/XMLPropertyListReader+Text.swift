@@ -94,16 +94,9 @@ extension XMLPropertyListReader {
     /// `<data>`: base64 with white space anywhere, padded.
     mutating func readData(_ tag: StartTag, at tagStart: Int) throws(SatchelError) -> Value {
         let text = tag.isEmpty ? .decoded([]) : try readText(of: tag)
-        let decoded: Data? = withBytes(of: text) { content in
-            var compact = Data()
-            compact.reserveCapacity(content.count)
-            for byte in content where !byte.isXMLWhiteSpace { compact.append(byte) }
-            // Foundation accepts some malformed padding ("QUJD="); a base64 text is whole quads.
-            guard compact.count % 4 == 0 else { return nil }
-            return Data(base64Encoded: compact)
-        }
+        let decoded = withBytes(of: text) { PropertyListBase64.decode($0) }
         guard let decoded else { throw SatchelError(.syntaxError, "<data> that is not base64", offset: tagStart) }
-        return .bytes([UInt8](decoded))
+        return .bytes(decoded)
     }
 
     // MARK: Character data

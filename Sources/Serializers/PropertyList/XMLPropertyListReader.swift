@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -266,7 +271,8 @@ struct XMLPropertyListReader {
     private func element(named name: Range<Int>) -> Element? {
         let name = UnsafeRawBufferPointer(rebasing: bytes[name])
         func equals(_ literal: StaticString) -> Bool {
-            UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount).elementsEqual(name)
+            guard let base = name.baseAddress else { return false }
+            return memcmp(literal.utf8Start, base, name.count) == 0
         }
         switch name.count {
         case 3: return equals("key") ? .key : nil
