@@ -116,6 +116,17 @@ import Testing
         #expect(Self.error(bytes)?.code == .invalidEncoding)
     }
 
+    @Test(arguments: [[0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x80], [0xF8, 0x88, 0x80, 0x80, 0x80]] as [[UInt8]])
+    func malformedUTF8Sequences(sequence: [UInt8]) throws {
+        let bytes = Array("<plist><string>a".utf8) + sequence + Array("b</string></plist>".utf8)
+        #expect(Self.error(bytes)?.code == .invalidEncoding)
+    }
+
+    @Test func wellFormedUTF8OfEveryLength() throws {
+        let text = "a\u{7F}\u{80}\u{7FF}\u{800}\u{D7FF}\u{E000}\u{FFFF}\u{10000}\u{10FFFF}"
+        #expect(try readPlist(Array("<plist><string>\(text)</string></plist>".utf8)) == .string(text))
+    }
+
     @Test func limitsOnStringsPairsDepthAndBody() throws {
         let long = Self.document("<string>\(String(repeating: "x", count: 100))</string>")
         #expect(Self.error(long, limits: Limits(maxStringBytes: 99))?.limit == "maxStringBytes")

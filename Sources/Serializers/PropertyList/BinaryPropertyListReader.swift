@@ -234,7 +234,7 @@ struct BinaryPropertyListReader {
         case 0x5:
             string = content.allSatisfy { $0 < 0x80 } ? String(decoding: content, as: UTF8.self) : nil
         case 0x7:
-            string = String(validating: content, as: UTF8.self)
+            string = PropertyListUTF8.string(content)
         default:
             let units = (0..<count).lazy.map { UInt16(content[2 * $0]) << 8 | UInt16(content[2 * $0 + 1]) }
             string = String(validating: units, as: UTF16.self)

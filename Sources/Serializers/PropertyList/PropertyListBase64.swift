@@ -22,6 +22,7 @@ enum PropertyListBase64 {
         var count = 0
         var padding = 0
         var finished = false
+        let values = Self.values
         for byte in text where !byte.isXMLWhiteSpace {
             guard !finished else { return nil }
             if byte == UInt8(ascii: "=") {

@@ -115,6 +115,9 @@ extension XMLPropertyListReader {
     mutating func skipMisc() {
         while true {
             skipWhiteSpace()
+            guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "<"),
+                bytes[position + 1] == UInt8(ascii: "!") || bytes[position + 1] == UInt8(ascii: "?")
+            else { return }
             if starts(with: "<!--"), let end = find("-->", from: position + 4) {
                 position = end + 3
             } else if starts(with: "<?"), let end = find("?>", from: position + 2) {
@@ -128,9 +131,12 @@ extension XMLPropertyListReader {
     /// Whether the input continues with `literal` at `position`.
     @inline(__always)
     func starts(with literal: StaticString) -> Bool {
+        // A byte loop, not memcmp: literals are short and this inlines to a few comparisons.
         let count = literal.utf8CodeUnitCount
-        guard bytes.count - position >= count, let base = bytes.baseAddress else { return false }
-        return memcmp(literal.utf8Start, base + position, count) == 0
+        guard bytes.count - position >= count else { return false }
+        let start = literal.utf8Start
+        for index in 0..<count where bytes[position &+ index] != start[index] { return false }
+        return true
     }
 
     /// The offset of the first `literal` at or after `start`.
@@ -151,9 +157,11 @@ extension UInt8 {
     /// Whether the byte can be part of an XML name (ASCII letters, digits, `-_.:`, any non-ASCII).
     @inline(__always)
     var isNameByte: Bool {
-        (self | 0x20) >= UInt8(ascii: "a") && (self | 0x20) <= UInt8(ascii: "z")
-            || self >= UInt8(ascii: "0") && self <= UInt8(ascii: "9")
-            || self == UInt8(ascii: "-") || self == UInt8(ascii: "_") || self == UInt8(ascii: ".") || self == UInt8(ascii: ":")
-            || self >= 0x80
+        // Bit n of the masks is set when byte n (0-63, 64-127) may appear in a name.
+        let digitsAndPunctuation: UInt64 = 0x07FF_6000_0000_0000  // - . 0-9 :
+        let letters: UInt64 = 0x07FF_FFFE_87FF_FFFE  // A-Z _ a-z
+        if self >= 0x80 { return true }
+        let mask = self < 64 ? digitsAndPunctuation : letters
+        return (mask >> UInt64(self & 63)) & 1 == 1
     }
 }

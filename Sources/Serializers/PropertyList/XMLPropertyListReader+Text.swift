@@ -14,13 +14,7 @@ extension XMLPropertyListReader {
         let start = position
         let text = try readText(of: tag)
         let string: String? = withBytes(of: text) { content in
-            if content.count > limits.maxStringBytes { return "" }
-            var isASCII = true
-            for byte in content where byte >= 0x80 {
-                isASCII = false
-                break
-            }
-            return isASCII ? String(decoding: content, as: UTF8.self) : String(validating: content, as: UTF8.self)
+            content.count > limits.maxStringBytes ? "" : PropertyListUTF8.string(content)
         }
         guard let string else { throw SatchelError(.invalidEncoding, "text that is not valid UTF-8", offset: start) }
         let length = withBytes(of: text) { $0.count }

@@ -26,6 +26,9 @@ struct XMLPropertyListReader {
     var position = 0
     /// The path to a failure, innermost first, collected while the error unwinds.
     var errorPath: [KeyPathComponent] = []
+    /// The member count of the last dictionary read at each depth, reserved for the next one
+    /// (records in a list tend to have the same keys), which saves the growth reallocations.
+    var dictionarySizeHints: [Int] = []
 
     /// The elements of the plist vocabulary.
     enum Element {
@@ -199,8 +202,9 @@ struct XMLPropertyListReader {
 
     private mutating func readDictionary(_ tag: StartTag, depth: Int, at tagStart: Int) throws -> Value {
         try checkDepth(depth, at: tagStart)
-        var members = ValueObject()
-        guard !tag.isEmpty else { return .object(members) }
+        guard !tag.isEmpty else { return .object([:]) }
+        while dictionarySizeHints.count <= depth { dictionarySizeHints.append(0) }
+        var members = ValueObject(minimumCapacity: min(dictionarySizeHints[depth], limits.maxPairs))
         while let key = try readKeyOrEnd(of: tag, count: members.count) {
             do {
                 let value = try readValue(depth: depth + 1)
@@ -212,6 +216,7 @@ struct XMLPropertyListReader {
                 throw error
             }
         }
+        dictionarySizeHints[depth] = members.count
         return .object(members)
     }
 

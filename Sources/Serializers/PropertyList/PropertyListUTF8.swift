@@ -1,0 +1,43 @@
+/// UTF-8 validation for plist text, specialised for raw buffers (the standard library's
+/// `String(validating:as:)` is generic and, called across modules, spends most of its time
+/// looking up metadata).
+enum PropertyListUTF8 {
+    /// The string of `bytes`, or `nil` when they are not well-formed UTF-8 (overlong forms,
+    /// surrogates and code points above U+10FFFF are refused, as Unicode requires).
+    /// - Complexity: O(n).
+    static func string(_ bytes: UnsafeRawBufferPointer) -> String? {
+        isValid(bytes) ? String(decoding: bytes, as: UTF8.self) : nil
+    }
+
+    /// Whether `bytes` are well-formed UTF-8.
+    static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            let lead = bytes[index]
+            if lead < 0x80 {
+                index += 1
+                continue
+            }
+            let length: Int
+            var lower: UInt8 = 0x80
+            var upper: UInt8 = 0xBF
+            switch lead {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; lower = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; upper = 0x9F
+            case 0xF0: length = 4; lower = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; upper = 0x8F
+            default: return false
+            }
+            guard count - index >= length else { return false }
+            let second = bytes[index + 1]
+            guard second >= lower && second <= upper else { return false }
+            for offset in 2..<length where bytes[index + offset] & 0xC0 != 0x80 { return false }
+            index += length
+        }
+        return true
+    }
+}
