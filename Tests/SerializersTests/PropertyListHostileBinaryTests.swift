@@ -148,6 +148,9 @@ import Testing
         #expect(Self.code(badASCII) == .invalidEncoding)
         let badUTF8 = HandmadeBinaryPlist(objects: [[0x72, 0xC3, 0x28]])
         #expect(Self.code(badUTF8) == .invalidEncoding)
+        for units: [UInt8] in [[0x61, 0xDC, 0x00], [0x62, 0xD8, 0x3C, 0x00, 0x41], [0x61, 0xD8, 0x3C]] {
+            #expect(Self.code(HandmadeBinaryPlist(objects: [units])) == .invalidEncoding, "\(units)")
+        }
     }
 
     @Test func seededMutationsNeverCrash() throws {

@@ -236,8 +236,7 @@ struct BinaryPropertyListReader {
         case 0x7:
             string = PropertyListUTF8.string(content)
         default:
-            let units = (0..<count).lazy.map { UInt16(content[2 * $0]) << 8 | UInt16(content[2 * $0 + 1]) }
-            string = String(validating: units, as: UTF16.self)
+            string = PropertyListUTF8.string(bigEndianUTF16: content, count: count)
         }
         guard let string else {
             let encoding = ["ASCII", "UTF-16", "UTF-8"][Int(marker >> 4) - 5]

@@ -40,4 +40,42 @@ enum PropertyListUTF8 {
         }
         return true
     }
+
+    /// The string of `count` big-endian UTF-16 code units in `bytes`, or `nil` for a lone
+    /// surrogate.
+    /// - Complexity: O(n).
+    static func string(bigEndianUTF16 bytes: UnsafeRawBufferPointer, count: Int) -> String? {
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(count * 3)
+        var index = 0
+        while index < count {
+            let unit = UInt32(bytes[2 * index]) << 8 | UInt32(bytes[2 * index + 1])
+            index += 1
+            var scalar = unit
+            if unit & 0xF800 == 0xD800 {
+                guard unit < 0xDC00, index < count else { return nil }
+                let low = UInt32(bytes[2 * index]) << 8 | UInt32(bytes[2 * index + 1])
+                guard low & 0xFC00 == 0xDC00 else { return nil }
+                index += 1
+                scalar = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+            }
+            switch scalar {
+            case ..<0x80:
+                utf8.append(UInt8(scalar))
+            case ..<0x800:
+                utf8.append(UInt8(0xC0 | scalar >> 6))
+                utf8.append(UInt8(0x80 | scalar & 0x3F))
+            case ..<0x10000:
+                utf8.append(UInt8(0xE0 | scalar >> 12))
+                utf8.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+                utf8.append(UInt8(0x80 | scalar & 0x3F))
+            default:
+                utf8.append(UInt8(0xF0 | scalar >> 18))
+                utf8.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+                utf8.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+                utf8.append(UInt8(0x80 | scalar & 0x3F))
+            }
+        }
+        return String(decoding: utf8, as: UTF8.self)
+    }
 }
