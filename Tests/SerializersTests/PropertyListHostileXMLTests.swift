@@ -77,6 +77,7 @@ import Testing
         let utf16 = Array("<?xml version=\"1.0\" encoding=\"UTF-16\"?><plist><true/></plist>".utf8)
         #expect(Self.error(utf16)?.code == .unsupportedFormat)
         #expect(Self.error(Array("<dict/>".utf8))?.code == .syntaxError)
+        #expect(Self.error(Array("<plistx><true/></plistx>".utf8))?.code == .syntaxError)
         #expect(Self.error(Array("<plist version=\"1.0\"/>".utf8))?.code == .syntaxError)
         #expect(Self.error(Array("<plist version=\"1.0\"></plist>".utf8))?.code == .syntaxError)
         #expect(Self.error(Array("<!-- only a comment -->".utf8))?.code == .truncatedInput)

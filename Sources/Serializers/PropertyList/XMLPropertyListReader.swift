@@ -46,7 +46,11 @@ struct XMLPropertyListReader {
     mutating func read() throws(SatchelError) -> Value {
         do {
             try readProlog()
+            let rootStart = position
             let plist = try readStartTag(allowingAttributes: true)
+            guard element(named: plist.name) == .plist else {
+                throw SatchelError(.syntaxError, "the root element must be <plist>", offset: rootStart)
+            }
             if let version = plist.version, !bytes[version].elementsEqual("1.0".utf8) {
                 throw SatchelError(
                     .unsupportedFormat, "plist version '\(String(decoding: bytes[version], as: UTF8.self))' is not supported (only 1.0)",
