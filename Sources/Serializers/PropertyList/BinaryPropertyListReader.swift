@@ -223,21 +223,25 @@ struct BinaryPropertyListReader {
         }
     }
 
-    @inline(never)
+    // objectOffset and readReference run once per object and reference: they inline, and leave
+    // building their errors to `failure` so the recursive frames stay small.
+
+    @inline(__always)
     private func objectOffset(_ index: Int) throws -> Int {
         let entry = offsetTableStart + index * offsetIntSize
         let offset = Self.bigEndian(bytes, at: entry, size: offsetIntSize)
         guard offset >= 8, offset < UInt64(offsetTableStart) else {
-            throw SatchelError(.syntaxError, "object \(index) has offset \(offset), outside the objects", offset: entry)
+            throw Self.failure(.syntaxError, "object \(index) has offset \(offset), outside the objects", at: entry)
         }
         return Int(offset)
     }
 
-    @inline(never)
+    @inline(__always)
     private func readReference(at position: Int) throws -> Int {
         let reference = Self.bigEndian(bytes, at: position, size: objectRefSize)
         guard reference < UInt64(objectCount) else {
-            throw SatchelError(.syntaxError, "object reference \(reference) is not below the object count \(objectCount)", offset: position)
+            throw Self.failure(
+                .syntaxError, "object reference \(reference) is not below the object count \(objectCount)", at: position)
         }
         return Int(reference)
     }
