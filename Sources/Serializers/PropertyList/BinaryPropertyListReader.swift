@@ -96,7 +96,7 @@ struct BinaryPropertyListReader {
     // MARK: Objects
 
     // The recursive functions (readObject, readArray, readDictionary) throw untyped errors made
-    // by `failure`, so each level's stack frame holds a pointer rather than a SatchelError and
+    // by the failure functions below, so each level's stack frame holds a pointer rather than a SatchelError and
     // the default Limits.maxDepth fits a small thread stack.
 
     private mutating func readObject(_ index: Int, depth: Int) throws -> Value {
@@ -106,7 +106,7 @@ struct BinaryPropertyListReader {
         }
         let offset = try objectOffset(index)
         if inProgress[index] {
-            throw Self.failure(.syntaxError, "object \(index) contains itself (a reference cycle)", at: offset)
+            throw Self.cycleFailure(index, at: offset)
         }
         let before = expandedCount
         inProgress[index] = true
@@ -123,19 +123,39 @@ struct BinaryPropertyListReader {
         return value
     }
 
-    /// A boxed ``SatchelError``, built outside the recursive frames.
-    @inline(never)
-    private static func failure(_ code: SatchelError.Code, _ message: String, at offset: Int?) -> any Error {
-        SatchelError(code, message, offset: offset)
-    }
-
+    @inline(__always)
     private mutating func countValues(_ count: Int, at offset: Int?) throws {
         expandedCount += count
-        if expandedCount > limits.maxBodyBytes {
-            throw SatchelError.limitExceeded(
-                "maxBodyBytes", limits.maxBodyBytes, "the values of the property list (shared objects counted at each reference)",
-                offset: offset)
-        }
+        if expandedCount > limits.maxBodyBytes { throw Self.expansionFailure(limits.maxBodyBytes, at: offset) }
+    }
+
+    // The errors of the recursive path, built (message interpolation included) outside its
+    // frames and returned boxed.
+
+    @inline(never)
+    private static func expansionFailure(_ bound: Int, at offset: Int?) -> any Error {
+        SatchelError.limitExceeded(
+            "maxBodyBytes", bound, "the values of the property list (shared objects counted at each reference)", offset: offset)
+    }
+
+    @inline(never)
+    private static func cycleFailure(_ index: Int, at offset: Int) -> any Error {
+        SatchelError(.syntaxError, "object \(index) contains itself (a reference cycle)", offset: offset)
+    }
+
+    @inline(never)
+    private static func keyFailure(_ position: Int, at offset: Int) -> any Error {
+        SatchelError(.syntaxError, "dictionary key \(position) is not a string", offset: offset)
+    }
+
+    @inline(never)
+    private static func offsetFailure(index: Int, offset: UInt64, entry: Int) -> any Error {
+        SatchelError(.syntaxError, "object \(index) has offset \(offset), outside the objects", offset: entry)
+    }
+
+    @inline(never)
+    private static func referenceFailure(_ reference: UInt64, count: Int, at position: Int) -> any Error {
+        SatchelError(.syntaxError, "object reference \(reference) is not below the object count \(count)", offset: position)
     }
 
     private mutating func readArray(at offset: Int, depth: Int) throws -> Value {
@@ -165,7 +185,7 @@ struct BinaryPropertyListReader {
             let keyReference = try readReference(at: start + position * objectRefSize)
             guard case .string(let key) = try readObject(keyReference, depth: depth + 1) else {
                 errorPath.append(.index(position))
-                throw Self.failure(.syntaxError, "dictionary key \(position) is not a string", at: offset)
+                throw Self.keyFailure(position, at: offset)
             }
             let valueReference = try readReference(at: valuesStart + position * objectRefSize)
             do {
@@ -224,14 +244,15 @@ struct BinaryPropertyListReader {
     }
 
     // objectOffset and readReference run once per object and reference: they inline, and leave
-    // building their errors to `failure` so the recursive frames stay small.
+    // building their errors to the non-inlined failure functions so the recursive frames stay
+    // small.
 
     @inline(__always)
     private func objectOffset(_ index: Int) throws -> Int {
         let entry = offsetTableStart + index * offsetIntSize
         let offset = Self.bigEndian(bytes, at: entry, size: offsetIntSize)
         guard offset >= 8, offset < UInt64(offsetTableStart) else {
-            throw Self.failure(.syntaxError, "object \(index) has offset \(offset), outside the objects", at: entry)
+            throw Self.offsetFailure(index: index, offset: offset, entry: entry)
         }
         return Int(offset)
     }
@@ -240,8 +261,7 @@ struct BinaryPropertyListReader {
     private func readReference(at position: Int) throws -> Int {
         let reference = Self.bigEndian(bytes, at: position, size: objectRefSize)
         guard reference < UInt64(objectCount) else {
-            throw Self.failure(
-                .syntaxError, "object reference \(reference) is not below the object count \(objectCount)", at: position)
+            throw Self.referenceFailure(reference, count: objectCount, at: position)
         }
         return Int(reference)
     }
