@@ -14,6 +14,11 @@ enum PropertyListUTF8 {
         var index = 0
         let count = bytes.count
         while index < count {
+            // Eight ASCII bytes at a time: none has its high bit set.
+            if count - index >= 8, bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                index += 8
+                continue
+            }
             let lead = bytes[index]
             if lead < 0x80 {
                 index += 1

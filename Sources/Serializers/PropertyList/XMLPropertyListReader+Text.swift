@@ -104,7 +104,9 @@ extension XMLPropertyListReader {
         var runStart = position
         while position < bytes.count {
             let byte = bytes[position]
-            if byte >= 0x20 && byte != UInt8(ascii: "<") && byte != UInt8(ascii: "&") {
+            // Letters and most text are above '<' (0x3C): one comparison. Below it, only '&' and
+            // controls need more than a step.
+            if byte > UInt8(ascii: "<") || byte >= 0x20 && byte != UInt8(ascii: "<") && byte != UInt8(ascii: "&") {
                 position += 1
                 continue
             }
