@@ -119,8 +119,10 @@ import Testing
 
     @Test(arguments: [[0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x80], [0xF8, 0x88, 0x80, 0x80, 0x80]] as [[UInt8]])
     func malformedUTF8Sequences(sequence: [UInt8]) throws {
-        let bytes = Array("<plist><string>a".utf8) + sequence + Array("b</string></plist>".utf8)
-        #expect(Self.error(bytes)?.code == .invalidEncoding)
+        for prefix in ["a", "seventeen bytes.."] {  // the byte-wise and the eight-byte path
+            let bytes = Array("<plist><string>\(prefix)".utf8) + sequence + Array("b</string></plist>".utf8)
+            #expect(Self.error(bytes)?.code == .invalidEncoding)
+        }
     }
 
     @Test func wellFormedUTF8OfEveryLength() throws {
