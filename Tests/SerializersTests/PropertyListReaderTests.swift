@@ -48,6 +48,15 @@ import Testing
         #expect(value.objectValue.map { Array($0.keys) } == ["s", "i", "hex", "big", "r", "inf", "t", "f", "d", "b", "a", "crlf"])
     }
 
+    @Test func dictionariesWithChangingKeysAtOneDepth() throws {
+        // The XML reader reuses the previous dictionary's keys at the same depth when the bytes match.
+        let value: Value = [
+            ["a": 1, "b": 2], ["a": 3, "bb": 4], ["b": 5, "a": 6], ["": 7], [:], ["a": ["a": 8, "b": 9], "b": 10], ["ab": 11, "a": 12],
+        ]
+        #expect(try readPlist(PropertyListWriter(format: .xml).write(value)) == value)
+        #expect(try readPlist(PropertyListWriter(format: .xml).write(value)).arrayValue?[2].objectValue.map { Array($0.keys) } == ["b", "a"])
+    }
+
     @Test(arguments: ["xml", "binary"])
     func readsPythonsSampleInFileOrder(format: String) throws {
         guard PythonMultipart.available() else { return }

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -8,13 +13,15 @@ import SerializerRegistry
 extension XMLPropertyListReader {
     // MARK: Scalars
 
-    /// The text of a `<string>` or `<key>`, checked against `Limits.maxStringBytes`.
-    mutating func readString(_ tag: StartTag) throws(SatchelError) -> String {
+    /// The text of a `<string>` or `<key>`, checked against `Limits.maxStringBytes`; `hint`
+    /// itself when the text has the same bytes.
+    mutating func readString(_ tag: StartTag, hint: String? = nil) throws(SatchelError) -> String {
         guard !tag.isEmpty else { return "" }
         let start = position
         let text = try readText(of: tag)
         let string: String? = withBytes(of: text) { content in
-            content.count > limits.maxStringBytes ? "" : PropertyListUTF8.string(content)
+            if var hint, hint.withUTF8({ Self.sameBytes(UnsafeRawBufferPointer($0), content) }) { return hint }
+            return content.count > limits.maxStringBytes ? "" : PropertyListUTF8.string(content)
         }
         guard let string else { throw SatchelError(.invalidEncoding, "text that is not valid UTF-8", offset: start) }
         let length = withBytes(of: text) { $0.count }
@@ -208,6 +215,13 @@ extension XMLPropertyListReader {
         case .input(let range): body(UnsafeRawBufferPointer(rebasing: bytes[range]))
         case .decoded(let owned): owned.withUnsafeBytes(body)
         }
+    }
+
+    /// Whether `a` and `b` hold the same bytes.
+    static func sameBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        guard a.count == b.count else { return false }
+        guard let first = a.baseAddress, let second = b.baseAddress else { return true }
+        return memcmp(first, second, a.count) == 0
     }
 
     /// `content` without leading and trailing XML white space.

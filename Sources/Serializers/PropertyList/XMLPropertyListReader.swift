@@ -26,9 +26,11 @@ struct XMLPropertyListReader {
     var position = 0
     /// The path to a failure, innermost first, collected while the error unwinds.
     var errorPath: [KeyPathComponent] = []
-    /// The member count of the last dictionary read at each depth, reserved for the next one
-    /// (records in a list tend to have the same keys), which saves the growth reallocations.
-    var dictionarySizeHints: [Int] = []
+    /// The keys of the last dictionary read at each depth. Records in a list tend to have the
+    /// same keys in the same order: the next dictionary at that depth reserves room for as many
+    /// members, and a key whose bytes equal the hint's key at its position reuses that string
+    /// instead of validating and building a new one.
+    var keyHints: [[String]] = []
 
     /// The elements of the plist vocabulary.
     enum Element {
@@ -207,9 +209,10 @@ struct XMLPropertyListReader {
     private mutating func readDictionary(_ tag: StartTag, depth: Int, at tagStart: Int) throws -> Value {
         try checkDepth(depth, at: tagStart)
         guard !tag.isEmpty else { return .object([:]) }
-        while dictionarySizeHints.count <= depth { dictionarySizeHints.append(0) }
-        var members = ValueObject(minimumCapacity: min(dictionarySizeHints[depth], limits.maxPairs))
-        while let key = try readKeyOrEnd(of: tag, count: members.count) {
+        while keyHints.count <= depth { keyHints.append([]) }
+        let hints = keyHints[depth]
+        var members = ValueObject(minimumCapacity: min(hints.count, limits.maxPairs))
+        while let key = try readKeyOrEnd(of: tag, hint: members.count < hints.count ? hints[members.count] : nil) {
             do {
                 let value = try readValue(depth: depth + 1)
                 if members.updateValue(value, forKey: key) == nil && members.count > limits.maxPairs {
@@ -220,13 +223,14 @@ struct XMLPropertyListReader {
                 throw error
             }
         }
-        dictionarySizeHints[depth] = members.count
+        keyHints[depth] = members.keys.elements
         return .object(members)
     }
 
-    /// The next `<key>` of a dictionary, or `nil` after reading its end tag.
+    /// The next `<key>` of a dictionary (`hint` when its bytes are the same), or `nil` after
+    /// reading the dictionary's end tag.
     @inline(never)
-    private mutating func readKeyOrEnd(of tag: StartTag, count: Int) throws -> String? {
+    private mutating func readKeyOrEnd(of tag: StartTag, hint: String?) throws -> String? {
         skipMisc()
         if starts(with: "</") {
             try readEndTag(tag.name)
@@ -243,7 +247,7 @@ struct XMLPropertyListReader {
         guard element(named: keyTag.name) == .key else {
             throw SatchelError(.syntaxError, "expected <key> in a <dict>", offset: keyStart)
         }
-        return try readString(keyTag)
+        return try readString(keyTag, hint: hint)
     }
 
     private mutating func readArray(_ tag: StartTag, depth: Int, at tagStart: Int) throws -> Value {
