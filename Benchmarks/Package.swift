@@ -27,6 +27,11 @@ let package = Package(
             name: "CImageBaseline",
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]
         ),
+        // The raw libplist 2.2 baseline (Debian's libplist-dev): its own parse and writers.
+        .target(
+            name: "CPlistBaseline",
+            linkerSettings: [.linkedLibrary("plist-2.0")]
+        ),
         // The runner: Satchel against Foundation and the C libraries, side by side in one run.
         .executableTarget(
             name: "satchel-bench",
@@ -35,6 +40,7 @@ let package = Package(
                 "CJSONCBaseline",
                 "CLibXML2Baseline",
                 "CImageBaseline",
+                "CPlistBaseline",
             ]
         ),
     ],

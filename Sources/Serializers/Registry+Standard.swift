@@ -18,10 +18,12 @@ extension Registry {
         registry.register(HTTPMessageResponseSerializer(registry: registry))
         registry.register(ImageResponseSerializer())
         registry.register(XMLDocumentResponseSerializer())
+        registry.register(PropertyListResponseSerializer())
         registry.register(JSONSerializer())
         registry.register(FormSerializer())
         registry.register(MultipartSerializer())
         registry.register(XMLSerializer())
+        registry.register(PropertyListSerializer())
         return registry
     }
 }

@@ -25,6 +25,10 @@ struct Decode: ParsableCommand {
             strings (docs/XML.md). --xml-events decodes with the SAX parser instead of building a \
             tree (same output); --xpath prints the nodes an XPath expression selects, as a JSON \
             array, with prefixes from --namespace p=URI.
+
+            -c application/x-plist reads an XML or binary property list (told from the bytes); \
+            data, dates and UIDs print as {"$data": …}, {"$date": …} and {"$uid": n}. An empty \
+            body is an error, as in AFNetworking.
             """
     )
 

@@ -29,11 +29,17 @@ struct Encode: ParsableCommand {
             back node for node; other JSON maps to elements (an object with one member names the \
             root, else --root-element; "@name" members are attributes, "#text" text, arrays \
             repeat their element).
+
+            --as plist writes an XML property list, --as plist-binary a binary one (bplist00), \
+            both without a trailing newline. The canonical JSON forms {"$data": base64}, \
+            {"$date": ISO-8601} and {"$uid": n} become plist data, dates and UIDs, so the \
+            output of 'satchel decode -c application/x-plist' encodes back to the same plist.
             """
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case form, json, multipart, xml
+        case form, json, multipart, xml, plist
+        case plistBinary = "plist-binary"
     }
 
     @Option(name: .customLong("as"), help: "The body format: \(Format.allCases.map(\.rawValue).joined(separator: ", ")).")
@@ -92,7 +98,7 @@ struct Encode: ParsableCommand {
     func run() throws {
         do {
             switch format {
-            case .form, .json, .xml:
+            case .form, .json, .xml, .plist, .plistBinary:
                 try runSerializer()
             case .multipart:
                 try runMultipart()
@@ -106,12 +112,15 @@ struct Encode: ParsableCommand {
     private func runSerializer() throws {
         let limits = limits.limits
         let input = try CommandIO.read(file ?? "-", limit: limits.maxBodyBytes)
-        let parameters = try JSONReader(limits: limits).read(input)
+        var parameters = try JSONReader(limits: limits).read(input)
         let serializer: any RequestSerializer
         if format == .form {
             serializer = FormSerializer()
         } else if format == .xml {
             serializer = XMLSerializer(rootElementName: rootElement)
+        } else if format == .plist || format == .plistBinary {
+            serializer = PropertyListSerializer(format: format == .plist ? .xml : .binary)
+            parameters = try Self.propertyListValue(parameters)
         } else {
             var options = JSONWriter.Options()
             options.prettyPrinted = pretty
@@ -123,7 +132,8 @@ struct Encode: ParsableCommand {
         if let body = serialized.body {
             serialized.request.headerFields[.contentLength] = String(body.count)
         }
-        try CommandIO.write(Self.render(serialized, includeHeaders: includeHeaders))
+        let endsWithNewline = format != .plist && format != .plistBinary
+        try CommandIO.write(Self.render(serialized, includeHeaders: includeHeaders, endsWithNewline: endsWithNewline))
     }
 
     /// The request line's method and target, before a serializer fills it.
@@ -133,8 +143,9 @@ struct Encode: ParsableCommand {
     }
 
     /// The body, or the query string when the parameters went into the URL; with the head first
-    /// when asked.
-    static func render(_ serialized: SerializedRequest, includeHeaders: Bool) -> [UInt8] {
+    /// when asked. `endsWithNewline: false` leaves a body as it is (a binary plist ends with
+    /// its trailer).
+    static func render(_ serialized: SerializedRequest, includeHeaders: Bool, endsWithNewline: Bool = true) -> [UInt8] {
         let path = serialized.request.path ?? "/"
         var output: [UInt8] = []
         if includeHeaders {
@@ -145,7 +156,7 @@ struct Encode: ParsableCommand {
         } else if let query = path.split(separator: "?", maxSplits: 1).dropFirst().first {
             output.append(contentsOf: query.utf8)
         }
-        if !includeHeaders || serialized.body == nil { output.append(UInt8(ascii: "\n")) }
+        if serialized.body == nil || !includeHeaders && endsWithNewline { output.append(UInt8(ascii: "\n")) }
         return output
     }
 

@@ -31,8 +31,9 @@ struct BenchmarkOptions: Sendable {
           --markdown FILE  also write the report to FILE as Markdown
           --corpus DIR     corpus folder holding json/ and form/ (default: Benchmarks/Corpus;
                            fill it with scripts/fetch-json-corpus)
-          --only GROUPS    comma-separated groups to run (json, form, image, xml; default: all;
-                           image needs scripts/generate-image-corpus, xml scripts/generate-xml-corpus)
+          --only GROUPS    comma-separated groups to run (json, form, image, xml, plist; default:
+                           all; image needs scripts/generate-image-corpus, xml
+                           scripts/generate-xml-corpus, plist scripts/generate-plist-corpus)
         """
 
     /// Parses `arguments` (without the program name).

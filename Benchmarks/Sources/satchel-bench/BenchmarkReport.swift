@@ -25,6 +25,9 @@ enum BenchmarkReport {
         if options.runs("xml") {
             tables += try XMLBenchmarks(corpus: corpus, sampler: sampler).run()
         }
+        if options.runs("plist") {
+            tables += try PropertyListBenchmarks(corpus: corpus, sampler: sampler).run()
+        }
 
         let runs =
             options.iterations.map { "\($0) timed runs per contender" }

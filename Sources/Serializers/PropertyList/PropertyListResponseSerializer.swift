@@ -1,0 +1,41 @@
+import SerializerRegistry
+
+/// Decodes property-list responses, XML or binary, told apart by their bytes
+/// (AFNetworking's `AFPropertyListResponseSerializer`).
+///
+/// Accepts `application/x-plist`, as AFNetworking. AFNetworking's rule for bodies: no body
+/// (`nil`) is no value, but an empty body is an error, as `NSPropertyListSerialization` fails on
+/// empty data.
+public struct PropertyListResponseSerializer: ResponseSerializer {
+    /// `"plist"`.
+    public var name: String { "plist" }
+    /// The acceptable media types.
+    public var acceptableContentTypes: MediaRangeList
+
+    /// `application/x-plist`, the one type AFNetworking accepts.
+    public static let defaultContentTypes = MediaRangeList(accepting: [PropertyListSerializer.mediaType])
+
+    /// Creates a serializer.
+    public init(acceptableContentTypes: MediaRangeList = defaultContentTypes) {
+        self.acceptableContentTypes = acceptableContentTypes
+    }
+
+    /// Decodes a whole body.
+    /// - Throws: ``SatchelError/Code/truncatedInput`` for an empty body, else the errors of
+    ///   ``PropertyListReader/read(_:)-(UnsafeRawBufferPointer)``.
+    public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
+        try PropertyListReader(limits: limits).read(body)
+    }
+
+    /// Decodes an optional body: `nil` (no body at all) is no value; an empty body is an error.
+    public func decode(_ body: [UInt8]?, contentType: MediaType?, limits: Limits) throws -> Value? {
+        try PropertyListReader(limits: limits).read(body)
+    }
+
+    /// Decodes a body straight into `T`.
+    /// - Throws: the errors of ``decode(_:contentType:limits:)`` and of ``ValueDecoder``.
+    public func decode<T: Decodable>(_ type: T.Type, from body: [UInt8], limits: Limits = .default) throws -> T {
+        let value = try PropertyListReader(limits: limits).read(body) ?? .null
+        return try ValueDecoder().decode(type, from: value)
+    }
+}

@@ -1,0 +1,30 @@
+import SerializerRegistry
+
+/// Writes ``Value``s as XML or binary property lists.
+///
+/// Every kind with a plist form is written: objects (keys in order), arrays, strings, integers
+/// (all of `Int64` and `UInt64`), doubles, bools, dates, bytes and ``PropertyListUID``.
+/// ``Value/null`` and other payloads are ``SatchelError/Code/unencodableValue`` with their key
+/// path: property lists have no null.
+public struct PropertyListWriter: Sendable {
+    /// The format written.
+    public var format: PropertyListFormat
+    /// Deepest nesting written; deeper is ``SatchelError/Code/limitExceeded``. Default 512.
+    public var maxDepth: Int
+
+    /// Creates a writer.
+    public init(format: PropertyListFormat = .xml, maxDepth: Int = Limits.default.maxDepth) {
+        self.format = format
+        self.maxDepth = maxDepth
+    }
+
+    /// The property list of `value`.
+    /// - Throws: ``SatchelError`` (`unencodableValue`, `limitExceeded`) naming the key path.
+    /// - Complexity: O(n) in the size of the tree.
+    public func write(_ value: Value) throws(SatchelError) -> [UInt8] {
+        switch format {
+        case .xml: try XMLPropertyListWriter(maxDepth: maxDepth).write(value)
+        case .binary: try BinaryPropertyListWriter(maxDepth: maxDepth).write(value)
+        }
+    }
+}
