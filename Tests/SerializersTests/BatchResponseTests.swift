@@ -68,6 +68,28 @@ import Testing
         #expect(json.contains(#""error":{"code":"unacceptableStatusCode","message":"status 404 Not Found is not acceptable""#))
     }
 
+    @Test func everyFormatInOneBatchDecodesByItsOwnContentType() throws {
+        let png = try ImageSamples.load("png-gray-1.png")
+        let plist = try PropertyListWriter(format: .binary).write(["name": "Zoë", "count": 3])
+        let body = Self.batch([
+            Self.embedded("HTTP/1.1 200 OK", ["Content-Type: image/png"], png),
+            Self.embedded("HTTP/1.1 200 OK", ["Content-Type: application/atom+xml"], Array("<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>t</title></feed>".utf8)),
+            Self.embedded("HTTP/1.1 200 OK", ["Content-Type: application/x-plist"], plist),
+            Self.embedded("HTTP/1.1 200 OK", ["Content-Type: text/plain; charset=windows-1252"], [0x80, 0x31]),
+            Self.embedded("HTTP/1.1 200 OK", ["Content-Type: application/x-www-form-urlencoded"], Array("a=1&b[]=2".utf8)),
+        ])
+        let parts = try #require(try Registry.standard().decode(body, contentType: Self.batchType)?.payloadValue as? MultipartParts)
+        let messages = try parts.map { try message($0) }
+        #expect(messages.map(\.serializerName) == ["image", "xml", "plist", "text", "form"])
+        let image = try #require(messages[0].value.payloadValue as? DecodedImage)
+        #expect(image.width == 37)
+        let document = try #require(messages[1].value.payloadValue as? XMLDocumentPayload)
+        #expect(try document.string(xpath: "/a:feed/a:title", namespaces: ["a": "http://www.w3.org/2005/Atom"]) == "t")
+        #expect(messages[2].value == ["name": "Zoë", "count": 3])
+        #expect(messages[3].value == "€1")
+        #expect(messages[4].value == ["a": "1", "b": ["2"]])
+    }
+
     @Test func aLyingPartFailsAloneWhileTheOthersDecode() throws {
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0]
         let body = Self.batch([
