@@ -19,15 +19,14 @@ extension Registry {
         DispatchingResponseSerializer(registry: self)
     }
 
-    /// Decodes a body as if it were a successful response with the given Content-Type.
+    /// Decodes a body as if it were a successful response with the given Content-Type (sniffing
+    /// the format from the bytes when it is `application/octet-stream`, as
+    /// ``DispatchingResponseSerializer`` does).
     ///
     /// - Throws: ``SatchelError/Code/unacceptableContentType`` when no serializer accepts the
     ///   type, or the serializer's decoding error.
     public func decode(_ body: [UInt8], contentType: MediaType) throws -> Value? {
-        guard let serializer = responseSerializer(for: contentType) else {
-            throw SatchelError(.unacceptableContentType, "no registered serializer accepts Content-Type \(contentType.essence)")
-        }
-        return try serializer.decode(body, contentType: contentType, limits: limits)
+        try dispatchingSerializer.decode(body, contentType: contentType, limits: limits)
     }
 
     /// Encodes `value` as a body of `mediaType` with the registered request serializer.
