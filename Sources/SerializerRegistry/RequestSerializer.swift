@@ -60,6 +60,12 @@ extension RequestSerializer {
         return SerializedRequest(request: request, body: body)
     }
 
+    /// The body for any `Encodable`, through ``ValueEncoder`` and ``encodeBody(_:)``.
+    /// - Throws: the encoding errors of ``ValueEncoder`` and ``encodeBody(_:)``.
+    public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
+        try encodeBody(ValueEncoder().encode(value))
+    }
+
     /// Sets each of ``headers`` that `request` does not already have.
     public func applyDefaultHeaders(to request: inout HTTPRequest) {
         for field in headers where request.headerFields[field.name] == nil {

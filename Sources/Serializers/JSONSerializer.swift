@@ -36,19 +36,9 @@ public struct JSONSerializer: RequestSerializer {
         try JSONWriter(options: writingOptions).write(value)
     }
 
-    /// The JSON text of any `Encodable`.
-    /// - Throws: the encoding errors of ``ValueEncoder`` and ``encodeBody(_:)``.
-    public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
-        try encodeBody(ValueEncoder().encode(value))
-    }
 
     /// Returns `request` with the parameters in its query (GET, HEAD, DELETE) or as a JSON body.
     public func serialize(_ parameters: Value?, into request: HTTPRequest) throws -> SerializedRequest {
-        if methodsEncodingParametersInURI.contains(request.method) {
-            var options = FormSerializer.Options()
-            options.placement = .query
-            return try FormSerializer(options: options, headers: headers).serialize(parameters, into: request)
-        }
-        return try serializeIntoBody(parameters, into: request)
+        try serialize(parameters, into: request, queryMethods: methodsEncodingParametersInURI)
     }
 }

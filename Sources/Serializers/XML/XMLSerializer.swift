@@ -47,11 +47,6 @@ public struct XMLSerializer: RequestSerializer {
 
     /// Returns `request` with the parameters in its query (GET, HEAD, DELETE) or as an XML body.
     public func serialize(_ parameters: Value?, into request: HTTPRequest) throws -> SerializedRequest {
-        if methodsEncodingParametersInURI.contains(request.method) {
-            var options = FormSerializer.Options()
-            options.placement = .query
-            return try FormSerializer(options: options, headers: headers).serialize(parameters, into: request)
-        }
-        return try serializeIntoBody(parameters, into: request)
+        try serialize(parameters, into: request, queryMethods: methodsEncodingParametersInURI)
     }
 }
