@@ -24,7 +24,7 @@ import Testing
 
     @Test func googleBatchPartsAnswerTheirRequestsByContentID() throws {
         let parts = try decode("google-batch-response")
-        #expect(parts.count == 3)
+        #expect(parts.count == 6)
         // Google's boundary is sent unquoted even though "=" is not a token character.
         let first = try message(parts.response(answering: "<8a09ca85-8d1d-4f45-9eb0-da8e8b07ec83+1>"))
         #expect(first.status == 200)
@@ -42,6 +42,22 @@ import Testing
         let text = try message(parts.response(answering: "8a09ca85-8d1d-4f45-9eb0-da8e8b07ec83+3"))
         #expect(text.value == "café")
         #expect(parts.response(answering: "nothing") == nil)
+
+        // PNG, Atom (XML) and plist sub-responses, each by its own Content-Type.
+        let image = try #require(try message(parts.response(answering: "8a09ca85-8d1d-4f45-9eb0-da8e8b07ec83+4")).value.payloadValue as? DecodedImage)
+        #expect(image.width == 2 && image.height == 2)
+        #expect(Array(image.pixels.prefix(8)) == [255, 0, 0, 255, 0, 255, 0, 255])
+        let feed = try #require(try message(parts.response(answering: "8a09ca85-8d1d-4f45-9eb0-da8e8b07ec83+5")).value.payloadValue as? XMLDocumentPayload)
+        #expect(try feed.string(xpath: "/a:feed/a:title", namespaces: ["a": "http://www.w3.org/2005/Atom"]) == "Batch")
+        let plist = try message(parts.response(answering: "8a09ca85-8d1d-4f45-9eb0-da8e8b07ec83+6"))
+        #expect(plist.value == ["bundle": "com.example.app", "build": 42])
+    }
+
+    @Test func aBoundaryThatNeverAppearsFailsTheBody() throws {
+        let body = Array("HTTP/1.1 200 OK\r\n\r\n{}".utf8)
+        let error = satchelError { try Registry.standard().decode(body, contentType: Self.batchType) }
+        #expect(error?.code == .syntaxError)
+        #expect(error?.message.contains("the boundary \"--batch\" never appears") == true)
     }
 
     @Test func odataChangeSetsNestAndKeepContentIDs() throws {
