@@ -39,3 +39,41 @@ import Testing
         #expect(String(decoding: bytes, as: UTF8.self).contains("Content-Type: video/mp4"))
     }
 }
+
+/// The README's XML, plist, image and batch example, kept compiling and true.
+@Suite struct ReadmeFormatsExampleTests {
+    @Test func readmeFormatsExampleHolds() throws {
+        let body = Array(#"<feed xmlns="http://www.w3.org/2005/Atom"><title>News</title></feed>"#.utf8)
+        let feed = try XMLDocumentPayload(parsing: body)
+        let title = try feed.string(xpath: "/a:feed/a:title", namespaces: ["a": "http://www.w3.org/2005/Atom"])
+        #expect(title == "News")
+        var starts = 0
+        let parser = XMLPushParser { event in if case .startElement = event { starts += 1 } }
+        try parser.feed(Array(body.prefix(10)))
+        try parser.feed(Array(body.dropFirst(10)))
+        try parser.finish()
+        #expect(starts == 2)
+
+        let plist = try PropertyListWriter(format: .binary).write(["name": "Zoë", "n": 3])
+        #expect(try PropertyListReader().read(plist) == ["name": "Zoë", "n": 3])
+
+        let jpeg = try ImageSamples.load("jpeg-exif-8.jpg")
+        let image = try ImageDecoder(options: .init(output: .rgba8, scale: .quarter)).decode(jpeg)
+        #expect(image.width == 17 && image.height == 12)
+        #expect(image.orientation.rawValue == 8)
+        #expect(image.pixels.count == 17 * 12 * 4)
+
+        let registry = Registry.standard()
+        let batchBody = BatchResponseTests.batch([
+            Array("HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\n\r\n{\"error\":\"gone\"}".utf8)
+        ]).map { $0 }
+        let withID = Array(String(decoding: batchBody, as: UTF8.self)
+            .replacingOccurrences(of: "application/http\r\n", with: "application/http\r\nContent-ID: <response-item1>\r\n").utf8)
+        let batchResponse = HTTPResponse(status: .ok, headerFields: [.contentType: "multipart/mixed; boundary=batch"])
+        let parts = registry.decode(response: batchResponse, body: withID).value?.payloadValue as? MultipartParts
+        let answer = parts?.response(answering: "item1")?.value.payloadValue as? EmbeddedHTTPMessage
+        #expect(answer?.status == 404)
+        #expect(answer?.value == ["error": "gone"])
+        #expect(answer?.error?.code == .unacceptableStatusCode)
+    }
+}
