@@ -27,9 +27,28 @@ public struct JSONResponseSerializer: ResponseSerializer {
     }
 
     /// Decodes a whole body; `nil` for an empty body or a single space.
+    ///
+    /// JSON is UTF-8 (RFC 8259 §8.1), and a `charset` parameter has no effect (§11) — so a UTF-8
+    /// body labelled `charset=iso-8859-1` still reads right. Only UTF-16 and UTF-32, which no
+    /// UTF-8 text can be mistaken for (RFC 4627's other encodings), are transcoded first, when
+    /// the Content-Type names them or the body starts with their byte order mark; error offsets
+    /// then count in the UTF-8 text.
     public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
         if body.isEmpty || body == [0x20] { return nil }
-        return try JSONReader(options: options, limits: limits).read(body)
+        return try JSONReader(options: options, limits: limits).read(try Self.utf8(body, contentType: contentType))
+    }
+
+    /// `body` as UTF-8, transcoded from UTF-16 or UTF-32 when its Content-Type or byte order
+    /// mark says it is in one of them.
+    static func utf8(_ body: [UInt8], contentType: MediaType?) throws(SatchelError) -> [UInt8] {
+        let wide: Set<Charset> = [.utf16BigEndian, .utf16LittleEndian, .utf32BigEndian, .utf32LittleEndian]
+        let declared = contentType?.charset.flatMap(Charset.init(name:))
+        let mark = Charset.byteOrderMark(of: body)
+        guard declared.map(wide.contains) == true || mark.map(wide.contains) == true else { return body }
+        var type = contentType ?? MediaType(type: "application", subtype: "json")
+        // A label that is not UTF-16 or UTF-32 (absent, unknown, or contradicted) yields to the mark.
+        if declared.map(wide.contains) != true, let mark { type = type.setting(parameter: "charset", to: mark.rawValue) }
+        return Array(try TextDecoding().decode(body, mediaType: type).utf8)
     }
 
     /// Decodes a body straight into `T`.

@@ -91,3 +91,40 @@ import Testing
         #expect(error?.limit == "maxStringBytes")
     }
 }
+
+/// JSON is UTF-8; UTF-16 and UTF-32 bodies are transcoded, other charset labels ignored.
+@Suite struct JSONCharsetTests {
+    let serializer = JSONResponseSerializer()
+
+    func utf16(_ text: String, bigEndian: Bool, mark: Bool) -> [UInt8] {
+        var bytes: [UInt8] = mark ? (bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE]) : []
+        for unit in text.utf16 {
+            bytes += bigEndian ? [UInt8(unit >> 8), UInt8(unit & 0xFF)] : [UInt8(unit & 0xFF), UInt8(unit >> 8)]
+        }
+        return bytes
+    }
+
+    @Test func utf16AndUTF32AreTranscoded() throws {
+        let text = #"{"name":"José 😀"}"#
+        let expected: Value = ["name": "José 😀"]
+        #expect(try serializer.decode(utf16(text, bigEndian: false, mark: true), contentType: nil, limits: .default) == expected)
+        #expect(try serializer.decode(utf16(text, bigEndian: true, mark: false), contentType: MediaType(parsing: "application/json; charset=UTF-16BE"), limits: .default) == expected)
+        var utf32: [UInt8] = [0xFF, 0xFE, 0, 0]
+        for scalar in text.unicodeScalars { utf32 += withUnsafeBytes(of: scalar.value.littleEndian, Array.init) }
+        #expect(try serializer.decode(utf32, contentType: MediaType(parsing: "application/json"), limits: .default) == expected)
+    }
+
+    @Test func otherCharsetLabelsHaveNoEffect() throws {
+        // RFC 8259 §11: a UTF-8 body mislabelled ISO-8859-1 still reads right, never "JosÃ©".
+        let body = Array(#"{"name":"José"}"#.utf8)
+        #expect(try serializer.decode(body, contentType: MediaType(parsing: "application/json; charset=iso-8859-1"), limits: .default) == ["name": "José"])
+        #expect(try serializer.decode(body, contentType: MediaType(parsing: "application/json; charset=x-unknown"), limits: .default) == ["name": "José"])
+        // A byte order mark outranks a label that contradicts it.
+        #expect(try serializer.decode(utf16(#"{"a":1}"#, bigEndian: false, mark: true), contentType: MediaType(parsing: "application/json; charset=utf-8"), limits: .default) == ["a": 1])
+    }
+
+    @Test func brokenUTF16IsAnEncodingError() throws {
+        let error = satchelError { try serializer.decode([0xFF, 0xFE, 0x7B, 0x00, 0x00, 0xD8], contentType: nil, limits: .default) }
+        #expect(error?.code == .invalidEncoding)
+    }
+}
