@@ -16,6 +16,10 @@ struct BenchmarkOptions: Sendable {
     var targetSeconds = 0.5
     /// The benchmark groups to run (`json`, `form`, …); `nil` runs every group.
     var groups: Set<String>?
+    /// Internal: the one contender a child process times (``IsolatedContender``).
+    var contender: String?
+    /// Internal: the input file of ``contender``.
+    var inputPath: String?
 
     /// Whether the group named `name` runs.
     func runs(_ name: String) -> Bool {
@@ -34,6 +38,9 @@ struct BenchmarkOptions: Sendable {
           --only GROUPS    comma-separated groups to run (json, form, image, xml, plist; default:
                            all; image needs scripts/generate-image-corpus, xml
                            scripts/generate-xml-corpus, plist scripts/generate-plist-corpus)
+          --contender NAME --input FILE
+                           internal: time one contender (xml-satchel-document, …) on FILE alone
+                           and print its run times in ns (the xml group runs each contender so)
         """
 
     /// Parses `arguments` (without the program name).
@@ -69,12 +76,17 @@ struct BenchmarkOptions: Sendable {
                 let names = try value(for: argument).split(separator: ",").map(String.init)
                 guard !names.isEmpty else { throw .usage("--only needs at least one group") }
                 groups = Set(names)
+            case "--contender":
+                contender = try value(for: argument)
+            case "--input":
+                inputPath = try value(for: argument)
             case "--help", "-h":
                 throw .usage("")
             default:
                 throw .usage("unknown argument \(argument)")
             }
         }
+        if (contender == nil) != (inputPath == nil) { throw .usage("--contender and --input go together") }
     }
 
     /// `Benchmarks/Corpus`, found from this source file's location so the runner works from any

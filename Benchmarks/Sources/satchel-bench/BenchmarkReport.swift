@@ -6,9 +6,12 @@ enum BenchmarkReport {
     /// - Throws: ``BenchmarkFailure`` when the corpus is missing or a correctness guard fails;
     ///   nothing is reported then, since times of wrong results mean nothing.
     static func run(options: BenchmarkOptions) throws -> String {
+        let sampler = Sampler(iterations: options.iterations, targetSeconds: options.targetSeconds)
+        if let contender = options.contender, let input = options.inputPath {
+            return try IsolatedContender.runChild(contender: contender, input: input, sampler: sampler)
+        }
         let machine = MachineInfo.current()
         let corpus = Corpus(path: options.corpusPath)
-        let sampler = Sampler(iterations: options.iterations, targetSeconds: options.targetSeconds)
 
         var tables: [ComparisonTable] = []
         if options.runs("json") {
@@ -23,7 +26,7 @@ enum BenchmarkReport {
             tables += try ImageBenchmarks(corpus: corpus, sampler: sampler).run()
         }
         if options.runs("xml") {
-            tables += try XMLBenchmarks(corpus: corpus, sampler: sampler).run()
+            tables += try XMLBenchmarks(corpus: corpus, options: options).run()
         }
         if options.runs("plist") {
             tables += try PropertyListBenchmarks(corpus: corpus, sampler: sampler).run()

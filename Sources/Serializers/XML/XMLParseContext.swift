@@ -56,13 +56,19 @@ final class XMLParseContext {
     @exclusivity(unchecked) var pendingIsCDATA = false
     /// Event form: strings for libxml2's interned names (the parser's dictionary keeps each name
     /// at one address for the whole parse), so a name is usually decoded once: a direct-mapped
-    /// cache indexed by address bits, cheaper than hashing.
-    @exclusivity(unchecked) var names = [(key: UnsafeRawPointer?, name: String)](repeating: (nil, ""), count: 256)
+    /// cache of 256 slots indexed by a multiplicative hash of the address (see ``interned(_:)``).
+    /// Empty in document mode, which never looks a name up (one allocation less per parse).
+    @exclusivity(unchecked) var names: [(key: UnsafeRawPointer?, name: String)] = []
 
     init(limits: Limits, mode: Mode) {
         self.limits = limits
         self.mode = mode
-        if case .events(let handler) = mode { self.handler = handler } else { handler = nil }
+        if case .events(let handler) = mode {
+            self.handler = handler
+            names = Array(repeating: (nil, ""), count: 256)
+        } else {
+            handler = nil
+        }
     }
 
     /// The options every parse uses: no network, no error printing (errors reach us through the
