@@ -48,8 +48,7 @@ struct EmbeddedHTTPHead {
 
     /// The value of the first header named `name` (case-insensitive).
     func header(_ name: String) -> String? {
-        let name = name.lowercased()
-        return headers.first { $0.name.lowercased() == name }?.value
+        headers.first(named: name)?.value
     }
 
     // MARK: - Lines

@@ -58,8 +58,7 @@ public final class EmbeddedHTTPMessage: ValuePayload, Equatable {
 
     /// The value of the first header named `name` (case-insensitive).
     public func header(_ name: String) -> String? {
-        let name = name.lowercased()
-        return headers.first { $0.name.lowercased() == name }?.value
+        headers.first(named: name)?.value
     }
 
     /// The message as plain values (see the type's documentation).

@@ -53,7 +53,7 @@ public struct HTTPMessageResponseSerializer: ResponseSerializer {
             throw SatchelError(.unsupportedFormat, "Transfer-Encoding in an embedded HTTP message is not supported; send Content-Length")
         }
         let rest = body[head.bodyOffset...]
-        let lengths = head.headers.filter { $0.name.lowercased() == "content-length" }.map(\.value)
+        let lengths = head.headers.values(named: "Content-Length")
         guard let declared = lengths.first else {
             let end = rest.lastIndex { $0 != 0x0D && $0 != 0x0A }.map { $0 + 1 } ?? rest.startIndex
             return rest[..<end]

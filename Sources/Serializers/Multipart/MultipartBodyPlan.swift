@@ -120,10 +120,7 @@ struct MultipartBodyPlan {
     ) -> [UInt8] {
         var head = index == 0 ? "" : "\r\n"
         head += "--\(form.boundary.value)\r\n"
-        func custom(_ name: String) -> MultipartPart.Header? {
-            part.headers.first { $0.name.lowercased() == name }
-        }
-        if let header = custom("content-disposition") {
+        if let header = part.headers.first(named: "content-disposition") {
             head += "\(header.name): \(header.value)\r\n"
         } else if let type = part.dispositionType
             ?? (form.subtype == .formData ? "form-data" : (part.name ?? part.fileName).map { _ in "attachment" })
@@ -133,7 +130,7 @@ struct MultipartBodyPlan {
         }
         if case .multipart(let nested) = part.body {
             head += "Content-Type: \(nested.contentType)\r\n"
-        } else if let header = custom("content-type") {
+        } else if let header = part.headers.first(named: "content-type") {
             head += "\(header.name): \(header.value)\r\n"
         } else if let mediaType = part.mediaType {
             head += "Content-Type: \(mediaType)\r\n"

@@ -107,7 +107,7 @@ extension MultipartFormData {
         func invalid(_ message: String) -> SatchelError {
             SatchelError(.invalidArgument, "\(label): \(message)")
         }
-        let hasCustomDisposition = part.headers.contains { $0.name.lowercased() == "content-disposition" }
+        let hasCustomDisposition = part.headers.first(named: "content-disposition") != nil
         if subtype == .formData && part.name == nil && !hasCustomDisposition {
             throw invalid("a part of multipart/form-data needs a name")
         }
@@ -122,7 +122,7 @@ extension MultipartFormData {
             }
         }
         for special in ["content-disposition", "content-type"]
-        where part.headers.filter({ $0.name.lowercased() == special }).count > 1 {
+        where part.headers.values(named: special).count > 1 {
             throw invalid("the part has more than one \(special) header")
         }
         for header in part.headers {
@@ -137,7 +137,7 @@ extension MultipartFormData {
         switch part.body {
         case .stream(let length?, _) where length < 0:
             throw invalid("a stream's declared length must not be negative, not \(length)")
-        case .multipart where part.mediaType != nil || part.headers.contains { $0.name.lowercased() == "content-type" }:
+        case .multipart where part.mediaType != nil || part.headers.first(named: "content-type") != nil:
             throw invalid("a nested multipart part's Content-Type is its body's (with its boundary) and cannot be set")
         case .multipart(let nested) where nested.boundary.value.hasPrefix(boundary.value):
             throw invalid("the nested body's boundary \(Value.string(nested.boundary.value).canonicalJSON()) "

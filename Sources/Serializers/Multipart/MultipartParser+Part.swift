@@ -72,8 +72,7 @@ extension MultipartParser {
 
         /// The value of the first header named `name`, compared without regard to case.
         public func header(_ name: String) -> String? {
-            let wanted = name.lowercased()
-            return headers.first { $0.name.lowercased() == wanted }?.value
+            headers.first(named: name)?.value
         }
 
         /// The file name reduced to a name safe to create in a folder: ``filenameStar`` or else
