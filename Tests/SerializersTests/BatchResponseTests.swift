@@ -147,6 +147,19 @@ import Testing
         }
     }
 
+    @Test func anOversizedEmbeddedHeadIsALimitError() throws {
+        var limits = Limits()
+        limits.maxPartHeaderBytes = 64
+        let message = Array(("HTTP/1.1 200 OK\r\nX-Padding: " + String(repeating: "a", count: 100) + "\r\n\r\n").utf8)
+        let error = satchelError { try HTTPMessageResponseSerializer().decode(message, contentType: nil, limits: limits) }
+        #expect(error?.code == .limitExceeded)
+        #expect(error?.limit == "maxPartHeaderBytes")
+        #expect(error?.offset == 64)
+        var tiny = Limits()
+        tiny.maxBodyBytes = 8
+        #expect(satchelError { try HTTPMessageResponseSerializer().decode(message, contentType: nil, limits: tiny) }?.limit == "maxBodyBytes")
+    }
+
     @Test func requestsAreParsedToo() throws {
         let request = Self.embedded("POST /upload/v1/items HTTP/1.1", ["Content-Type: application/json", "Content-ID: <item1>"], Array("{\"a\":1}".utf8))
         let registry = Registry.standard()

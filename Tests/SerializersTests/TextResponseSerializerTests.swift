@@ -83,6 +83,17 @@ import Testing
         #expect(registry.responseSerializer(for: try type("text/json"))?.name == "json")
     }
 
+    @Test func theBodyLimitApplies() throws {
+        var limits = Limits()
+        limits.maxBodyBytes = 3
+        let error = satchelError { try TextResponseSerializer().decode(Array("abcd".utf8), contentType: try type("text/plain"), limits: limits) }
+        #expect(error?.limit == "maxBodyBytes")
+        // Truncated multi-byte text names the offset of the cut sequence.
+        let cut = satchelError { try TextResponseSerializer().decode([0x61, 0xE2, 0x82], contentType: try type("text/plain"), limits: .default) }
+        #expect(cut?.code == .invalidEncoding)
+        #expect(cut?.offset == 1)
+    }
+
     @Test func theStringLimitApplies() throws {
         var limits = Limits()
         limits.maxStringBytes = 3
