@@ -12,6 +12,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         // Core: values, media types, protocols, registry, limits, errors. No C dependencies.
@@ -53,10 +54,27 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // libcurl behind typed setters: curl_easy_setopt and curl_easy_getinfo are variadic.
+        .target(
+            name: "CCurl",
+            linkerSettings: [.linkedLibrary("curl")]
+        ),
+        // HTTP over libcurl's multi interface: sessions, streaming bodies, security policy.
+        .target(
+            name: "Transport",
+            dependencies: [
+                "SerializerRegistry",
+                "Serializers",
+                "CCurl",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         // Umbrella module: `import Satchel`.
         .target(
             name: "Satchel",
-            dependencies: ["SerializerRegistry", "Serializers"]
+            dependencies: ["SerializerRegistry", "Serializers", "Transport"]
         ),
         // The command-line tool.
         .executableTarget(
@@ -71,6 +89,7 @@ let package = Package(
             name: "SerializersTests",
             dependencies: ["Serializers", "SerializerRegistry", "CJSONC", "CLibXML2", "CImageCodecs"]
         ),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "Serializers", "SerializerRegistry"]),
         .testTarget(name: "SatchelCLITests", dependencies: ["Satchel", "satchel"]),
     ],
     swiftLanguageModes: [.v6]

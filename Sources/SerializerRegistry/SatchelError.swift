@@ -40,6 +40,20 @@ public struct SatchelError: Error, Sendable, CustomStringConvertible {
         /// The input is in a format or variant this serializer recognises but cannot decode
         /// (a GIF sent as an image, a plist of an unknown version).
         public static let unsupportedFormat = Code(rawValue: 15)
+        /// The transfer was cancelled (task cancellation or an explicit `cancel()`).
+        public static let cancelled = Code(rawValue: 16)
+        /// A connect, whole-request or idle timeout expired.
+        public static let timedOut = Code(rawValue: 17)
+        /// The host could not be resolved or connected to.
+        public static let cannotConnect = Code(rawValue: 18)
+        /// The TLS handshake failed: an untrusted or expired certificate, a host-name mismatch,
+        /// or a pin that matched nothing.
+        public static let tlsFailure = Code(rawValue: 19)
+        /// More redirects than the redirect policy allows.
+        public static let tooManyRedirects = Code(rawValue: 20)
+        /// The connection failed mid-transfer or the server broke HTTP (a cut body, a bad
+        /// header, a wrong Content-Length).
+        public static let networkFailure = Code(rawValue: 21)
 
         /// The code's name, such as `"syntaxError"`.
         public var name: String {
@@ -59,6 +73,12 @@ public struct SatchelError: Error, Sendable, CustomStringConvertible {
             case .io: "io"
             case .internal: "internal"
             case .unsupportedFormat: "unsupportedFormat"
+            case .cancelled: "cancelled"
+            case .timedOut: "timedOut"
+            case .cannotConnect: "cannotConnect"
+            case .tlsFailure: "tlsFailure"
+            case .tooManyRedirects: "tooManyRedirects"
+            case .networkFailure: "networkFailure"
             default: "code\(rawValue)"
             }
         }

@@ -1,0 +1,9 @@
+import Testing
+@testable import Transport
+
+@Suite struct CurlGlobalTests {
+    @Test func libcurlInitialisesAndReportsItsVersion() {
+        #expect(CurlGlobal.initialised.rawValue == 0)
+        #expect(CurlGlobal.version.hasPrefix("libcurl/"))
+    }
+}
