@@ -1,0 +1,98 @@
+import Glibc
+import HTTPTypes
+import SerializerRegistry
+import Serializers
+
+/// Writes a download's body to its partial file: appended after the bytes on disk for a 206
+/// that continues them, from the start for a 200. Other responses (errors, redirects) are
+/// kept in memory, capped, and never touch the file.
+final class DownloadSink: ResponseSink {
+    private let destination: String
+    private let url: String
+    private let requestedOffset: Int64
+    private let isFinal: (HTTPResponse) -> Bool
+    private var descriptor: Int32 = -1
+    /// The bytes on disk this response continues (0 unless it is a matching 206).
+    private(set) var resumedFrom: Int64 = 0
+    /// Body bytes written by this response.
+    private(set) var written: Int64 = 0
+    /// Whether this response's body goes to the file.
+    private(set) var writesFile = false
+    /// The start of a body that did not go to the file (for errors).
+    private(set) var capturedBody: [UInt8] = []
+
+    init(destination: String, url: String, requestedOffset: Int64, isFinal: @escaping (HTTPResponse) -> Bool) {
+        self.destination = destination
+        self.url = url
+        self.requestedOffset = requestedOffset
+        self.isFinal = isFinal
+    }
+
+    deinit { if descriptor >= 0 { close(descriptor) } }
+
+    var initialOffset: Int64 { resumedFrom }
+
+    func begin(_ response: HTTPResponse) throws(SatchelError) {
+        let status = response.status.code
+        guard isFinal(response), status == 200 || status == 206 else { return }
+        var flags = O_WRONLY | O_CREAT | O_CLOEXEC
+        if status == 206 {
+            guard let header = response.headerFields[.contentRange], let range = try? ContentRange(parsing: header),
+                range.range?.lowerBound == requestedOffset, requestedOffset > 0
+            else {
+                throw SatchelError(
+                    .networkFailure,
+                    "\(url): the server answered 206 with Content-Range \(response.headerFields[.contentRange] ?? "(none)"), not the range from byte \(requestedOffset) that was asked for; the partial file is unchanged")
+            }
+            resumedFrom = requestedOffset
+            flags |= O_APPEND
+        } else {
+            flags |= O_TRUNC
+        }
+        let partial = ResumeData.partialPath(for: destination)
+        descriptor = open(partial, flags, 0o644)
+        guard descriptor >= 0 else {
+            throw SatchelError(.io, "cannot open \(partial) for writing: \(String(cString: strerror(errno)))")
+        }
+        writesFile = true
+        let record = ResumeData(
+            url: url, entityTag: response.headerFields[.eTag], lastModified: response.headerFields[.lastModified])
+        try record.store(for: destination)
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws(SatchelError) -> Bool {
+        guard writesFile else {
+            if capturedBody.count < SatchelError.bodyCaptureLimit {
+                capturedBody.append(contentsOf: bytes.prefix(SatchelError.bodyCaptureLimit - capturedBody.count))
+            }
+            return true
+        }
+        var offset = 0
+        while offset < bytes.count {
+            let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw SatchelError(.io, "writing \(ResumeData.partialPath(for: destination)) failed: \(String(cString: strerror(errno)))")
+            }
+            offset += count
+        }
+        written += Int64(bytes.count)
+        return true
+    }
+
+    func finish(error: SatchelError?) {
+        guard descriptor >= 0 else { return }
+        if error == nil { fsync(descriptor) }
+        close(descriptor)
+        descriptor = -1
+    }
+
+    /// Moves the complete partial file into place and drops the resume record.
+    func commit() throws(SatchelError) {
+        let partial = ResumeData.partialPath(for: destination)
+        guard rename(partial, destination) == 0 else {
+            throw SatchelError(.io, "cannot move \(partial) to \(destination): \(String(cString: strerror(errno)))")
+        }
+        unlink(ResumeData.recordPath(for: destination))
+    }
+}

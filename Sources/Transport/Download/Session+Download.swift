@@ -1,0 +1,73 @@
+import HTTPTypes
+import SerializerRegistry
+
+extension Session {
+    /// Downloads `url` to the file `destination`, resuming an interrupted download of the same
+    /// resource when `resume` is set.
+    ///
+    /// The body goes to `destination.part` and is moved to `destination` only once complete, so
+    /// `destination` never holds a partial or corrupted file. When a partial file and its
+    /// ``ResumeData`` exist, the request carries `Range: bytes=N-` and `If-Range`; a 206 that
+    /// continues at byte N is appended, a 200 (the resource changed) starts over. An interrupted
+    /// download (error or cancellation) leaves the partial file for the next call.
+    ///
+    /// - Parameters:
+    ///   - resume: Continue a partial download when possible; when `false`, start over.
+    ///   - progress: Byte counts including the bytes already on disk.
+    /// - Throws: ``SatchelError``: transport failures, an unacceptable status (nothing is
+    ///   written), file errors.
+    public func download(
+        _ url: String, to destination: String, parameters: Value? = nil, headers: HTTPFields = [:], resume: Bool = true,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws(SatchelError) -> DownloadResponse {
+        var request = SessionRequest(.get, url, parameters: parameters, headers: headers)
+        request.progress = progress
+        var offset: Int64 = 0
+        let resolved = (try? ResolvedURL(url, relativeTo: baseURL))?.absolute ?? url
+        if resume, let (record, size) = ResumeData.stored(for: destination), size > 0, let validator = record.ifRange,
+            record.url == resolved
+        {
+            offset = size
+            request.headers[.range] = "bytes=\(size)-"
+            request.headers[.ifRange] = validator
+        } else {
+            ResumeData.discard(for: destination)
+        }
+        var result = await download(request, from: resolved, to: destination, offset: offset)
+        if offset > 0, result.response?.status.code == 416 {
+            // The bytes on disk do not fit the resource any more: start over.
+            ResumeData.discard(for: destination)
+            request.headers[.range] = nil
+            request.headers[.ifRange] = nil
+            result = await download(request, from: resolved, to: destination, offset: 0)
+        }
+        if let error = result.error { throw error }
+        return result
+    }
+
+    private func download(_ request: SessionRequest, from resolved: String, to destination: String, offset: Int64) async -> DownloadResponse {
+        let cancellation = TransferCancellation(engine: engine)
+        let validation = request.validation ?? registry.validation
+        let attempt = await run(request, cancellation: cancellation, identityEncoding: true) { isFinal in
+            DownloadSink(destination: destination, url: resolved, requestedOffset: offset, isFinal: isFinal)
+        }
+        let sink = attempt.sink as? DownloadSink
+        var result = DownloadResponse(
+            request: attempt.request, url: attempt.url, response: attempt.response, destination: destination, fileSize: 0,
+            resumedFrom: sink?.resumedFrom ?? 0, errorBody: sink?.capturedBody ?? [], error: attempt.error,
+            metrics: attempt.metrics)
+        guard result.error == nil, let response = attempt.response, let sink else { return result }
+        guard validation.accepts(status: response.status.code), sink.writesFile else {
+            result.error = SatchelError(.unacceptableStatusCode, "\(attempt.url) answered \(response.status.code) \(response.status.reasonPhrase); nothing was saved")
+                .attaching(response: response, body: sink.capturedBody)
+            return result
+        }
+        do {
+            try sink.commit()
+            result.fileSize = sink.resumedFrom + sink.written
+        } catch {
+            result.error = error
+        }
+        return result
+    }
+}
