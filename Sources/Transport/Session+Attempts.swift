@@ -25,10 +25,12 @@ extension Session {
     /// - Parameters:
     ///   - cancellation: Cancels the running attempt and stops further ones.
     ///   - identityEncoding: Ask for the body uncompressed (downloads, so ranges are byte-exact).
+    ///   - retryPolicy: Replaces the session's (downloads retry themselves, from the bytes on disk).
     ///   - makeSink: A sink for each attempt; its argument says whether a response head will be
     ///     the request's final one (not a redirect or a retried status).
     func run(
         _ request: SessionRequest, cancellation: TransferCancellation, identityEncoding: Bool = false,
+        retryPolicy: RetryPolicy? = nil,
         makeSink: (_ isFinal: @escaping @Sendable (HTTPResponse) -> Bool) throws -> any ResponseSink
     ) async -> Attempt {
         let started = ContinuousClock.now
@@ -50,7 +52,9 @@ extension Session {
                 attempt.error = reason
                 break
             }
-            let policy = redirectAndRetryState(redirects: redirects, retries: retries, method: head.method, body: body)
+            let policy = AttemptPolicy(
+                redirect: configuration.redirectPolicy, retry: retryPolicy ?? configuration.retryPolicy, retries: retries,
+                method: head.method, canResend: body.canResend)
             do {
                 try configuration.securityPolicy.check(scheme: url.scheme)
                 let (stream, contentType) = try body.makeStream(attempt: sends)
@@ -190,13 +194,6 @@ extension Session {
             for name in RedirectPolicy.credentialHeaders { next.headerFields[name] = nil }
         }
         return (next, nextBody)
-    }
-
-    /// The redirect and retry rules as they stand after `redirects` and `retries`.
-    private func redirectAndRetryState(redirects: Int, retries: Int, method: HTTPRequest.Method, body: RequestBody) -> AttemptPolicy {
-        AttemptPolicy(
-            redirect: configuration.redirectPolicy, retry: configuration.retryPolicy, retries: retries, method: method,
-            canResend: body.canResend)
     }
 }
 

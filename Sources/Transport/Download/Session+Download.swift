@@ -22,33 +22,58 @@ extension Session {
     ) async throws(SatchelError) -> DownloadResponse {
         var request = SessionRequest(.get, url, parameters: parameters, headers: headers)
         request.progress = progress
-        var offset: Int64 = 0
         let resolved = (try? ResolvedURL(url, relativeTo: baseURL))?.absolute ?? url
-        if resume, let (record, size) = ResumeData.stored(for: destination), size > 0, let validator = record.ifRange,
-            record.url == resolved
-        {
-            offset = size
-            request.headers[.range] = "bytes=\(size)-"
-            request.headers[.ifRange] = validator
-        } else {
-            ResumeData.discard(for: destination)
+        if !resume { ResumeData.discard(for: destination) }
+        let policy = configuration.retryPolicy
+        var retries = 0
+        var restarted = false
+        while true {
+            var offset: Int64 = 0
+            if let (record, size) = ResumeData.stored(for: destination), size > 0, let validator = record.ifRange,
+                record.url == resolved
+            {
+                offset = size
+                request.headers[.range] = "bytes=\(size)-"
+                request.headers[.ifRange] = validator
+            } else {
+                ResumeData.discard(for: destination)
+                request.headers[.range] = nil
+                request.headers[.ifRange] = nil
+            }
+            let result = await download(request, from: resolved, to: destination, offset: offset)
+            if offset > 0, result.response?.status.code == 416, !restarted {
+                // The bytes on disk do not fit the resource any more: start over, once.
+                ResumeData.discard(for: destination)
+                restarted = true
+                continue
+            }
+            guard let error = result.error else {
+                var done = result
+                done.metrics.retryCount = retries
+                return done
+            }
+            // A transport failure is retried from the bytes now on disk (never by resending
+            // the same Range, which would duplicate what arrived meanwhile).
+            guard retries < policy.retryLimit, policy.retryableErrorCodes.contains(error.code), !Task.isCancelled else {
+                throw error
+            }
+            let delay = policy.backoff(beforeRetry: retries)
+            for monitor in configuration.eventMonitors {
+                monitor.requestWillRetry(result.request, url: result.url, retry: retries + 1, delay: delay, reason: error)
+            }
+            do {
+                try await Task.sleep(for: delay)
+            } catch {
+                throw SatchelError(.cancelled, "\(result.url): cancelled while waiting to retry the download")
+            }
+            retries += 1
         }
-        var result = await download(request, from: resolved, to: destination, offset: offset)
-        if offset > 0, result.response?.status.code == 416 {
-            // The bytes on disk do not fit the resource any more: start over.
-            ResumeData.discard(for: destination)
-            request.headers[.range] = nil
-            request.headers[.ifRange] = nil
-            result = await download(request, from: resolved, to: destination, offset: 0)
-        }
-        if let error = result.error { throw error }
-        return result
     }
 
     private func download(_ request: SessionRequest, from resolved: String, to destination: String, offset: Int64) async -> DownloadResponse {
         let cancellation = TransferCancellation(engine: engine)
         let validation = request.validation ?? registry.validation
-        let attempt = await run(request, cancellation: cancellation, identityEncoding: true) { isFinal in
+        let attempt = await run(request, cancellation: cancellation, identityEncoding: true, retryPolicy: .disabled) { isFinal in
             DownloadSink(destination: destination, url: resolved, requestedOffset: offset, isFinal: isFinal)
         }
         let sink = attempt.sink as? DownloadSink
