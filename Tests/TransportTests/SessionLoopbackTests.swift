@@ -1,0 +1,211 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import SerializerRegistry
+import Serializers
+import Testing
+@testable import Transport
+
+/// Downloads, resumes, big streamed bodies, cross-origin redirects, retries and timeouts
+/// against the test servers' fast loopback server.
+@Suite(.timeLimit(.minutes(2)))
+struct SessionLoopbackTests {
+    let servers: TestServers
+
+    init() throws {
+        servers = try TestServers.shared()
+    }
+
+    @Test func downloadWritesTheWholeFileAndLeavesNoPartial() async throws {
+        let session = try SessionSupport.session(servers.fast)
+        let destination = SessionSupport.temporaryPath("download.bin")
+        defer { try? FileManager.default.removeItem(atPath: destination) }
+        let progress = RecordingMonitor()
+        let result = try await session.download("large/3000000", to: destination) { update in
+            progress.events.withLock { $0.append("\(update.downloadedBytes)/\(update.expectedDownloadBytes ?? -1)") }
+        }
+        #expect(result.fileSize == 3_000_000 && result.resumedFrom == 0)
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: destination))) == SessionSupport.largeBytes(0..<3_000_000))
+        #expect(!FileManager.default.fileExists(atPath: ResumeData.partialPath(for: destination)))
+        #expect(!FileManager.default.fileExists(atPath: ResumeData.recordPath(for: destination)))
+        #expect(progress.events.withLock { $0.last } == "3000000/3000000")
+    }
+
+    @Test func aCutDownloadIsRetriedFromTheBytesOnDisk() async throws {
+        // The server cuts every response after 1.2 MB: the download needs two resumes.
+        let monitor = RecordingMonitor()
+        var retry = RetryPolicy()
+        retry.exponentialBackoffScale = 0.01
+        let session = try SessionSupport.session(servers.fast, retry: retry) { $0.eventMonitors = [monitor] }
+        let destination = SessionSupport.temporaryPath("cut.bin")
+        defer { try? FileManager.default.removeItem(atPath: destination) }
+        let result = try await session.download("large/3000000?cut=1200000", to: destination)
+        #expect(result.resumedFrom == 2_400_000)
+        #expect(result.metrics.retryCount == 2)
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: destination))) == SessionSupport.largeBytes(0..<3_000_000))
+        #expect(monitor.events.withLock { $0 }.filter { $0.hasPrefix("retry") }.count == 2)
+    }
+
+    @Test func aCancelledDownloadResumesWithRangeAndIfRange() async throws {
+        let session = try SessionSupport.session(servers.fast)
+        let destination = SessionSupport.temporaryPath("cancelled.bin")
+        defer { try? FileManager.default.removeItem(atPath: destination) }
+        let url = "large/4000000?pace_ms=20&slice=65536"
+        let first = Task {
+            try await session.download(url, to: destination) { update in
+                if update.downloadedBytes >= 500_000 { withUnsafeCurrentTask { $0?.cancel() } }
+            }
+        }
+        let cancelled = await first.result
+        #expect((try? cancelled.get()) == nil)
+        guard case let .failure(error as SatchelError) = cancelled else { Issue.record("not a SatchelError"); return }
+        #expect(error.code == .cancelled)
+        #expect(!FileManager.default.fileExists(atPath: destination))
+        let stored = try #require(ResumeData.stored(for: destination))
+        #expect(stored.bytesOnDisk >= 500_000 && stored.bytesOnDisk < 4_000_000)
+        #expect(stored.record.entityTag == "\"large-4000000\"")
+
+        let resumed = try await session.download(url, to: destination)
+        #expect(resumed.resumedFrom == stored.bytesOnDisk)
+        #expect(resumed.request.headerFields[.range] == "bytes=\(stored.bytesOnDisk)-")
+        #expect(resumed.request.headerFields[.ifRange] == "\"large-4000000\"")
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: destination))) == SessionSupport.largeBytes(0..<4_000_000))
+    }
+
+    @Test func aChangedResourceRestartsTheDownloadCleanly() async throws {
+        let session = try SessionSupport.session(servers.fast)
+        let destination = SessionSupport.temporaryPath("changed.bin")
+        defer { try? FileManager.default.removeItem(atPath: destination) }
+        // A partial file from another version of the resource (its ETag no longer matches).
+        try Data(repeating: 0xEE, count: 1000).write(to: URL(fileURLWithPath: ResumeData.partialPath(for: destination)))
+        let resolved = servers.fast.appendingPathComponent("large/5000").absoluteString
+        try ResumeData(url: resolved, entityTag: "\"old-version\"", lastModified: nil).store(for: destination)
+        let result = try await session.download("large/5000", to: destination)
+        #expect(result.request.headerFields[.ifRange] == "\"old-version\"")
+        #expect(result.response?.status.code == 200)
+        #expect(result.resumedFrom == 0)
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: destination))) == SessionSupport.largeBytes(0..<5000))
+    }
+
+    @Test func anUnacceptableStatusWritesNothing() async throws {
+        let session = try SessionSupport.session(servers.fast)
+        let destination = SessionSupport.temporaryPath("missing.bin")
+        await #expect(throws: SatchelError.self) { _ = try await session.download("no-such-thing", to: destination) }
+        #expect(!FileManager.default.fileExists(atPath: destination))
+        #expect(!FileManager.default.fileExists(atPath: ResumeData.partialPath(for: destination)))
+    }
+
+    @Test func aLargeMultipartUploadOfUnknownLengthIsStreamedChunked() async throws {
+        let session = try SessionSupport.session(servers.fast)
+        let size = 64 << 20
+        var form = MultipartFormData(boundary: try MultipartBoundary("satchel-test-boundary"))
+        form.append("meta", name: "kind")
+        try form.append(name: "data", fileName: "data.bin", length: nil) { PatternStream(size: size) }
+        let expected = try form.bytes(limit: size + 4096)
+        let response = try await session.upload(.multipart(form), to: "discard?hash=1")
+        #expect(response.value?["chunked"]?.boolValue == true)
+        #expect(response.value?["bytes"]?.int64Value == Int64(expected.count))
+        let digest = SHA256.hash(data: expected).map { String(format: "%02x", $0) }.joined()
+        #expect(response.value?["sha256"]?.stringValue == digest)
+    }
+
+    @Test func aFileUploadSendsContentLengthAndReportsProgress() async throws {
+        let session = try SessionSupport.session(servers.fast)
+        let path = SessionSupport.temporaryPath("upload.bin")
+        try Data(SessionSupport.largeBytes(0..<2_000_000)).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let updates = RecordingMonitor()
+        let response = try await session.upload(.file(path: path, contentType: "application/octet-stream"), to: "discard", method: .put) { update in
+            updates.events.withLock { $0.append("\(update.uploadedBytes)/\(update.expectedUploadBytes ?? -1)") }
+        }
+        #expect(response.value?["chunked"]?.boolValue == false)
+        #expect(response.value?["bytes"]?.int64Value == 2_000_000)
+        #expect(updates.events.withLock { $0.last } == "2000000/2000000")
+    }
+
+    @Test func crossOriginRedirectsDropCredentialsAndSameOriginKeepsThem() async throws {
+        let session = try SessionSupport.session(servers.fast)
+        let headers: HTTPFields = [.authorization: "Bearer secret", .cookie: "session=1", HTTPField.Name("X-Other")!: "kept"]
+        let other = servers.fastOtherOrigin.appendingPathComponent("echo-headers").absoluteString
+        let cross = try await session.get("redirect-cross?to=\(other)&status=307", headers: headers)
+        let crossed = try #require(cross.value?["headers"])
+        #expect(crossed["authorization"] == nil && crossed["cookie"] == nil)
+        #expect(crossed["x-other"]?.stringValue == "kept")
+        let same = try await session.get("redirect-cross?to=/echo-headers&status=302", headers: headers)
+        #expect(same.value?["headers"]?["authorization"]?.stringValue == "Bearer secret")
+        #expect(same.value?["headers"]?["cookie"]?.stringValue == "session=1")
+    }
+
+    @Test func retryableStatusesAreRetriedWithRetryAfter() async throws {
+        let monitor = RecordingMonitor()
+        let session = try SessionSupport.session(servers.fast, retry: RetryPolicy()) { $0.eventMonitors = [monitor] }
+        let key = UUID().uuidString
+        let response = try await session.get("retry?key=\(key)&fail=2&status=503&retry_after=0")
+        #expect(response.value?["attempt"]?.int64Value == 3)
+        #expect(response.metrics.retryCount == 2)
+        #expect(monitor.events.withLock { $0 }.filter { $0.hasPrefix("retry") } == ["retry 1", "retry 2"])
+    }
+
+    @Test func postsAndDisabledPoliciesAreNotRetried() async throws {
+        let retrying = try SessionSupport.session(servers.fast, retry: RetryPolicy())
+        let key = UUID().uuidString
+        let post = await retrying.response(for: SessionRequest(.post, "retry?key=\(key)&fail=1&status=503&retry_after=0"))
+        #expect(post.response?.status.code == 503 && post.metrics.retryCount == 0)
+        let disabled = try SessionSupport.session(servers.fast, retry: .disabled)
+        let other = UUID().uuidString
+        let get = await disabled.response(for: SessionRequest(.get, "retry?key=\(other)&fail=1&status=503&retry_after=0"))
+        #expect(get.error?.code == .unacceptableStatusCode && get.metrics.retryCount == 0)
+        let tooLong = try SessionSupport.session(servers.fast, retry: RetryPolicy())
+        let third = UUID().uuidString
+        let waited = await tooLong.response(for: SessionRequest(.get, "retry?key=\(third)&fail=1&status=503&retry_after=3600"))
+        #expect(waited.response?.status.code == 503 && waited.metrics.retryCount == 0)
+    }
+
+    @Test func theIdleTimeoutEndsAStalledBody() async throws {
+        let session = try SessionSupport.session(servers.fast)
+        var request = SessionRequest(.get, "stall?body=10&max_s=10")
+        request.timeouts = TransferTimeouts(connect: .seconds(5), request: nil, idle: .milliseconds(1500))
+        let response = await session.response(for: request)
+        #expect(response.error?.code == .timedOut)
+        #expect(response.error?.message.contains("idle") == true)
+    }
+
+    @Test func streamedBodiesApplyBackpressure() async throws {
+        let session = try SessionSupport.session(servers.fast)
+        let stream = try await session.bytes("large/8000000")
+        var received = 0
+        var matches = true
+        for try await chunk in stream {
+            if received < 2_000_000 { try await Task.sleep(for: .milliseconds(5)) }  // a slow consumer
+            matches = matches && chunk == SessionSupport.largeBytes(received..<(received + chunk.count))
+            received += chunk.count
+        }
+        #expect(received == 8_000_000)
+        #expect(matches)
+    }
+
+    @Test func aStreamCanBeCancelled() async throws {
+        let session = try SessionSupport.session(servers.fast)
+        let stream = try await session.bytes("large/50000000?pace_ms=10&slice=65536")
+        var iterator = stream.makeAsyncIterator()
+        _ = try await iterator.next()
+        stream.cancel()
+        await #expect(throws: SatchelError.self) { while try await iterator.next() != nil {} }
+    }
+}
+
+/// `size` bytes of the fast server's pattern, without a declared length.
+final class PatternStream: BodyStream {
+    let size: Int
+    var position = 0
+    init(size: Int) { self.size = size }
+    var length: Int64? { nil }
+    var isRewindable: Bool { true }
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let count = min(buffer.count, size - position)
+        for index in 0..<count { buffer[index] = TestServers.largeByte(at: position + index) }
+        position += count
+        return count
+    }
+    func rewind() throws { position = 0 }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import HTTPTypes
+import SerializerRegistry
+import Testing
+@testable import Transport
+
+/// URL resolution, header parsing, policies and hostile input that need no server.
+@Suite struct TransportInputTests {
+    @Test func baseURLsGetATrailingSlashAndReferencesResolvePerRFC3986() throws {
+        #expect(try ResolvedURL.base("http://h.test/api") == "http://h.test/api/")
+        #expect(try ResolvedURL.base("http://h.test") == "http://h.test/")
+        let base = try ResolvedURL.base("http://h.test/api/v1")
+        #expect(try ResolvedURL("users", relativeTo: base).absolute == "http://h.test/api/v1/users")
+        #expect(try ResolvedURL("/users", relativeTo: base).absolute == "http://h.test/users")
+        #expect(try ResolvedURL("../x?y=1", relativeTo: base).absolute == "http://h.test/api/x?y=1")
+        #expect(try ResolvedURL("https://other.test:8443/z", relativeTo: base).origin == "https://other.test:8443")
+        #expect(try ResolvedURL("http://H.test/", relativeTo: nil).origin == "http://h.test:80")
+    }
+
+    @Test(arguments: ["ftp://h.test/file", "file:///etc/passwd", "http://", "not a url at all\u{0}", ""])
+    func nonHTTPURLsAreRejected(url: String) async throws {
+        let session = try Session()
+        let response = await session.response(for: SessionRequest(.get, url))
+        #expect(response.error?.code == .invalidArgument)
+        #expect(response.response == nil)
+    }
+
+    @Test func aBadBaseURLIsRejected() {
+        #expect(throws: SatchelError.self) { try Session(baseURL: "gopher://h.test/") }
+        #expect(throws: SatchelError.self) { try Session(baseURL: "::::") }
+    }
+
+    @Test func anUnreachablePortIsCannotConnect() async throws {
+        let session = try Session(baseURL: "http://127.0.0.1:9/", configuration: {
+            var configuration = SessionConfiguration()
+            configuration.retryPolicy = .disabled
+            return configuration
+        }())
+        let response = await session.response(for: SessionRequest(.get, "x"))
+        #expect(response.error?.code == .cannotConnect)
+        #expect(response.error?.underlying is CurlFailure)
+    }
+
+    @Test func responseHeadsSkipInterimResponsesAndRejectBadStatusLines() throws {
+        var parser = ResponseHeadParser()
+        func take(_ line: String) throws -> HTTPResponse? {
+            try Array(line.utf8).withUnsafeBytes { try parser.take($0) }
+        }
+        #expect(try take("HTTP/1.1 100 Continue\r\n") == nil)
+        #expect(try take("\r\n") == nil)
+        #expect(try take("HTTP/1.1 201 Created\r\n") == nil)
+        #expect(try take("Content-Type: application/json\r\n") == nil)
+        #expect(try take("bad header line without colon\r\n") == nil)
+        let head = try #require(try take("\r\n"))
+        #expect(head.status.code == 201)
+        #expect(head.headerFields[.contentType] == "application/json")
+        #expect(parser.version == "1.1")
+        for bad in ["HTTP/1.1 20 OK", "FTP/1.0 200 OK", "HTTP/1.1 abc", "garbage", "HTTP/1.1 099 Low"] {
+            var fresh = ResponseHeadParser()
+            #expect(throws: SatchelError.self) { try Array((bad + "\r\n").utf8).withUnsafeBytes { _ = try fresh.take($0) } }
+        }
+    }
+
+    @Test func retryAfterAcceptsSecondsAndDatesAndBackoffIsAlamofires() {
+        func response(_ value: String) -> HTTPResponse {
+            HTTPResponse(status: .serviceUnavailable, headerFields: [.retryAfter: value])
+        }
+        #expect(AttemptPolicy.retryAfter(response("3")) == .seconds(3))
+        #expect(AttemptPolicy.retryAfter(response("-1")) == nil)
+        #expect(AttemptPolicy.retryAfter(response("soon")) == nil)
+        #expect(AttemptPolicy.retryAfter(response("Wed, 21 Oct 2015 07:28:00 GMT")) == .zero)
+        let policy = RetryPolicy()
+        #expect(policy.backoff(beforeRetry: 0) == .milliseconds(500))
+        #expect(policy.backoff(beforeRetry: 1) == .seconds(1))
+        #expect(RetryPolicy.disabled.retryLimit == 0)
+    }
+
+    @Test func redirectsAndRetriesFollowTheirPolicies() {
+        let policy = AttemptPolicy(redirect: RedirectPolicy(), retry: RetryPolicy(), retries: 0, method: .post, canResend: true)
+        let redirect = HTTPResponse(status: .temporaryRedirect, headerFields: [.location: "/next"])
+        guard case .redirect(to: "/next")? = policy.disposition(of: redirect) else { Issue.record("no redirect"); return }
+        #expect(policy.disposition(of: HTTPResponse(status: .temporaryRedirect)) == nil)  // no Location
+        #expect(policy.disposition(of: HTTPResponse(status: .serviceUnavailable)) == nil)  // POST is not retried
+        let get = AttemptPolicy(redirect: .none, retry: RetryPolicy(), retries: 2, method: .get, canResend: true)
+        #expect(get.disposition(of: redirect) == nil)
+        #expect(get.disposition(of: HTTPResponse(status: .serviceUnavailable)) == nil)  // limit reached
+        let once = AttemptPolicy(redirect: .none, retry: RetryPolicy(), retries: 0, method: .get, canResend: false)
+        #expect(once.retry(after: SatchelError(.timedOut, "t")) == nil)  // a body that cannot rewind
+    }
+
+    @Test func aNonRewindableStreamIsNotResent() throws {
+        let body = RequestBody.stream(OneShotStream(), contentType: nil)
+        #expect(!body.canResend)
+        _ = try body.makeStream(attempt: 0)
+        #expect(throws: SatchelError.self) { _ = try body.makeStream(attempt: 1) }
+    }
+
+    @Test func missingUploadFilesFailBeforeSending() async throws {
+        let session = try Session(baseURL: "http://127.0.0.1:9/")
+        let response = await session.response(for: SessionRequest(.put, "x", body: .file(path: "/nonexistent/file", contentType: nil)))
+        #expect(response.error?.code == .io)
+    }
+}
+
+extension Session.Disposition: Equatable {
+    static func == (lhs: Session.Disposition, rhs: Session.Disposition) -> Bool {
+        switch (lhs, rhs) {
+        case (.final, .final): true
+        case let (.redirect(a), .redirect(b)): a == b
+        case let (.retry(a), .retry(b)): a == b
+        default: false
+        }
+    }
+}
+
+/// A stream that can be read once.
+final class OneShotStream: BodyStream {
+    var length: Int64? { 0 }
+    var isRewindable: Bool { false }
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int { 0 }
+    func rewind() throws { throw SatchelError(.invalidArgument, "cannot rewind") }
+}
