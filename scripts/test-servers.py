@@ -1,0 +1,547 @@
+#!/usr/bin/env python3
+"""Real HTTP and HTTPS servers on 127.0.0.1 for Satchel's Transport tests.
+
+Run with the repository's .venv Python (scripts/setup installs httpbin, gunicorn and trustme):
+
+    .venv/bin/python scripts/test-servers.py
+
+Starts, each on a free loopback port:
+  - httpbin under gunicorn over plain HTTP, and over TLS three times: with a good certificate,
+    an expired one and one for the wrong host name;
+  - two instances (two origins) of a small HTTP/1.1 keep-alive server with what httpbin lacks
+    (see FastHandler below);
+then prints ONE line of JSON on standard output describing them and stays up until its standard
+input reaches end of file (the parent closed it or died). Then, or on SIGTERM/SIGINT/SIGHUP, it
+kills every child process group and deletes its temporary folder. Diagnostics go to standard
+error. Exits 1 when a server fails to start within STARTUP_SECONDS.
+
+Certificates are made at start with trustme in a temporary folder: CA "A" signs a good server
+certificate (localhost, 127.0.0.1, ::1), an expired one (same names, not valid after yesterday)
+and one for wrong.example only; CA "B" is unrelated. Every pin is the base64 SHA-256 of the
+DER SubjectPublicKeyInfo, libcurl's CURLOPT_PINNEDPUBLICKEY form without its "sha256//" prefix.
+
+/large/N body bytes follow one formula: byte i is (i * 7) % 251.
+"""
+
+import base64
+import ctypes
+import datetime
+import email.utils
+import hashlib
+import http.server
+import json
+import os
+import shutil
+import signal
+import socket
+import ssl
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+
+import trustme
+from cryptography import x509
+from cryptography.hazmat.primitives import serialization
+
+STARTUP_SECONDS = 30
+SLICE = 1 << 20  # bytes per send of /large and per receive of /discard
+PERIOD = 251  # /large: byte i is (i * MULTIPLIER) % PERIOD
+MULTIPLIER = 7
+PATTERN = memoryview(bytes((i * MULTIPLIER) % PERIOD for i in range(PERIOD)) * (SLICE // PERIOD + 2))
+DEFAULT_LAST_MODIFIED = 1445412480  # Wed, 21 Oct 2015 07:28:00 GMT
+SOCKET_BUFFER = 4 << 20
+FOLDER_PREFIX = "satchel-test-servers-"  # then this process id, "-", and a random suffix
+
+
+def log(message):
+    print(f"test-servers: {message}", file=sys.stderr, flush=True)
+
+
+# ----------------------------------------------------------------------------- certificates
+
+def spki_pin(pem):
+    """The base64 SHA-256 of the certificate's DER SubjectPublicKeyInfo."""
+    certificate = x509.load_pem_x509_certificate(pem)
+    der = certificate.public_key().public_bytes(
+        serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+    return base64.b64encode(hashlib.sha256(der).digest()).decode()
+
+
+def make_certificates(folder):
+    """Writes the CAs and leaf certificates; returns (paths, key paths, pins)."""
+    now = datetime.datetime.now(datetime.timezone.utc)
+    ca_a = trustme.CA(organization_name="Satchel test CA A")
+    ca_b = trustme.CA(organization_name="Satchel test CA B")
+    leaves = {
+        "good": ca_a.issue_cert("localhost", "127.0.0.1", "::1"),
+        "expired": ca_a.issue_cert("localhost", "127.0.0.1", "::1",
+                                   not_before=now - datetime.timedelta(days=30),
+                                   not_after=now - datetime.timedelta(days=1)),
+        "wrongHost": ca_a.issue_cert("wrong.example"),
+    }
+    paths, keys, pins = {}, {}, {}
+    for name, ca in (("caA", ca_a), ("caB", ca_b)):
+        paths[name] = os.path.join(folder, f"{name}.pem")
+        ca.cert_pem.write_to_path(paths[name])
+        pins[name] = spki_pin(ca.cert_pem.bytes())
+    for name, leaf in leaves.items():
+        paths[name] = os.path.join(folder, f"{name}.pem")
+        keys[name] = os.path.join(folder, f"{name}-key.pem")
+        with open(paths[name], "wb") as chain:  # the leaf, then intermediates (none here)
+            for blob in leaf.cert_chain_pems:
+                chain.write(blob.bytes())
+        leaf.private_key_pem.write_to_path(keys[name])
+        pins[name] = spki_pin(leaf.cert_chain_pems[0].bytes())
+    return paths, keys, pins
+
+
+# ----------------------------------------------------------------------------- gunicorn
+
+def listening_socket():
+    """A socket bound to a free loopback port, listening, inheritable by a child."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(1024)
+    sock.set_inheritable(True)
+    return sock
+
+
+def die_with_parent():
+    """Runs in the child before exec: SIGKILL it when this script dies, however it dies."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+GUNICORN_CONFIG = """
+import logging
+# httpbin warns at import that flasgger (only for its Swagger UI) is missing.
+logging.getLogger("httpbin.core").setLevel(logging.ERROR)
+"""
+
+
+def start_gunicorn(folder, sock, certificate=None, key=None):
+    """httpbin under gunicorn on `sock` (TLS when a certificate is given); its own process group."""
+    config = os.path.join(folder, "gunicorn.conf.py")
+    if not os.path.exists(config):
+        with open(config, "w") as file:
+            file.write(GUNICORN_CONFIG)
+    command = [
+        sys.executable, "-m", "gunicorn", "httpbin:app",
+        "--config", config,
+        "--bind", f"fd://{sock.fileno()}",
+        "--worker-class", "gthread", "--workers", "1", "--threads", "32",
+        "--keep-alive", "30", "--timeout", "120", "--graceful-timeout", "1",
+        "--log-level", "error", "--no-control-socket",
+        "--worker-tmp-dir", folder,
+    ]
+    if certificate:
+        command += ["--certfile", certificate, "--keyfile", key]
+    return subprocess.Popen(command, pass_fds=[sock.fileno()], stdin=subprocess.DEVNULL,
+                            stdout=sys.stderr, start_new_session=True, preexec_fn=die_with_parent)
+
+
+def wait_until_serving(url, child, deadline):
+    """Polls `url`/get until it answers 200; raises when the child exits or time runs out."""
+    context = ssl._create_unverified_context()
+    parsed = urllib.parse.urlsplit(url)
+    while True:
+        if child.poll() is not None:
+            raise RuntimeError(f"the server for {url} exited with status {child.returncode}")
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{url} did not answer within {STARTUP_SECONDS} s")
+        try:
+            sock = socket.create_connection((parsed.hostname, parsed.port), timeout=1)
+            if parsed.scheme == "https":
+                sock = context.wrap_socket(sock, server_hostname=parsed.hostname)
+            with sock:
+                sock.sendall(b"GET /get HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                if sock.recv(12).startswith(b"HTTP/1.1 200"):
+                    return
+        except OSError:
+            pass
+        time.sleep(0.05)
+
+
+# ----------------------------------------------------------------------------- the fast server
+
+class FastHandler(http.server.BaseHTTPRequestHandler):
+    """What httpbin lacks, fast enough to move a GiB over loopback. Every path takes any method
+    unless noted; request bodies are read (Content-Length or chunked) and dropped.
+
+    POST|PUT|PATCH /discard[?hash=1]   {"bytes": N, "chunked": bool, "contentType": str|null,
+                                        "sha256": hex (only with hash=1)}
+    GET|HEAD /large/N                  N bytes, byte i = (i * 7) % 251, ETag "large-N" and
+        ?etag=X                        Last-Modified; ETag "X" instead
+        ?last_modified=EPOCH           Last-Modified at EPOCH seconds instead of 2015-10-21
+        Range: bytes=S- | bytes=S-E    206 with Content-Range (416 when S >= N)
+        If-Range: ETag | HTTP date     the range only when it equals the current validator,
+                                       otherwise 200 with the whole body
+        ?cut=K                         close the connection after K body bytes of this response
+        ?delay_ms=D                    wait D ms before the response head
+        ?pace_ms=P&slice=B             send B-byte slices (default 1 MiB) P ms apart
+    /redirect-cross?to=URL[&status=302] status (301, 302, 303, 307 or 308) with Location: URL
+    /echo-headers                       {"method", "path", "headers": {lower-case name: value}}
+    /retry?key=K&fail=N[&status=503][&retry_after=S]
+                                        the first N requests for K get `status` (with
+                                        Retry-After: S when given), later ones 200; body
+                                        {"key", "attempt", "status"}
+    /retry-count?key=K                  {"key", "attempts"} without counting itself
+    GET /stall[?body=K][&max_s=60]     a head promising K + 1 bytes, K bytes, then nothing until
+                                        the client closes (or max_s seconds)
+    """
+
+    protocol_version = "HTTP/1.1"
+    server_version = "SatchelTestServer/1"
+
+    def log_message(self, format, *args):  # noqa: A002 (BaseHTTPRequestHandler's name)
+        pass
+
+    def handle_one_request(self):
+        try:
+            super().handle_one_request()
+        except (ConnectionError, TimeoutError):
+            self.close_connection = True
+
+    # -- dispatch
+
+    def do_GET(self):
+        self.dispatch()
+
+    do_HEAD = do_POST = do_PUT = do_PATCH = do_DELETE = do_OPTIONS = do_GET
+
+    def dispatch(self):
+        url = urllib.parse.urlsplit(self.path)
+        query = dict(urllib.parse.parse_qsl(url.query, keep_blank_values=True))
+        path = url.path
+        try:
+            if path == "/discard":
+                return self.discard(query)
+            if path.startswith("/large/"):
+                return self.large(int(path[len("/large/"):]), query)
+            if path == "/redirect-cross":
+                return self.redirect_cross(query)
+            if path == "/echo-headers":
+                return self.echo_headers(url.path)
+            if path == "/retry":
+                return self.retry(query)
+            if path == "/retry-count":
+                self.read_body()
+                return self.send_json(200, {"key": query.get("key", ""),
+                                            "attempts": self.server.attempts.get(query.get("key", ""), 0)})
+            if path == "/stall":
+                return self.stall(query)
+            self.read_body()
+            self.send_json(404, {"error": f"no such path: {path}"})
+        except ValueError as error:
+            self.close_connection = True
+            self.send_json(400, {"error": str(error)})
+
+    # -- helpers
+
+    def read_body(self, digest=None):
+        """Reads the request body in large slices; returns (bytes read, whether chunked)."""
+        buffer = self.server.buffers.get()
+        try:
+            if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+                total = 0
+                while True:
+                    line = self.rfile.readline(4096)
+                    if not line:
+                        raise ConnectionError("the request body ended inside a chunk header")
+                    size = int(line.split(b";")[0].strip(), 16)
+                    if size == 0:
+                        while self.rfile.readline(4096) not in (b"\r\n", b"\n", b""):
+                            pass  # trailers
+                        return total, True
+                    total += self.read_exactly(size, buffer, digest)
+                    self.rfile.readline(4096)  # the CRLF after the chunk
+            length = int(self.headers.get("Content-Length", "0") or "0")
+            return self.read_exactly(length, buffer, digest), False
+        finally:
+            self.server.buffers.put(buffer)
+
+    def read_exactly(self, count, buffer, digest):
+        remaining = count
+        while remaining:
+            got = self.rfile.readinto(buffer[:min(remaining, len(buffer))])
+            if not got:
+                raise ConnectionError("the request body ended early")
+            if digest is not None:
+                digest.update(buffer[:got])
+            remaining -= got
+        return count
+
+    def send_json(self, status, value, extra=()):
+        body = json.dumps(value).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        for name, field in extra:
+            self.send_header(name, field)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    # -- endpoints
+
+    def discard(self, query):
+        if self.command not in ("POST", "PUT", "PATCH"):
+            self.read_body()
+            return self.send_json(405, {"error": "use POST, PUT or PATCH"}, [("Allow", "POST, PUT, PATCH")])
+        digest = hashlib.sha256() if query.get("hash") == "1" else None
+        count, chunked = self.read_body(digest)
+        answer = {"bytes": count, "chunked": chunked, "contentType": self.headers.get("Content-Type")}
+        if digest is not None:
+            answer["sha256"] = digest.hexdigest()
+        self.send_json(200, answer)
+
+    def large(self, size, query):
+        self.read_body()
+        if size < 0:
+            raise ValueError("negative size")
+        etag = '"%s"' % query.get("etag", f"large-{size}")
+        last_modified = email.utils.formatdate(int(query.get("last_modified", DEFAULT_LAST_MODIFIED)), usegmt=True)
+        start, end, status = 0, size, 200
+        requested = self.headers.get("Range")
+        if requested and self.range_applies(etag, last_modified):
+            bounds = parse_range(requested)
+            if bounds is not None:
+                if bounds[0] >= size:
+                    return self.send_json(416, {"error": "range not satisfiable"}, [("Content-Range", f"bytes */{size}")])
+                start, end, status = bounds[0], min(size, bounds[1] + 1 if bounds[1] is not None else size), 206
+        delay = int(query.get("delay_ms", "0"))
+        if delay:
+            time.sleep(delay / 1000)
+        self.send_response(status)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", str(end - start))
+        self.send_header("Accept-Ranges", "bytes")
+        self.send_header("ETag", etag)
+        self.send_header("Last-Modified", last_modified)
+        if status == 206:
+            self.send_header("Content-Range", f"bytes {start}-{end - 1}/{size}")
+        self.end_headers()
+        if self.command == "HEAD":
+            return
+        cut = int(query["cut"]) if "cut" in query else None
+        pace = int(query.get("pace_ms", "0")) / 1000
+        piece = max(1, min(SLICE, int(query.get("slice", SLICE))))
+        sent, offset = 0, start
+        while offset < end:
+            count = min(piece, end - offset)
+            if cut is not None:
+                count = min(count, cut - sent)
+                if count <= 0:
+                    break
+            phase = offset % PERIOD
+            self.wfile.write(PATTERN[phase:phase + count])
+            sent += count
+            offset += count
+            if pace and offset < end:
+                time.sleep(pace)
+        if offset < end:  # cut: the client sees the connection end before Content-Length
+            self.close_connection = True
+            self.connection.shutdown(socket.SHUT_RDWR)
+
+    def range_applies(self, etag, last_modified):
+        condition = self.headers.get("If-Range")
+        if condition is None:
+            return True
+        if condition.startswith('"') or condition.startswith("W/"):
+            return condition == etag  # strong comparison: a weak tag never matches
+        return condition == last_modified
+
+    def redirect_cross(self, query):
+        self.read_body()
+        status = int(query.get("status", "302"))
+        if status not in (301, 302, 303, 307, 308) or "to" not in query:
+            raise ValueError("needs ?to=URL and a status of 301, 302, 303, 307 or 308")
+        self.send_json(status, {"location": query["to"]}, [("Location", query["to"])])
+
+    def echo_headers(self, path):
+        self.read_body()
+        headers = {}
+        for name, field in self.headers.items():
+            key = name.lower()
+            headers[key] = f"{headers[key]}, {field}" if key in headers else field
+        self.send_json(200, {"method": self.command, "path": path, "headers": headers})
+
+    def retry(self, query):
+        self.read_body()
+        key = query.get("key", "")
+        with self.server.lock:
+            attempt = self.server.attempts.get(key, 0) + 1
+            self.server.attempts[key] = attempt
+        if attempt <= int(query.get("fail", "1")):
+            status = int(query.get("status", "503"))
+            extra = [("Retry-After", query["retry_after"])] if "retry_after" in query else []
+        else:
+            status, extra = 200, []
+        self.send_json(status, {"key": key, "attempt": attempt, "status": status}, extra)
+
+    def stall(self, query):
+        self.read_body()
+        body = int(query.get("body", "0"))
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", str(body + 1))
+        self.end_headers()
+        self.wfile.write(PATTERN[:min(body, SLICE)])
+        self.close_connection = True
+        self.connection.settimeout(float(query.get("max_s", "60")))
+        try:
+            while self.connection.recv(65536):
+                pass
+        except OSError:
+            pass
+
+
+def parse_range(field):
+    """(start, end or None) of a single `bytes=S-` or `bytes=S-E` range; None otherwise."""
+    unit, _, spec = field.partition("=")
+    if unit.strip().lower() != "bytes" or "," in spec:
+        return None
+    first, dash, last = spec.strip().partition("-")
+    if not dash or not first.isdigit() or (last and not last.isdigit()):
+        return None
+    if last and int(last) < int(first):
+        return None
+    return int(first), int(last) if last else None
+
+
+class BufferPool:
+    """Reusable 1 MiB receive buffers, one per request in progress."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.free = []
+
+    def get(self):
+        with self.lock:
+            return self.free.pop() if self.free else memoryview(bytearray(SLICE))
+
+    def put(self, buffer):
+        with self.lock:
+            self.free.append(buffer)
+
+
+class FastServer(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 1024
+
+    def __init__(self):
+        super().__init__(("127.0.0.1", 0), FastHandler)
+        self.lock = threading.Lock()
+        self.attempts = {}
+        self.buffers = BufferPool()
+
+    def server_bind(self):
+        self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SOCKET_BUFFER)
+        self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, SOCKET_BUFFER)
+        super().server_bind()
+
+    def get_request(self):
+        connection, address = super().get_request()
+        connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        return connection, address
+
+    def handle_error(self, request, client_address):
+        if not isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            super().handle_error(request, client_address)
+
+
+def start_fast_server():
+    server = FastServer()
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.5}, daemon=True).start()
+    return server
+
+
+# ----------------------------------------------------------------------------- main
+
+def remove_stale_folders():
+    """Deletes the folders of earlier runs that were killed (SIGKILL leaves no time to clean up)."""
+    base = tempfile.gettempdir()
+    for name in os.listdir(base):
+        parts = name.split("-")
+        if name.startswith(FOLDER_PREFIX) and len(parts) > 4 and parts[3].isdigit():
+            try:
+                os.kill(int(parts[3]), 0)
+            except ProcessLookupError:
+                shutil.rmtree(os.path.join(base, name), ignore_errors=True)
+            except OSError:
+                pass
+
+
+def main():
+    remove_stale_folders()
+    folder = tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-")
+    children = []
+
+    def stop(*_):
+        for child in children:
+            try:
+                os.killpg(child.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+        deadline = time.monotonic() + 2
+        for child in children:
+            try:
+                child.wait(max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                pass
+            try:
+                os.killpg(child.pid, signal.SIGKILL)  # the workers too, even if the master is gone
+            except ProcessLookupError:
+                pass
+            child.wait()
+        shutil.rmtree(folder, ignore_errors=True)
+
+    def on_signal(number, _frame):
+        stop()
+        os._exit(128 + number)
+
+    for number in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(number, on_signal)
+
+    try:
+        paths, keys, pins = make_certificates(folder)
+        servers = {"httpbin": (None, "http"), "httpbinTLS": ("good", "https"),
+                   "expiredTLS": ("expired", "https"), "wrongHostTLS": ("wrongHost", "https")}
+        urls = {}
+        for name, (certificate, scheme) in servers.items():
+            sock = listening_socket()
+            port = sock.getsockname()[1]
+            child = start_gunicorn(folder, sock, paths.get(certificate), keys.get(certificate))
+            sock.close()  # gunicorn holds it now
+            children.append(child)
+            urls[name] = (f"{scheme}://127.0.0.1:{port}", child)
+        fast, other = start_fast_server(), start_fast_server()
+        deadline = time.monotonic() + STARTUP_SECONDS
+        for url, child in urls.values():
+            wait_until_serving(url, child, deadline)
+        description = {name: url for name, (url, _) in urls.items()}
+        description.update({
+            "fast": f"http://127.0.0.1:{fast.server_address[1]}",
+            "fastOtherOrigin": f"http://127.0.0.1:{other.server_address[1]}",
+            "certificates": paths,
+            "pins": pins,
+            "directory": folder,
+            "processGroups": [child.pid for child in children],
+            "largeByte": f"(i * {MULTIPLIER}) % {PERIOD}",
+        })
+        print(json.dumps(description), flush=True)
+        while sys.stdin.buffer.read(65536):
+            pass
+    except Exception as error:  # report, clean up, fail
+        log(f"failed: {error}")
+        stop()
+        sys.exit(1)
+    stop()
+
+
+if __name__ == "__main__":
+    main()
