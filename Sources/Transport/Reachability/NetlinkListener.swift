@@ -30,6 +30,8 @@ final class NetlinkListener: @unchecked Sendable {
     /// Marks each listener's queue with the listener's identity, so ``cancel()`` knows when it runs there.
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
+    /// The socket's descriptor number (closed after ``cancel()``; the number may then be reused).
+    let descriptor: Int32
     private let source: any DispatchSourceRead
     private let closed: DispatchSemaphore
     private let shared: Shared
@@ -51,6 +53,7 @@ final class NetlinkListener: @unchecked Sendable {
         let queue = DispatchQueue(label: "satchel.reachability.netlink")
         let shared = Shared()
         let closed = DispatchSemaphore(value: 0)
+        descriptor = socket.descriptor
         source = DispatchSource.makeReadSource(fileDescriptor: socket.descriptor, queue: queue)
         source.setEventHandler {
             let changes = Self.drain(socket)
