@@ -97,6 +97,12 @@ struct ReachabilityTests {
 
         try monitor.start()
         #expect(await streamed.wait { $0.last == .notReachable })
+        // A change that does not concern the host is evaluated but reports nothing new.
+        let evaluations = monitor.evaluationCount
+        let unrelated = "127.77.\(slot).2/32"
+        try #require(IPCommand.must(["addr", "add", unrelated, "dev", "lo"]))
+        defer { IPCommand.run(["addr", "del", unrelated, "dev", "lo"]) }
+        #expect(await Recorder<Int>().wait { _ in monitor.evaluationCount > evaluations })
         try #require(IPCommand.must(["route", "replace", address + "/32", "dev", "lo"]))
         #expect(await streamed.wait { $0.last?.interface?.name == "lo" }, "\(streamed.elements)")
         try #require(IPCommand.must(["route", "replace", "unreachable", address + "/32"]))

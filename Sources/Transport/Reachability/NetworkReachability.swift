@@ -39,6 +39,8 @@ public final class NetworkReachability: Sendable {
         /// Bumped by each start and stop, so an evaluation that began before it is discarded.
         var generation: UInt64 = 0
         var isEvaluationQueued = false
+        /// How many evaluations have finished for the running monitor (tests wait on it).
+        var evaluations: UInt64 = 0
         var subscribers: [UInt64: AsyncStream<ReachabilityStatus>.Continuation] = [:]
         var nextSubscriberID: UInt64 = 0
         var onChange: (@Sendable (ReachabilityStatus) -> Void)?
@@ -88,6 +90,9 @@ public final class NetworkReachability: Sendable {
 
     /// Why the last evaluation failed, if it did; cleared by the next one that succeeds.
     public var lastError: SatchelError? { state.withLock { $0.lastError } }
+
+    /// How many evaluations have finished, for tests that need one to have happened.
+    var evaluationCount: UInt64 { state.withLock { $0.evaluations } }
 
     /// Whether the monitor is running.
     public var isMonitoring: Bool { state.withLock { $0.listener != nil } }
@@ -158,6 +163,7 @@ public final class NetworkReachability: Sendable {
     private func finishEvaluation(_ outcome: Result<ReachabilityStatus, any Error>, generation: UInt64) {
         state.withLock { state in
             guard state.generation == generation, state.listener != nil else { return }
+            state.evaluations &+= 1
             switch outcome {
             case .success(let status):
                 state.lastError = nil
