@@ -175,6 +175,24 @@ struct ReachabilityTests {
         #expect(streamed.elements.map(\.isReachable) == [false, true, false, true, false])
     }
 
+    @Test func aLateSubscriberHearsTheCurrentStatusFirst() async throws {
+        let monitor = try NetworkReachability(host: "127.0.0.1")
+        try monitor.start()
+        defer { monitor.stop() }
+        let early = Recorder<ReachabilityStatus>()
+        let earlyUpdates = monitor.updates
+        let earlyConsumer = Task { for await status in earlyUpdates { early.append(status) } }
+        defer { earlyConsumer.cancel() }
+        #expect(await early.wait { $0.last?.isReachable == true })
+        let late = Recorder<ReachabilityStatus>()
+        let lateUpdates = monitor.updates
+        let lateConsumer = Task { for await status in lateUpdates { late.append(status) } }
+        defer { lateConsumer.cancel() }
+        #expect(await late.wait { !$0.isEmpty })
+        #expect(late.elements.first == monitor.status)
+        #expect(late.elements.first?.interface?.name == "lo")
+    }
+
     @Test func listenerCancelClosesItsDescriptor() throws {
         let listener = try NetlinkListener { _ in }
         let link = Self.descriptorLink(listener.descriptor)

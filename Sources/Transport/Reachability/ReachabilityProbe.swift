@@ -1,5 +1,3 @@
-import Glibc
-
 /// Decides a ``ReachabilityStatus`` once, synchronously: the logic behind
 /// ``NetworkReachability``'s monitor and ``NetworkReachability/status(ofHost:)``.
 enum ReachabilityProbe {
