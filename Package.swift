@@ -59,6 +59,8 @@ let package = Package(
             name: "CCurl",
             linkerSettings: [.linkedLibrary("curl")]
         ),
+        // rtnetlink's NLMSG_*/RTA_* macros as functions, for the reachability monitor.
+        .target(name: "CNetlink"),
         // HTTP over libcurl's multi interface: sessions, streaming bodies, security policy.
         .target(
             name: "Transport",
@@ -66,6 +68,7 @@ let package = Package(
                 "SerializerRegistry",
                 "Serializers",
                 "CCurl",
+                "CNetlink",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
