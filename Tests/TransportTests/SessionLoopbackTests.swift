@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import SerializerRegistry
 import Serializers
+import Synchronization
 import Testing
 @testable import Transport
 
@@ -51,11 +52,13 @@ struct SessionLoopbackTests {
         let destination = SessionSupport.temporaryPath("cancelled.bin")
         defer { try? FileManager.default.removeItem(atPath: destination) }
         let url = "large/4000000?pace_ms=20&slice=65536"
+        let holder = Mutex<Task<DownloadResponse, any Error>?>(nil)
         let first = Task {
             try await session.download(url, to: destination) { update in
-                if update.downloadedBytes >= 500_000 { withUnsafeCurrentTask { $0?.cancel() } }
+                if update.downloadedBytes >= 500_000 { holder.withLock { $0?.cancel() } }
             }
         }
+        holder.withLock { $0 = first }
         let cancelled = await first.result
         #expect((try? cancelled.get()) == nil)
         guard case let .failure(error as SatchelError) = cancelled else { Issue.record("not a SatchelError"); return }
