@@ -1,0 +1,67 @@
+import Foundation
+import SerializerRegistry
+import Serializers
+import Testing
+@testable import Transport
+
+/// 1 GiB up and 1 GiB down in constant memory. Peak RSS is a property of a whole process, so
+/// these run alone in their own test process (`scripts/measure-transport-memory`, called by
+/// `scripts/test`), enabled by `SATCHEL_MEMORY_PROBE=1`.
+@Suite(.serialized, .timeLimit(.minutes(3)), .enabled(if: ProcessInfo.processInfo.environment["SATCHEL_MEMORY_PROBE"] == "1"))
+struct TransportMemoryTests {
+    static let gibibyte: Int64 = 1 << 30
+    static let budget = 48 << 20
+
+    /// VmHWM (peak resident set) of this process, in bytes; reset by writing 5 to clear_refs.
+    static func peakResident() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+        else { return -1 }
+        return kilobytes * 1024
+    }
+
+    static func resetPeak() {
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    }
+
+    @Test func aOneGibibyteMultipartUploadRunsInConstantMemory() async throws {
+        let servers = try TestServers.shared()
+        let session = try SessionSupport.session(servers.fast)
+        let path = SessionSupport.temporaryPath("gibibyte.bin")
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.truncate(atOffset: UInt64(Self.gibibyte))  // sparse: reads as zeros, costs no disk
+        try handle.close()
+        var form = MultipartFormData()
+        form.append("probe", name: "kind")
+        try form.append(fileAt: path, name: "data")
+        let expected = try form.makeBodyStream().length
+        _ = await session.response(for: SessionRequest(.get, "retry-count"))  // warm up
+        Self.resetPeak()
+        let before = Self.peakResident()
+        let response = try await session.upload(.multipart(form), to: "discard")
+        let peak = Self.peakResident()
+        print("transport-memory upload: \(expected ?? -1) bytes, peak RSS \(peak >> 20) MiB (\(before >> 20) MiB before)")
+        #expect(response.value?["bytes"]?.int64Value == expected)
+        #expect(peak - before < Self.budget)
+    }
+
+    @Test func aOneGibibyteDownloadToAFileRunsInConstantMemory() async throws {
+        let servers = try TestServers.shared()
+        let session = try SessionSupport.session(servers.fast)
+        let destination = SessionSupport.temporaryPath("gibibyte.download")
+        defer { try? FileManager.default.removeItem(atPath: destination) }
+        _ = await session.response(for: SessionRequest(.get, "retry-count"))
+        Self.resetPeak()
+        let before = Self.peakResident()
+        let result = try await session.download("large/\(Self.gibibyte)", to: destination)
+        let peak = Self.peakResident()
+        print("transport-memory download: \(result.fileSize) bytes, peak RSS \(peak >> 20) MiB (\(before >> 20) MiB before)")
+        #expect(result.fileSize == Self.gibibyte)
+        let attributes = try FileManager.default.attributesOfItem(atPath: destination)
+        #expect((attributes[.size] as? NSNumber)?.int64Value == Self.gibibyte)
+        #expect(peak - before < Self.budget)
+    }
+}
