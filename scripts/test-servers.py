@@ -112,8 +112,21 @@ def listening_socket():
 
 def die_with_parent():
     """Runs in the child before exec: SIGKILL it when this script dies, however it dies."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+def adopt_orphans():
+    """Makes this script the reaper of its descendants whose parent died (PR_SET_CHILD_SUBREAPER),
+    so a gunicorn worker killed after its master is reaped here, not left a zombie under init."""
+    ctypes.CDLL(None, use_errno=True).prctl(36, 1)
+
+
+def reap_orphans():
+    while True:
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            return
 
 
 GUNICORN_CONFIG = """
@@ -477,6 +490,10 @@ def remove_stale_folders():
 
 
 def main():
+    # A parent may start this script with signals blocked (Foundation's Process does): unblock
+    # them here, and so for gunicorn, which inherits the mask and stops on SIGTERM.
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    adopt_orphans()
     remove_stale_folders()
     folder = tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-")
     children = []
@@ -498,6 +515,7 @@ def main():
             except ProcessLookupError:
                 pass
             child.wait()
+        reap_orphans()
         shutil.rmtree(folder, ignore_errors=True)
 
     def on_signal(number, _frame):

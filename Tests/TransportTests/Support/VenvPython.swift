@@ -1,0 +1,36 @@
+import Foundation
+
+/// Runs the repository's `.venv` Python (made by `scripts/setup`) as an independent peer.
+enum VenvPython {
+    /// `.venv/bin/python`.
+    static let executable = TestServers.root.appendingPathComponent(".venv/bin/python")
+
+    /// Runs `script` (Python source) with `arguments` in `sys.argv[1:]`.
+    ///
+    /// - Returns: the exit status and standard output (through a file, so no pipe fills up);
+    ///   standard error goes to this process's.
+    /// - Throws: `TestServers.StartError` when `.venv` is missing; Foundation's errors when the
+    ///   process cannot run.
+    static func run(_ script: String, _ arguments: [String] = []) throws -> (status: Int32, output: String) {
+        try execute(executable.path, ["-c", script] + arguments)
+    }
+
+    /// Runs any `executable` with `arguments` the same way; returns its exit status and standard output.
+    static func execute(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw TestServers.StartError("\(executable) is missing: run scripts/setup")
+        }
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("satchel-py-\(UUID().uuidString)")
+        try Data().write(to: outputPath)
+        defer { try? FileManager.default.removeItem(at: outputPath) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: outputPath)
+        process.standardError = FileHandle.standardError
+        try process.run()
+        process.waitUntilExit()
+        return (process.terminationStatus, try String(contentsOf: outputPath, encoding: .utf8))
+    }
+}
