@@ -187,6 +187,23 @@ struct SessionLoopbackTests {
         #expect(matches)
     }
 
+    @Test func bodiesOverTheBodyLimitFailWithLimitExceeded() async throws {
+        var limits = Limits.default
+        limits.maxBodyBytes = 100_000
+        let session = try Session(
+            baseURL: servers.fast.absoluteString, configuration: SessionConfiguration(), registry: .standard(limits: limits))
+        let declared = await session.response(for: SessionRequest(.get, "large/2000000"))
+        #expect(declared.error?.code == .limitExceeded)
+        #expect(declared.error?.limit == "maxBodyBytes")
+        let httpbin = try Session(
+            baseURL: servers.httpbin.absoluteString, configuration: SessionConfiguration(), registry: .standard(limits: limits))
+        let chunked = await httpbin.response(for: SessionRequest(.get, "stream-bytes/100000?chunk_size=10000"))
+        #expect(chunked.response?.headerFields[.contentLength] == nil)
+        #expect(chunked.error == nil || chunked.error?.code == .unacceptableContentType)
+        let over = await httpbin.response(for: SessionRequest(.get, "stream-bytes/100001?chunk_size=10000"))
+        #expect(over.error?.code == .limitExceeded)
+    }
+
     @Test func aStreamCanBeCancelled() async throws {
         let session = try SessionSupport.session(servers.fast)
         let stream = try await session.bytes("large/50000000?pace_ms=10&slice=65536")

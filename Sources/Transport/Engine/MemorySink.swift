@@ -33,16 +33,17 @@ final class MemorySink: ResponseSink {
     func begin(_ response: HTTPResponse) throws(SatchelError) {
         body = []
         decoder = nil
+        decoderName = nil
         let declared = response.headerFields[.contentLength].flatMap { Int64($0) }
-        if let declared, declared > Int64(limits.maxBodyBytes), decoderFactory?(response) == nil {
-            throw SatchelError.limitExceeded(
-                "maxBodyBytes", limits.maxBodyBytes, "a response body of \(declared) bytes", offset: 0)
-        }
         if declared.map({ $0 > Self.incrementalThreshold }) ?? true, let chosen = decoderFactory?(response) {
             decoder = chosen.decoder
             decoderName = chosen.name
         }
-        if let declared, decoder == nil { body.reserveCapacity(Int(min(declared, Int64(limits.maxBodyBytes)))) }
+        guard decoder == nil, let declared else { return }
+        guard declared <= Int64(limits.maxBodyBytes) else {
+            throw SatchelError.limitExceeded("maxBodyBytes", limits.maxBodyBytes, "a response body of \(declared) bytes", offset: 0)
+        }
+        body.reserveCapacity(Int(declared))
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(SatchelError) -> Bool {
