@@ -92,7 +92,13 @@ let package = Package(
             name: "SerializersTests",
             dependencies: ["Serializers", "SerializerRegistry", "CJSONC", "CLibXML2", "CImageCodecs"]
         ),
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "Serializers", "SerializerRegistry"]),
+        .testTarget(
+            name: "TransportTests",
+            dependencies: [
+                "Transport", "Serializers", "SerializerRegistry", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .testTarget(name: "SatchelCLITests", dependencies: ["Satchel", "satchel"]),
     ],
     swiftLanguageModes: [.v6]

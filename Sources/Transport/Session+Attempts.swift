@@ -129,10 +129,15 @@ extension Session {
         attempt.metrics.redirectCount = redirects
         attempt.metrics.retryCount = retries
         attempt.metrics.elapsed = ContinuousClock.now - started
-        for monitor in configuration.eventMonitors {
-            monitor.requestDidComplete(attempt.request, url: attempt.url, response: attempt.response, error: attempt.error)
-        }
         return attempt
+    }
+
+    /// Tells the event monitors a request is done, with its final error (validation and
+    /// decoding included).
+    func reportCompletion(_ attempt: Attempt, error: SatchelError?) {
+        for monitor in configuration.eventMonitors {
+            monitor.requestDidComplete(attempt.request, url: attempt.url, response: attempt.response, error: error)
+        }
     }
 
     /// Runs one attempt on the engine and waits for it; task cancellation cancels it.

@@ -81,6 +81,15 @@ extension Session {
         let attempt = await run(request, cancellation: cancellation) { isFinal in
             MemorySink(limits: limits, decoderFactory: { isFinal($0) ? factory($0) : nil })
         }
+        let result = decode(attempt, serializer: serializer, validation: validation, limits: limits)
+        reportCompletion(attempt, error: result.error)
+        return result
+    }
+
+    /// The response of a finished attempt, decoded.
+    private func decode(
+        _ attempt: Attempt, serializer: any ResponseSerializer, validation: ResponseValidation, limits: Limits
+    ) -> DataResponse {
         var result = DataResponse(
             request: attempt.request, url: attempt.url, response: attempt.response, body: [], value: nil,
             error: attempt.error, serializerName: nil, metrics: attempt.metrics)

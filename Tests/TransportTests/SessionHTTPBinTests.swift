@@ -153,14 +153,15 @@ struct SessionHTTPBinTests {
         #expect(response.error?.code == .timedOut)
     }
 
-    @Test func streamedBytesArriveInOrder() async throws {
+    @Test func streamedBytesArriveWhole() async throws {
+        // httpbin seeds Python's shared random generator, so the bytes themselves are only
+        // reproducible without concurrent requests; the loopback tests compare contents.
         let stream = try await session.bytes("stream-bytes/60000?seed=7&chunk_size=1000")
         #expect(stream.response.status.code == 200)
-        var received: [UInt8] = []
-        for try await chunk in stream { received += chunk }
-        let whole = await session.response(for: SessionRequest(.get, "stream-bytes/60000?seed=7&chunk_size=1000"))
-        #expect(received.count == 60000)
-        #expect(received == whole.body)
+        #expect(stream.response.headerFields[.contentLength] == nil)  // chunked
+        var received = 0
+        for try await chunk in stream { received += chunk.count }
+        #expect(received == 60000)
     }
 
     @Test func imagesAndXMLAreDecodedByTheRegistry() async throws {

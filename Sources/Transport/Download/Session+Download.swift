@@ -81,18 +81,22 @@ extension Session {
             request: attempt.request, url: attempt.url, response: attempt.response, destination: destination, fileSize: 0,
             resumedFrom: sink?.resumedFrom ?? 0, errorBody: sink?.capturedBody ?? [], error: attempt.error,
             metrics: attempt.metrics)
-        guard result.error == nil, let response = attempt.response, let sink else { return result }
-        guard validation.accepts(status: response.status.code), sink.writesFile else {
-            result.error = SatchelError(.unacceptableStatusCode, "\(attempt.url) answered \(response.status.code) \(response.status.reasonPhrase); nothing was saved")
-                .attaching(response: response, body: sink.capturedBody)
-            return result
+        if result.error == nil, let response = attempt.response, let sink {
+            if validation.accepts(status: response.status.code), sink.writesFile {
+                do {
+                    try sink.commit()
+                    result.fileSize = sink.resumedFrom + sink.written
+                } catch {
+                    result.error = error
+                }
+            } else {
+                result.error = SatchelError(
+                    .unacceptableStatusCode,
+                    "\(attempt.url) answered \(response.status.code) \(response.status.reasonPhrase); nothing was saved"
+                ).attaching(response: response, body: sink.capturedBody)
+            }
         }
-        do {
-            try sink.commit()
-            result.fileSize = sink.resumedFrom + sink.written
-        } catch {
-            result.error = error
-        }
+        reportCompletion(attempt, error: result.error)
         return result
     }
 }

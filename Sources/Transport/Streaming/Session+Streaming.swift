@@ -15,6 +15,7 @@ extension Session {
                 StreamSink(channel: channel, isFinal: isFinal)
             }
             channel.close(error: attempt.error)
+            reportCompletion(attempt, error: attempt.error)
         }
         let response: HTTPResponse
         do {

@@ -1,0 +1,46 @@
+import Logging
+import SerializerRegistry
+import Synchronization
+import Testing
+@testable import Transport
+
+/// The swift-log monitor and connection reuse, seen through metrics.
+@Suite(.timeLimit(.minutes(1)))
+struct EventMonitorTests {
+    @Test func theLoggingMonitorLogsEachEventAndConnectionsAreReused() async throws {
+        let servers = try TestServers.shared()
+        let sink = CapturedLog()
+        let logger = Logger(label: "test") { _ in CapturingLogHandler(log: sink) }
+        let session = try SessionSupport.session(servers.httpbin) { $0.eventMonitors = [LoggingEventMonitor(logger: logger)] }
+        let first = try await session.get("redirect/1")
+        let second = try await session.get("get")
+        #expect(first.metrics.redirectCount == 1)
+        #expect(second.metrics.reusedConnection)
+        #expect(second.metrics.httpVersion == "1.1")
+        let failed = await session.response(for: SessionRequest(.get, "status/503"))
+        #expect(failed.error != nil)
+        let lines = sink.lines.withLock { $0 }
+        #expect(lines.contains("info request started"))
+        #expect(lines.contains("info redirect"))
+        #expect(lines.contains("debug metrics"))
+        #expect(lines.contains("info request completed"))
+        #expect(lines.contains("error request failed"))
+    }
+}
+
+final class CapturedLog: Sendable {
+    let lines = Mutex<[String]>([])
+}
+
+struct CapturingLogHandler: LogHandler {
+    let log: CapturedLog
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+    func log(event: LogEvent) {
+        log.lines.withLock { $0.append("\(event.level) \(event.message)") }
+    }
+}
