@@ -44,7 +44,7 @@ struct TransportTable: Sendable {
             "",
             "Satchel: `\(satchelCall)`.",
             "",
-            "| peer | peer runs | Satchel \(unit) | peer \(unit) | Satchel/peer | target | runs |",
+            "| peer | peer call | Satchel \(unit) | peer \(unit) | Satchel/peer | target | runs |",
             "|---|---|---:|---:|---:|---|---:|",
         ]
         for row in rows {
