@@ -59,3 +59,7 @@ CURLcode satchel_curl_easy_getinfo_certificates(CURL *handle, struct curl_certin
 CURLMcode satchel_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
     return curl_multi_setopt(multi, option, value);
 }
+
+CURLSHcode satchel_curl_share_setopt_long(CURLSH *share, CURLSHoption option, long value) {
+    return curl_share_setopt(share, option, value);
+}

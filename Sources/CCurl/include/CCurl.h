@@ -2,7 +2,7 @@
 #define SATCHEL_CCURL_H
 /* Typed wrappers for libcurl's variadic calls, which Swift cannot make.
 
-   curl_easy_setopt, curl_multi_setopt and curl_easy_getinfo take their argument through "...";
+   curl_easy_setopt, curl_multi_setopt, curl_share_setopt and curl_easy_getinfo take their argument through "...";
    each wrapper here fixes the argument's type (long, curl_off_t, pointer or one of the callback
    types) and forwards it unchanged. Nothing else lives in this shim. */
 
@@ -29,6 +29,7 @@ CURLcode satchel_curl_easy_getinfo_string(CURL *handle, CURLINFO info, const cha
 CURLcode satchel_curl_easy_getinfo_certificates(CURL *handle, struct curl_certinfo **value);
 
 CURLMcode satchel_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
+CURLSHcode satchel_curl_share_setopt_long(CURLSH *share, CURLSHoption option, long value);
 
 #ifdef __cplusplus
 }

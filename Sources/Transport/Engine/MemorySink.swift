@@ -1,0 +1,77 @@
+import HTTPTypes
+import SerializerRegistry
+
+/// Collects a response body in memory, up to `Limits.maxBodyBytes`, or feeds it to an
+/// incremental decoder as it arrives.
+///
+/// Incremental decoding is used when the response serializer the registry picks for the
+/// Content-Type offers a decoder, the status and type are acceptable, and the body is large
+/// or of unknown length (more than ``incrementalThreshold`` bytes): the body then never sits
+/// whole in memory; only its first ``SatchelError/bodyCaptureLimit`` bytes are kept for errors.
+final class MemorySink: ResponseSink {
+    /// Bodies declared at most this long are decoded whole, which is faster for small ones.
+    static let incrementalThreshold: Int64 = 1 << 20
+
+    private let limits: Limits
+    private let decoderFactory: ((HTTPResponse) -> (name: String, decoder: any IncrementalDecoder)?)?
+    private(set) var body: [UInt8] = []
+    private(set) var decoder: (any IncrementalDecoder)?
+    /// The name of the serializer whose decoder is fed.
+    private(set) var decoderName: String?
+    /// The decoder's result or error, once the body ended.
+    private(set) var incrementalResult: Result<Value?, SatchelError>?
+
+    /// - Parameters:
+    ///   - limits: `maxBodyBytes` bounds the body held in memory.
+    ///   - decoderFactory: Returns an incremental decoder for a response head, or `nil` to
+    ///     collect the body whole.
+    init(limits: Limits, decoderFactory: ((HTTPResponse) -> (name: String, decoder: any IncrementalDecoder)?)?) {
+        self.limits = limits
+        self.decoderFactory = decoderFactory
+    }
+
+    func begin(_ response: HTTPResponse) throws(SatchelError) {
+        body = []
+        decoder = nil
+        let declared = response.headerFields[.contentLength].flatMap { Int64($0) }
+        if let declared, declared > Int64(limits.maxBodyBytes), decoderFactory?(response) == nil {
+            throw SatchelError.limitExceeded(
+                "maxBodyBytes", limits.maxBodyBytes, "a response body of \(declared) bytes", offset: 0)
+        }
+        if declared.map({ $0 > Self.incrementalThreshold }) ?? true, let chosen = decoderFactory?(response) {
+            decoder = chosen.decoder
+            decoderName = chosen.name
+        }
+        if let declared, decoder == nil { body.reserveCapacity(Int(min(declared, Int64(limits.maxBodyBytes)))) }
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws(SatchelError) -> Bool {
+        if let decoder {
+            if body.count < SatchelError.bodyCaptureLimit {
+                body.append(contentsOf: bytes.prefix(SatchelError.bodyCaptureLimit - body.count))
+            }
+            do {
+                try decoder.feed(bytes)
+            } catch {
+                throw error as? SatchelError ?? SatchelError(.internal, "\(error)")
+            }
+            return true
+        }
+        guard body.count + bytes.count <= limits.maxBodyBytes else {
+            throw SatchelError.limitExceeded(
+                "maxBodyBytes", limits.maxBodyBytes, "a response body of more than \(limits.maxBodyBytes) bytes",
+                offset: limits.maxBodyBytes)
+        }
+        body.append(contentsOf: bytes)
+        return true
+    }
+
+    func finish(error: SatchelError?) {
+        guard let decoder, error == nil else { return }
+        do {
+            incrementalResult = .success(try decoder.finish())
+        } catch {
+            incrementalResult = .failure(error as? SatchelError ?? SatchelError(.internal, "\(error)"))
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import HTTPTypes
+import SerializerRegistry
+
+/// Builds a response head from the header lines libcurl hands over one by one, skipping
+/// interim (1xx) heads.
+struct ResponseHeadParser {
+    private var status: HTTPResponse.Status?
+    private var fields = HTTPFields()
+    /// The final head, once its blank line arrived.
+    private(set) var head: HTTPResponse?
+    /// The HTTP version of the status line, such as `"1.1"` or `"2"`.
+    private(set) var version = ""
+
+    /// Takes one header line (with or without its CRLF).
+    /// - Returns: The final head when `line` completed it.
+    /// - Throws: ``SatchelError/Code/networkFailure`` for a malformed status line.
+    mutating func take(_ line: UnsafeRawBufferPointer) throws(SatchelError) -> HTTPResponse? {
+        guard head == nil else { return nil }  // trailers
+        var end = line.count
+        while end > 0, line[end - 1] == 0x0A || line[end - 1] == 0x0D { end -= 1 }
+        let text = String(decoding: UnsafeRawBufferPointer(rebasing: line[0..<end]), as: UTF8.self)
+        if end == 0 {
+            guard let status else { return nil }
+            if (100..<200).contains(status.code) {
+                self.status = nil
+                fields = HTTPFields()
+                return nil
+            }
+            head = HTTPResponse(status: status, headerFields: fields)
+            return head
+        }
+        if status == nil {
+            status = try Self.status(from: text)
+            version = String(text.prefix { $0 != " " }.dropFirst("HTTP/".count))
+            return nil
+        }
+        guard let colon = text.firstIndex(of: ":"), let name = HTTPField.Name(String(text[..<colon])) else {
+            return nil  // a malformed field line is dropped, as libcurl's own parser would keep going
+        }
+        let value = text[text.index(after: colon)...].trimmingCharacters(in: " \t")
+        fields.append(HTTPField(name: name, value: value))
+        return nil
+    }
+
+    /// Parses `HTTP/1.1 200 OK` or `HTTP/2 200`.
+    private static func status(from line: String) throws(SatchelError) -> HTTPResponse.Status {
+        let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/"), parts[1].count == 3, let code = Int(parts[1]), code >= 100 else {
+            throw SatchelError(.networkFailure, "the server sent a malformed status line: \(line.prefix(80))")
+        }
+        let reason = parts.count > 2 ? String(parts[2]) : ""
+        return HTTPResponse.Status(code: code, reasonPhrase: reason)
+    }
+}
+
+extension String {
+    /// The string without leading and trailing characters from `set`.
+    fileprivate func trimmingCharacters(in set: String) -> String {
+        Substring(self).trimmingCharacters(in: set)
+    }
+}
+
+extension Substring {
+    /// The substring without leading and trailing characters from `set`.
+    fileprivate func trimmingCharacters(in set: String) -> String {
+        var slice = self[...]
+        while let first = slice.first, set.contains(first) { slice = slice.dropFirst() }
+        while let last = slice.last, set.contains(last) { slice = slice.dropLast() }
+        return String(slice)
+    }
+}

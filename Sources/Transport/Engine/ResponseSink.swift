@@ -1,0 +1,26 @@
+import HTTPTypes
+import SerializerRegistry
+
+/// Where a transfer's response body goes. Called only on the engine thread, in order:
+/// ``begin(_:)`` once the final head is in, ``write(_:)`` per chunk, ``finish(error:)`` once.
+protocol ResponseSink: AnyObject {
+    /// The final response head arrived.
+    /// - Throws: ``SatchelError`` to abort the transfer (the sink refuses this response).
+    func begin(_ response: HTTPResponse) throws(SatchelError)
+
+    /// Takes the next body bytes.
+    /// - Returns: `false` to pause the transfer: the bytes were NOT taken and libcurl hands them
+    ///   over again after the engine resumes the transfer.
+    /// - Throws: ``SatchelError`` to abort the transfer.
+    func write(_ bytes: UnsafeRawBufferPointer) throws(SatchelError) -> Bool
+
+    /// The transfer ended: completely when `error` is `nil`.
+    func finish(error: SatchelError?)
+
+    /// Bytes already held from an earlier transfer (a resumed download), added to progress.
+    var initialOffset: Int64 { get }
+}
+
+extension ResponseSink {
+    var initialOffset: Int64 { 0 }
+}

@@ -1,0 +1,118 @@
+import CCurl
+import HTTPTypes
+import SerializerRegistry
+
+/// One attempt of a request on the engine: its options, its libcurl handle while it runs, and
+/// what came back.
+///
+/// Everything mutable is touched only on the engine thread (options are applied, callbacks run
+/// and the completion fires there), which is why the class is `@unchecked Sendable`; other
+/// threads only hand it to the engine.
+final class Transfer: @unchecked Sendable {
+    /// What to send.
+    struct Options {
+        var url: String
+        var request: HTTPRequest
+        var body: (any BodyStream)?
+        var timeouts: TransferTimeouts
+        var security: SecurityPolicy
+        var acceptsCompressedResponses: Bool
+        var handlesCookies: Bool
+        var progressInterval: Duration
+        var progress: (@Sendable (TransferProgress) -> Void)?
+    }
+
+    /// How the attempt ended.
+    struct Outcome {
+        /// The final head, when one arrived.
+        var response: HTTPResponse?
+        /// The failure; `nil` when the body arrived whole.
+        var error: SatchelError?
+        var metrics: TransferMetrics
+    }
+
+    let options: Options
+    let sink: any ResponseSink
+    private let completion: (Outcome) -> Void
+
+    // Engine-thread state.
+    var handle: EasyHandle?
+    var headerList: UnsafeMutablePointer<curl_slist>?
+    let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+    var headParser = ResponseHeadParser()
+    var response: HTTPResponse?
+    /// The first failure a callback saw; it explains libcurl's generic abort code.
+    var failure: SatchelError?
+    var isPaused = false
+    var isFinished = false
+    var cancelledBeforeStart: SatchelError?
+    var lastActivity = ContinuousClock.now
+    var lastActivityBytes: Int64 = -1
+    var lastProgressReport: ContinuousClock.Instant?
+
+    init(options: Options, sink: any ResponseSink, completion: @escaping (Outcome) -> Void) {
+        self.options = options
+        self.sink = sink
+        self.completion = completion
+        errorBuffer.initialize(to: 0)
+    }
+
+    deinit {
+        errorBuffer.deallocate()
+        if let headerList { curl_slist_free_all(headerList) }
+    }
+
+    /// Ends the attempt once: tells the sink, reports final progress, collects the metrics,
+    /// calls the completion.
+    func finish(code: CURLcode) {
+        guard !isFinished else { return }
+        isFinished = true
+        var error = failure
+        if error == nil, code != CURLE_OK {
+            error = SatchelError.transfer(code, detail: String(cString: errorBuffer), url: options.url)
+        }
+        if error == nil, response == nil {
+            error = SatchelError(.networkFailure, "\(options.url): the server closed the connection without a response")
+        }
+        sink.finish(error: error)
+        if error == nil { reportFinalProgress() }
+        completion(Outcome(response: response, error: error, metrics: collectMetrics()))
+    }
+
+    /// Ends an attempt that never ran or was cut short by the engine.
+    func abandon(_ error: SatchelError) {
+        if failure == nil { failure = error }
+        finish(code: CURLE_ABORTED_BY_CALLBACK)
+    }
+
+    /// Remembers the first failure; later ones are consequences.
+    func fail(_ error: SatchelError) {
+        if failure == nil { failure = error }
+    }
+
+    private func collectMetrics() -> TransferMetrics {
+        var metrics = TransferMetrics()
+        guard let handle else { return metrics }
+        func duration(_ info: CURLINFO) -> Duration { .microseconds(handle.offset(info)) }
+        metrics.nameLookup = duration(CURLINFO_NAMELOOKUP_TIME_T)
+        metrics.connect = duration(CURLINFO_CONNECT_TIME_T)
+        metrics.tlsHandshake = duration(CURLINFO_APPCONNECT_TIME_T)
+        metrics.firstByte = duration(CURLINFO_STARTTRANSFER_TIME_T)
+        metrics.total = duration(CURLINFO_TOTAL_TIME_T)
+        metrics.bytesSent = handle.offset(CURLINFO_SIZE_UPLOAD_T) + Int64(handle.long(CURLINFO_REQUEST_SIZE))
+        metrics.bytesReceived = handle.offset(CURLINFO_SIZE_DOWNLOAD_T)
+        metrics.httpVersion = headParser.version
+        metrics.reusedConnection = handle.long(CURLINFO_NUM_CONNECTS) == 0 && response != nil
+        return metrics
+    }
+
+    /// The last report, with the final byte counts.
+    private func reportFinalProgress() {
+        guard let progress = options.progress, let handle else { return }
+        let received = sink.initialOffset + handle.offset(CURLINFO_SIZE_DOWNLOAD_T)
+        let sent = handle.offset(CURLINFO_SIZE_UPLOAD_T)
+        progress(TransferProgress(
+            uploadedBytes: sent, expectedUploadBytes: options.body?.length ?? (options.body == nil ? 0 : sent),
+            downloadedBytes: received, expectedDownloadBytes: received))
+    }
+}

@@ -1,0 +1,166 @@
+import CCurl
+import Glibc
+import SerializerRegistry
+import Synchronization
+
+/// One libcurl multi handle and the thread that drives it: every transfer of a session runs
+/// here, many at once, sharing connections, DNS and cookies.
+///
+/// Other threads talk to the engine only through ``enqueue(_:)``: a command goes on a locked
+/// queue and `curl_multi_wakeup` interrupts `curl_multi_poll`. The multi handle, the easy
+/// handles and the running transfers are touched only by the engine thread.
+final class TransferEngine: @unchecked Sendable {
+    // @unchecked: `multi`, `share`, `running` and `idleHandles` are confined to the engine
+    // thread (see the type's documentation); `commands` is a Mutex.
+
+    enum Command {
+        case start(Transfer)
+        case cancel(Transfer, SatchelError)
+        case resume(Transfer)
+        case shutdown
+    }
+
+    private let multi: UnsafeMutableRawPointer
+    private let share: UnsafeMutableRawPointer?
+    private let commands = Mutex<[Command]>([])
+    private var running: [UnsafeMutableRawPointer: Transfer] = [:]
+    private var idleHandles: [EasyHandle] = []
+    private static let idleHandleLimit = 64
+
+    /// Starts the engine thread.
+    /// - Throws: ``SatchelError/Code/internal`` when libcurl or the thread cannot be set up.
+    init() throws(SatchelError) {
+        guard CurlGlobal.initialised == CURLE_OK, let multi = curl_multi_init() else {
+            throw SatchelError(.internal, "libcurl could not create a multi handle")
+        }
+        self.multi = multi
+        share = curl_share_init()
+        if let share {
+            _ = satchel_curl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue))
+        }
+        _ = satchel_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        let status = pthread_create(&thread, nil, { context in
+            let engine = Unmanaged<TransferEngine>.fromOpaque(context!).takeRetainedValue()
+            engine.run()
+            return nil
+        }, context)
+        guard status == 0 else {
+            Unmanaged<TransferEngine>.fromOpaque(context).release()
+            curl_multi_cleanup(multi)
+            if let share { curl_share_cleanup(share) }
+            throw SatchelError(.internal, "cannot start the transfer thread (error \(status))")
+        }
+        pthread_detach(thread)
+    }
+
+    /// Hands a command to the engine thread and wakes it.
+    func enqueue(_ command: Command) {
+        commands.withLock { $0.append(command) }
+        curl_multi_wakeup(multi)
+    }
+
+    /// The engine loop: run commands, let libcurl move data, finish completed transfers, wait.
+    private func run() {
+        var active: Int32 = 0
+        while true {
+            let batch = commands.withLock { queue in
+                let batch = queue
+                queue.removeAll(keepingCapacity: true)
+                return batch
+            }
+            for command in batch {
+                if case .shutdown = command {
+                    stop()
+                    return
+                }
+                execute(command)
+            }
+            curl_multi_perform(multi, &active)
+            collectFinished()
+            var timeout = 1000
+            curl_multi_timeout(multi, &timeout)
+            if timeout < 0 || timeout > 1000 { timeout = 1000 }
+            if timeout > 0 { curl_multi_poll(multi, nil, 0, Int32(timeout), nil) }
+        }
+    }
+
+    private func execute(_ command: Command) {
+        switch command {
+        case let .start(transfer):
+            if let error = transfer.cancelledBeforeStart { return transfer.abandon(error) }
+            let handle = idleHandles.popLast() ?? EasyHandle()
+            guard let handle else {
+                return transfer.abandon(SatchelError(.internal, "libcurl could not create an easy handle"))
+            }
+            do {
+                try transfer.configure(handle, share: share)
+            } catch {
+                transfer.abandon(error)
+                return recycle(handle)
+            }
+            let code = curl_multi_add_handle(multi, handle.raw)
+            guard code == CURLM_OK else {
+                transfer.abandon(SatchelError(.internal, "libcurl refused the transfer: \(String(cString: curl_multi_strerror(code)))"))
+                return recycle(handle)
+            }
+            running[handle.raw] = transfer
+        case let .cancel(transfer, error):
+            guard let handle = transfer.handle, running[handle.raw] != nil else {
+                if !transfer.isFinished { transfer.cancelledBeforeStart = error }
+                return
+            }
+            end(transfer, handle: handle, code: CURLE_ABORTED_BY_CALLBACK, failure: error)
+        case let .resume(transfer):
+            guard transfer.isPaused, let handle = transfer.handle, running[handle.raw] != nil else { return }
+            transfer.isPaused = false
+            curl_easy_pause(handle.raw, CURLPAUSE_CONT)
+        case .shutdown:
+            break
+        }
+    }
+
+    private func collectFinished() {
+        var remaining: Int32 = 0
+        while let message = curl_multi_info_read(multi, &remaining) {
+            guard message.pointee.msg == CURLMSG_DONE, let raw = message.pointee.easy_handle,
+                let transfer = running[raw], let handle = transfer.handle
+            else { continue }
+            end(transfer, handle: handle, code: message.pointee.data.result, failure: nil)
+        }
+    }
+
+    private func end(_ transfer: Transfer, handle: EasyHandle, code: CURLcode, failure: SatchelError?) {
+        curl_multi_remove_handle(multi, handle.raw)
+        running[handle.raw] = nil
+        if let failure { transfer.fail(failure) }
+        transfer.finish(code: code)
+        transfer.handle = nil
+        recycle(handle)
+    }
+
+    private func recycle(_ handle: EasyHandle) {
+        guard idleHandles.count < Self.idleHandleLimit else { return }
+        handle.reset()
+        idleHandles.append(handle)
+    }
+
+    /// Ends every running transfer as cancelled and releases libcurl's handles.
+    private func stop() {
+        for (_, transfer) in running {
+            if let handle = transfer.handle {
+                end(transfer, handle: handle, code: CURLE_ABORTED_BY_CALLBACK,
+                    failure: SatchelError(.cancelled, "\(transfer.options.url): the session was shut down"))
+            }
+        }
+        for command in commands.withLock({ $0 }) {
+            if case let .start(transfer) = command {
+                transfer.abandon(SatchelError(.cancelled, "\(transfer.options.url): the session was shut down"))
+            }
+        }
+        idleHandles.removeAll()
+        curl_multi_cleanup(multi)
+        if let share { curl_share_cleanup(share) }
+    }
+}

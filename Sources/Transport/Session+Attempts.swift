@@ -1,0 +1,209 @@
+import HTTPTypes
+import SerializerRegistry
+import Serializers
+
+extension Session {
+    /// The last attempt of a request, after redirects and retries.
+    struct Attempt {
+        var url: String
+        var request: HTTPRequest
+        var response: HTTPResponse?
+        var error: SatchelError?
+        var sink: (any ResponseSink)?
+        var metrics = TransferMetrics()
+    }
+
+    /// What to do with a response once it is in.
+    enum Disposition {
+        case final
+        case redirect(to: String)
+        case retry(after: Duration)
+    }
+
+    /// Sends `request`, following redirects and retrying per the session's policies.
+    ///
+    /// - Parameters:
+    ///   - cancellation: Cancels the running attempt and stops further ones.
+    ///   - identityEncoding: Ask for the body uncompressed (downloads, so ranges are byte-exact).
+    ///   - makeSink: A sink for each attempt; its argument says whether a response head will be
+    ///     the request's final one (not a redirect or a retried status).
+    func run(
+        _ request: SessionRequest, cancellation: TransferCancellation, identityEncoding: Bool = false,
+        makeSink: (_ isFinal: @escaping @Sendable (HTTPResponse) -> Bool) throws -> any ResponseSink
+    ) async -> Attempt {
+        let started = ContinuousClock.now
+        var head: HTTPRequest
+        var url: ResolvedURL
+        var body: RequestBody
+        do {
+            (url, head, body) = try prepare(request)
+        } catch {
+            let failed = HTTPRequest(method: request.method, scheme: nil, authority: nil, path: request.url)
+            return Attempt(url: request.url, request: failed, error: SatchelError.wrap(error))
+        }
+        var attempt = Attempt(url: url.absolute, request: head)
+        var redirects = 0
+        var retries = 0
+        var sends = 0
+        while true {
+            if let reason = cancellation.reason {
+                attempt.error = reason
+                break
+            }
+            let policy = redirectAndRetryState(redirects: redirects, retries: retries, method: head.method, body: body)
+            do {
+                try configuration.securityPolicy.check(scheme: url.scheme)
+                let (stream, contentType) = try body.makeStream(attempt: sends)
+                if let contentType, head.headerFields[.contentType] == nil { head.headerFields[.contentType] = contentType }
+                let sink = try makeSink { policy.disposition(of: $0) == nil }
+                let options = Transfer.Options(
+                    url: url.scheme + "://" + (head.authority ?? "") + (head.path ?? "/"), request: head, body: stream,
+                    timeouts: request.timeouts ?? configuration.timeouts, security: configuration.securityPolicy,
+                    acceptsCompressedResponses: configuration.acceptsCompressedResponses && !identityEncoding,
+                    handlesCookies: configuration.handlesCookies, progressInterval: configuration.progressInterval,
+                    progress: request.progress)
+                attempt = Attempt(url: options.url, request: head, sink: sink)
+                for monitor in configuration.eventMonitors { monitor.requestDidStart(head, url: options.url) }
+                let outcome = await send(options, sink: sink, cancellation: cancellation)
+                sends += 1
+                attempt.response = outcome.response
+                attempt.error = outcome.error
+                attempt.metrics = outcome.metrics
+                for monitor in configuration.eventMonitors {
+                    monitor.requestDidFinishCollecting(outcome.metrics, request: head, url: options.url)
+                }
+            } catch {
+                attempt.error = SatchelError.wrap(error)
+                break
+            }
+
+            let next: Disposition?
+            if let error = attempt.error {
+                next = cancellation.reason == nil ? policy.retry(after: error) : nil
+            } else if let response = attempt.response {
+                next = policy.disposition(of: response)
+            } else {
+                next = nil
+            }
+            guard let next else { break }
+            switch next {
+            case .final:
+                break
+            case let .redirect(location):
+                do {
+                    let target = try ResolvedURL(location, relativeTo: attempt.url)
+                    guard redirects < configuration.redirectPolicy.maximumRedirects else {
+                        throw SatchelError(.tooManyRedirects, "\(attempt.url): more than \(configuration.redirectPolicy.maximumRedirects) redirects")
+                    }
+                    for monitor in configuration.eventMonitors {
+                        monitor.requestWillRedirect(head, from: attempt.url, to: target.absolute, status: attempt.response?.status.code ?? 0)
+                    }
+                    (head, body) = try redirected(head, body: body, status: attempt.response?.status.code ?? 0, from: url, to: target)
+                    url = target
+                    redirects += 1
+                } catch {
+                    attempt.error = SatchelError.wrap(error)
+                    break
+                }
+                continue
+            case let .retry(delay):
+                let reason = attempt.error ?? SatchelError(.unacceptableStatusCode, "\(attempt.url) answered \(attempt.response?.status.code ?? 0)")
+                for monitor in configuration.eventMonitors {
+                    monitor.requestWillRetry(head, url: attempt.url, retry: retries + 1, delay: delay, reason: reason)
+                }
+                do {
+                    try await Task.sleep(for: delay)
+                } catch {
+                    attempt.error = SatchelError(.cancelled, "\(attempt.url): cancelled while waiting to retry")
+                    break
+                }
+                retries += 1
+                continue
+            }
+            break
+        }
+        attempt.metrics.redirectCount = redirects
+        attempt.metrics.retryCount = retries
+        attempt.metrics.elapsed = ContinuousClock.now - started
+        for monitor in configuration.eventMonitors {
+            monitor.requestDidComplete(attempt.request, url: attempt.url, response: attempt.response, error: attempt.error)
+        }
+        return attempt
+    }
+
+    /// Runs one attempt on the engine and waits for it; task cancellation cancels it.
+    private func send(_ options: Transfer.Options, sink: any ResponseSink, cancellation: TransferCancellation) async -> Transfer.Outcome {
+        let url = options.url
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                cancellation.start(Transfer(options: options, sink: sink) { continuation.resume(returning: $0) })
+            }
+        } onCancel: {
+            cancellation.cancel(SatchelError(.cancelled, "\(url): the request was cancelled"))
+        }
+    }
+
+    /// The URL, head and body of a request before its first attempt.
+    private func prepare(_ request: SessionRequest) throws -> (ResolvedURL, HTTPRequest, RequestBody) {
+        let url = try ResolvedURL(request.url, relativeTo: baseURL)
+        var head = HTTPRequest(method: request.method, scheme: url.scheme, authority: url.authority, path: url.pathAndQuery)
+        head.headerFields = request.headers
+        for field in configuration.defaultHeaders where head.headerFields[field.name] == nil {
+            head.headerFields.append(field)
+        }
+        if head.headerFields[.accept] == nil { head.headerFields[.accept] = registry.acceptHeader }
+        let serializer = request.requestSerializer ?? requestSerializer
+        guard request.body.isEmpty else {
+            if let parameters = request.parameters {
+                let query = try FormSerializer.queryString(from: parameters)
+                head.path = FormSerializer.appending(query: query, to: head.path ?? "/")
+            }
+            serializer.applyDefaultHeaders(to: &head)
+            return (url, head, request.body)
+        }
+        let serialized = try serializer.serialize(request.parameters, into: head)
+        return (url, serialized.request, serialized.body.map { .bytes($0, contentType: nil) } ?? .none)
+    }
+
+    /// The head and body of the request that follows a redirect (see ``RedirectPolicy``).
+    private func redirected(
+        _ head: HTTPRequest, body: RequestBody, status: Int, from: ResolvedURL, to target: ResolvedURL
+    ) throws(SatchelError) -> (HTTPRequest, RequestBody) {
+        if from.scheme == "https" && target.scheme == "http" && !configuration.redirectPolicy.allowsDowngradeToHTTP {
+            throw SatchelError(.invalidArgument, "\(from.absolute) redirects to plain http (\(target.absolute)); the redirect policy does not allow the downgrade")
+        }
+        var next = head
+        next.scheme = target.scheme
+        next.authority = target.authority
+        next.path = target.pathAndQuery
+        var nextBody = body
+        let becomesGet = (status == 303 && head.method != .head) || ((status == 301 || status == 302) && head.method == .post)
+        if becomesGet {
+            next.method = .get
+            nextBody = .none
+            next.headerFields[.contentType] = nil
+            next.headerFields[.contentLength] = nil
+        } else if !body.isEmpty && !body.canResend {
+            throw SatchelError(.invalidArgument, "\(from.absolute) redirects with \(status), which resends the body, but the body stream cannot rewind")
+        }
+        if target.origin != from.origin {
+            for name in RedirectPolicy.credentialHeaders { next.headerFields[name] = nil }
+        }
+        return (next, nextBody)
+    }
+
+    /// The redirect and retry rules as they stand after `redirects` and `retries`.
+    private func redirectAndRetryState(redirects: Int, retries: Int, method: HTTPRequest.Method, body: RequestBody) -> AttemptPolicy {
+        AttemptPolicy(
+            redirect: configuration.redirectPolicy, retry: configuration.retryPolicy, retries: retries, method: method,
+            canResend: body.canResend)
+    }
+}
+
+extension SatchelError {
+    /// `error` as a SatchelError (another error becomes ``SatchelError/Code/internal`` with it underlying).
+    static func wrap(_ error: any Error) -> SatchelError {
+        if let error = error as? SatchelError { return error }
+        return SatchelError(.internal, "\(error)", underlying: error)
+    }
+}

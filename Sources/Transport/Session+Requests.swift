@@ -1,0 +1,127 @@
+import HTTPTypes
+import SerializerRegistry
+
+extension Session {
+    /// Sends `request` and decodes the response; never throws — failures are in
+    /// ``DataResponse/error`` (the form the batch helper and the C ABI use).
+    public func response(for request: SessionRequest) async -> DataResponse {
+        await response(for: request, cancellation: TransferCancellation(engine: engine))
+    }
+
+    /// Sends `request` and returns the decoded response.
+    /// - Throws: ``SatchelError``: transport failures, an unacceptable status (with the
+    ///   response, body and decoded value attached), decoding errors.
+    public func send(_ request: SessionRequest) async throws(SatchelError) -> DataResponse {
+        let response = await response(for: request)
+        if let error = response.error { throw error }
+        return response
+    }
+
+    /// GET with parameters in the query string.
+    /// - Throws: see ``send(_:)``.
+    public func get(_ url: String, parameters: Value? = nil, headers: HTTPFields = [:]) async throws(SatchelError) -> DataResponse {
+        try await send(SessionRequest(.get, url, parameters: parameters, headers: headers))
+    }
+
+    /// HEAD with parameters in the query string.
+    /// - Throws: see ``send(_:)``.
+    public func head(_ url: String, parameters: Value? = nil, headers: HTTPFields = [:]) async throws(SatchelError) -> DataResponse {
+        try await send(SessionRequest(.head, url, parameters: parameters, headers: headers))
+    }
+
+    /// POST with parameters in the body, encoded by the request serializer.
+    /// - Throws: see ``send(_:)``.
+    public func post(_ url: String, parameters: Value? = nil, headers: HTTPFields = [:]) async throws(SatchelError) -> DataResponse {
+        try await send(SessionRequest(.post, url, parameters: parameters, headers: headers))
+    }
+
+    /// PUT with parameters in the body.
+    /// - Throws: see ``send(_:)``.
+    public func put(_ url: String, parameters: Value? = nil, headers: HTTPFields = [:]) async throws(SatchelError) -> DataResponse {
+        try await send(SessionRequest(.put, url, parameters: parameters, headers: headers))
+    }
+
+    /// PATCH with parameters in the body.
+    /// - Throws: see ``send(_:)``.
+    public func patch(_ url: String, parameters: Value? = nil, headers: HTTPFields = [:]) async throws(SatchelError) -> DataResponse {
+        try await send(SessionRequest(.patch, url, parameters: parameters, headers: headers))
+    }
+
+    /// DELETE with parameters in the query string.
+    /// - Throws: see ``send(_:)``.
+    public func delete(_ url: String, parameters: Value? = nil, headers: HTTPFields = [:]) async throws(SatchelError) -> DataResponse {
+        try await send(SessionRequest(.delete, url, parameters: parameters, headers: headers))
+    }
+
+    /// Uploads `body` (bytes, a file, a stream or a multipart form), streamed in constant memory.
+    ///
+    /// - Parameters:
+    ///   - parameters: Added to the query string.
+    ///   - progress: Upload and download progress, throttled.
+    /// - Throws: see ``send(_:)``.
+    public func upload(
+        _ body: RequestBody, to url: String, method: HTTPRequest.Method = .post, parameters: Value? = nil,
+        headers: HTTPFields = [:], progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws(SatchelError) -> DataResponse {
+        var request = SessionRequest(method, url, parameters: parameters, headers: headers, body: body)
+        request.progress = progress
+        return try await send(request)
+    }
+
+    /// A task for `request` that can be cancelled explicitly; it starts at once.
+    public func task(for request: SessionRequest) -> SessionTask {
+        SessionTask(session: self, request: request)
+    }
+
+    func response(for request: SessionRequest, cancellation: TransferCancellation) async -> DataResponse {
+        let serializer = request.responseSerializer ?? responseSerializer
+        let validation = request.validation ?? registry.validation
+        let limits = registry.limits
+        let factory = incrementalDecoderFactory(serializer: serializer, validation: validation, limits: limits)
+        let attempt = await run(request, cancellation: cancellation) { isFinal in
+            MemorySink(limits: limits, decoderFactory: { isFinal($0) ? factory($0) : nil })
+        }
+        var result = DataResponse(
+            request: attempt.request, url: attempt.url, response: attempt.response, body: [], value: nil,
+            error: attempt.error, serializerName: nil, metrics: attempt.metrics)
+        guard let sink = attempt.sink as? MemorySink else { return result }
+        result.body = sink.body
+        guard attempt.error == nil, let response = attempt.response else { return result }
+        if let incremental = sink.incrementalResult {
+            result.body = []
+            result.serializerName = sink.decoderName
+            switch incremental {
+            case let .success(value): result.value = value
+            case let .failure(error): result.error = error.attaching(response: response, body: sink.body)
+            }
+            return result
+        }
+        let decoded = serializer.serialize(response: response, body: sink.body, validation: validation, limits: limits)
+        result.value = decoded.value
+        result.error = decoded.error
+        result.serializerName = decoded.serializerName
+        return result
+    }
+
+    /// A factory of incremental decoders for acceptable responses whose serializer offers one.
+    private func incrementalDecoderFactory(
+        serializer: any ResponseSerializer, validation: ResponseValidation, limits: Limits
+    ) -> @Sendable (HTTPResponse) -> (name: String, decoder: any IncrementalDecoder)? {
+        let registry = registry
+        return { response in
+            guard validation.accepts(status: response.status.code), let type = try? response.contentType else { return nil }
+            let member: any ResponseSerializer
+            if serializer is DispatchingResponseSerializer {
+                guard let chosen = registry.responseSerializer(for: type) else { return nil }
+                member = chosen
+            } else {
+                member = serializer
+            }
+            let acceptable = validation.acceptableContentTypes ?? member.acceptableContentTypes
+            guard acceptable.accepts(type), let decoder = member.makeIncrementalDecoder(contentType: type, limits: limits) else {
+                return nil
+            }
+            return (member.name, decoder)
+        }
+    }
+}

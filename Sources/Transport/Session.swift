@@ -1,0 +1,62 @@
+import HTTPTypes
+import SerializerRegistry
+import Serializers
+
+/// Sends requests and decodes responses through a registry (AFHTTPSessionManager's role).
+///
+/// A session owns one libcurl multi handle driven by its own thread: all its requests run
+/// there concurrently, reusing connections (HTTP/2 multiplexing where the server offers it).
+/// Requests are built by the request serializer (form by default, as AFNetworking), responses
+/// validated and decoded by the response serializer (the registry's dispatching serializer by
+/// default, so any registered format decodes). Methods are `async`; cancelling the calling task
+/// cancels the transfer.
+///
+/// ```swift
+/// let session = try Session(baseURL: "https://api.example.com/v1")
+/// let user = try await session.get("users/42").decode(User.self)
+/// ```
+public final class Session: Sendable {
+    /// The base URL relative references resolve against (a trailing slash added when it has a path).
+    public let baseURL: String?
+    /// Headers, timeouts and policies.
+    public let configuration: SessionConfiguration
+    /// The registry the serializers come from; its limits and validation apply.
+    public let registry: Registry
+    /// Turns parameters into requests (form by default).
+    public let requestSerializer: any RequestSerializer
+    /// Validates and decodes responses (the registry's dispatching serializer by default).
+    public let responseSerializer: any ResponseSerializer
+
+    let engine: TransferEngine
+
+    /// Creates a session and starts its transfer thread.
+    ///
+    /// - Parameters:
+    ///   - baseURL: The URL relative request URLs resolve against (RFC 3986); `nil` for
+    ///     absolute URLs only.
+    ///   - configuration: Headers, timeouts and policies.
+    ///   - registry: Serializers, limits and validation; `Registry.standard()` by default.
+    ///   - requestSerializer: `nil` for ``FormSerializer``.
+    ///   - responseSerializer: `nil` for `registry.dispatchingSerializer`.
+    /// - Throws: ``SatchelError/Code/invalidArgument`` for a base URL that is not http(s), or
+    ///   ``SatchelError/Code/internal`` when libcurl cannot start.
+    public init(
+        baseURL: String? = nil, configuration: SessionConfiguration = SessionConfiguration(),
+        registry: Registry = .standard(), requestSerializer: (any RequestSerializer)? = nil,
+        responseSerializer: (any ResponseSerializer)? = nil
+    ) throws(SatchelError) {
+        self.baseURL = try baseURL.map { base throws(SatchelError) in try ResolvedURL.base(base) }
+        self.configuration = configuration
+        self.registry = registry
+        self.requestSerializer = requestSerializer ?? FormSerializer()
+        self.responseSerializer = responseSerializer ?? registry.dispatchingSerializer
+        engine = try TransferEngine()
+    }
+
+    deinit {
+        engine.enqueue(.shutdown)
+    }
+
+    /// libcurl's version and features, such as `"libcurl/7.88.1 OpenSSL/3.0.19 zlib/1.2.13 nghttp2/1.52.0"`.
+    public static var libcurlVersion: String { CurlGlobal.version }
+}

@@ -1,0 +1,59 @@
+import HTTPTypes
+import SerializerRegistry
+
+/// How a ``Session`` sends its requests: headers, timeouts and the policies for redirects,
+/// retries and TLS trust.
+public struct SessionConfiguration: Sendable {
+    /// Headers added to every request that does not set them itself.
+    public var defaultHeaders: HTTPFields = [:]
+    /// Connect, whole-request and idle timeouts.
+    public var timeouts = TransferTimeouts()
+    /// Which redirects are followed and how far.
+    public var redirectPolicy = RedirectPolicy()
+    /// When failed requests are sent again.
+    public var retryPolicy = RetryPolicy()
+    /// How the server's certificate is trusted.
+    public var securityPolicy = SecurityPolicy.default
+    /// Observers of each request's life (start, redirects, retries, metrics, completion).
+    public var eventMonitors: [any EventMonitor] = []
+    /// Whether responses may arrive compressed (gzip, deflate, br, zstd — whatever this libcurl
+    /// decodes); they are decoded before any serializer sees them. Downloads always ask for the
+    /// identity encoding so byte ranges refer to the stored bytes.
+    public var acceptsCompressedResponses = true
+    /// Whether cookies set by responses are kept for this session and sent back by domain
+    /// (NSURLSession's `HTTPShouldHandleCookies`).
+    public var handlesCookies = true
+    /// The least time between two progress reports of one transfer (the final one always comes).
+    public var progressInterval: Duration = .milliseconds(100)
+
+    /// The defaults: AFNetworking's and Alamofire's where they have one.
+    public init() {}
+}
+
+/// The three ways a transfer can take too long.
+public struct TransferTimeouts: Sendable, Hashable {
+    /// Longest time to establish the connection (and TLS); `nil` for libcurl's 300 s.
+    public var connect: Duration? = .seconds(60)
+    /// Longest time for the whole request, body included; `nil` for no limit
+    /// (NSURLSession's `timeoutIntervalForResource` is 7 days).
+    public var request: Duration? = nil
+    /// Longest time without a byte in either direction once connected
+    /// (NSURLSession's `timeoutIntervalForRequest`, 60 s); `nil` for no limit.
+    public var idle: Duration? = .seconds(60)
+
+    /// Creates timeouts; unspecified ones keep their defaults.
+    public init(connect: Duration? = .seconds(60), request: Duration? = nil, idle: Duration? = .seconds(60)) {
+        self.connect = connect
+        self.request = request
+        self.idle = idle
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, at least 1 for any positive duration.
+    var wholeMilliseconds: Int {
+        let (seconds, attoseconds) = components
+        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        return milliseconds == 0 && attoseconds > 0 ? 1 : Int(clamping: milliseconds)
+    }
+}
