@@ -48,8 +48,8 @@ let package = Package(
                 "CPlistBaseline",
                 "CCurlBaseline",
             ]
-            // Satchel's transport contender needs Transport's Session (issue 6); until it exists:
-            // , swiftSettings: [.define("SATCHEL_SESSION_API")]
+            // Satchel's download contender needs Session.download (issue 6); once it is on main:
+            // , swiftSettings: [.define("SATCHEL_SESSION_DOWNLOAD")]
         ),
     ],
     swiftLanguageModes: [.v6]

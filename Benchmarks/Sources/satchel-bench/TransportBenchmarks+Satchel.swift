@@ -1,11 +1,6 @@
 import Foundation
 import Satchel
 
-// Satchel's contender, written against the planned `Session` API of issue 6. Until Transport's
-// `Session` exists it is compiled only with SATCHEL_SESSION_API defined (see
-// Benchmarks/Package.swift); without it the transport group measures the peers alone.
-#if SATCHEL_SESSION_API
-
 extension TransportBenchmarks {
     /// Satchel's client for `server`.
     static func makeSatchelClient(server: URL) throws -> (any TransportClient)? {
@@ -23,22 +18,34 @@ final class SatchelClient: TransportClient {
         session = try Session(baseURL: server.absoluteString)
     }
 
+    // `Session.download(_:to:)` is not on main yet; define SATCHEL_SESSION_DOWNLOAD (see
+    // Benchmarks/Package.swift) once it is. Until then the download rows measure the peers only.
+    #if SATCHEL_SESSION_DOWNLOAD
+    var canDownload: Bool { true }
+
     func download(_ name: String, to path: String) throws -> Int {
         let session = self.session
         try? FileManager.default.removeItem(atPath: path)
-        let status = try waitFor { try await session.download(name, to: path).response.status.code }
+        let status = try waitFor { try await session.download(name, to: path, resume: false).response?.status.code ?? 0 }
         let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
         guard status == 200, size == TransportBenchmarks.bigSize else {
             throw BenchmarkFailure.guardFailed("Satchel download: status \(status), \(size) bytes")
         }
         return size
     }
+    #else
+    var canDownload: Bool { false }
+
+    func download(_ name: String, to path: String) throws -> Int {
+        throw BenchmarkFailure.guardFailed("this build has no Session.download (define SATCHEL_SESSION_DOWNLOAD)")
+    }
+    #endif
 
     func upload(file path: String, to name: String) throws -> Int {
         let session = self.session
         let status = try waitFor {
             try await session.upload(.file(path: path, contentType: "application/octet-stream"), to: name, method: .put)
-                .response.status.code
+                .response?.status.code ?? 0
         }
         guard status == 204 else { throw BenchmarkFailure.guardFailed("Satchel upload: status \(status)") }
         return status
@@ -55,7 +62,7 @@ final class SatchelClient: TransportClient {
                         var decoded = 0
                         for _ in 0..<share {
                             let result = try await session.get(name)
-                            if result.response.status.code == 200, case .object? = result.value { decoded += 1 }
+                            if result.response?.status.code == 200, case .object? = result.value { decoded += 1 }
                         }
                         return decoded
                     }
@@ -75,14 +82,3 @@ final class SatchelClient: TransportClient {
         return TreeShape(value)
     }
 }
-
-#else
-
-extension TransportBenchmarks {
-    /// No Satchel client: this build has no `Session` (define SATCHEL_SESSION_API once it does).
-    static func makeSatchelClient(server: URL) throws -> (any TransportClient)? {
-        nil
-    }
-}
-
-#endif

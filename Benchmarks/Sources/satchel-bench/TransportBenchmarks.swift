@@ -55,7 +55,6 @@ struct TransportBenchmarks {
             throw BenchmarkFailure.corpus("missing transport/big.bin or transport/small.json (run scripts/bench-transport)")
         }
         let satchel = try Self.makeSatchelClient(server: server)
-        if satchel == nil { Progress.note("transport: Satchel's Session is not built in; measuring the peers only") }
         let foundation = URLSessionClient(server: server, maximumConnections: Self.concurrency)
         return [
             try download(satchel: satchel, foundation: foundation, original: big),
@@ -68,6 +67,8 @@ struct TransportBenchmarks {
     /// The 100 MB download: Satchel to a file against the curl CLI to `/dev/null` and to a file.
     private func download(satchel: (any TransportClient)?, foundation: URLSessionClient, original: String) throws -> TransportTable {
         Progress.note("transport download")
+        let satchel = satchel.flatMap { $0.canDownload ? $0 : nil }
+        if satchel == nil { Progress.note("transport: this build has no Session.download; measuring the peers only") }
         let curl = CurlCommand(server: server)
         let satchelFile = scratch.appendingPathComponent("satchel.bin").path
         let curlFile = scratch.appendingPathComponent("curl.bin").path

@@ -4,6 +4,8 @@ import Synchronization
 /// A client that can run every transport measurement: Satchel's `Session` and `URLSession`.
 /// Each method is one timed run and fails unless the server answered as expected.
 protocol TransportClient: AnyObject, Sendable {
+    /// Whether ``download(_:to:)`` is available in this build.
+    var canDownload: Bool { get }
     /// Downloads `name` to the file at `path`; returns the bytes received.
     func download(_ name: String, to path: String) throws -> Int
     /// PUTs the file at `path` to `name`; returns the response status (204 expected).

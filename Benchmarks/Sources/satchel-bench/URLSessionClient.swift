@@ -22,6 +22,8 @@ final class URLSessionClient: TransportClient {
         session = URLSession(configuration: configuration)
     }
 
+    var canDownload: Bool { true }
+
     func download(_ name: String, to path: String) throws -> Int {
         let outcome = Outcome<Int>()
         let done = DispatchSemaphore(value: 0)
