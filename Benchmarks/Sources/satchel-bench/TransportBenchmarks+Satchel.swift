@@ -43,11 +43,15 @@ final class SatchelClient: TransportClient {
 
     func upload(file path: String, to name: String) throws -> Int {
         let session = self.session
-        let status = try waitFor {
-            try await session.upload(.file(path: path, contentType: "application/octet-stream"), to: name, method: .put)
-                .response?.status.code ?? 0
+        let (status, sent) = try waitFor {
+            let result = try await session.upload(
+                .file(path: path, contentType: "application/octet-stream"), to: name, method: .put)
+            return (result.response?.status.code ?? 0, result.metrics.bytesSent)
         }
-        guard status == 204 else { throw BenchmarkFailure.guardFailed("Satchel upload: status \(status)") }
+        // bytesSent counts the head too.
+        guard status == 204, sent >= Int64(TransportBenchmarks.bigSize) else {
+            throw BenchmarkFailure.guardFailed("Satchel upload: status \(status), \(sent) bytes sent")
+        }
         return status
     }
 
