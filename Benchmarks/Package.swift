@@ -32,6 +32,11 @@ let package = Package(
             name: "CPlistBaseline",
             linkerSettings: [.linkedLibrary("plist-2.0")]
         ),
+        // The raw libcurl baseline: a multi loop of keep-alive GETs, each body parsed by json-c.
+        .target(
+            name: "CCurlBaseline",
+            linkerSettings: [.linkedLibrary("curl"), .linkedLibrary("json-c")]
+        ),
         // The runner: Satchel against Foundation and the C libraries, side by side in one run.
         .executableTarget(
             name: "satchel-bench",
@@ -41,6 +46,7 @@ let package = Package(
                 "CLibXML2Baseline",
                 "CImageBaseline",
                 "CPlistBaseline",
+                "CCurlBaseline",
             ]
         ),
     ],

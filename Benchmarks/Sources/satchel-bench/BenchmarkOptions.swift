@@ -38,6 +38,8 @@ struct BenchmarkOptions: Sendable {
           --only GROUPS    comma-separated groups to run (json, form, image, xml, plist; default:
                            all; image needs scripts/generate-image-corpus, xml
                            scripts/generate-xml-corpus, plist scripts/generate-plist-corpus)
+                           transport runs only when named, through scripts/bench-transport
+                           (it needs the nginx that script starts, at SATCHEL_BENCH_SERVER)
           --contender NAME --input FILE
                            internal: time one contender (xml-satchel-document, …) on FILE alone
                            and print its run times in ns (the xml group runs each contender so)

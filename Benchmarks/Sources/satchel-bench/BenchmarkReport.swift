@@ -31,6 +31,10 @@ enum BenchmarkReport {
         if options.runs("plist") {
             tables += try PropertyListBenchmarks(corpus: corpus, sampler: sampler).run()
         }
+        var transportTables: [TransportTable] = []
+        if options.groups?.contains("transport") == true {
+            transportTables = try TransportBenchmarks(corpus: corpus, sampler: sampler).run()
+        }
 
         let runs =
             options.iterations.map { "\($0) timed runs per contender" }
@@ -47,6 +51,10 @@ enum BenchmarkReport {
                 + "(same tree shape, same decoded models, output that reads back), and the run stops on a mismatch.",
         ]
         for table in tables {
+            sections.append("")
+            sections.append(table.markdown)
+        }
+        for table in transportTables {
             sections.append("")
             sections.append(table.markdown)
         }

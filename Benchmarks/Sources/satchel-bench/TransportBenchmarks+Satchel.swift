@@ -1,0 +1,78 @@
+import Foundation
+import Satchel
+
+extension TransportBenchmarks {
+    /// Satchel's client for `server`.
+    static func makeSatchelClient(server: URL) throws -> (any TransportClient)? {
+        try SatchelClient(server: server)
+    }
+}
+
+/// Satchel's `Session`, one for all runs of the contender (connections stay alive between runs,
+/// as they do for the C loop's multi handle and for `URLSession`).
+final class SatchelClient: TransportClient {
+    private let session: Session
+
+    /// A session with `server` as its base URL.
+    init(server: URL) throws {
+        session = try Session(baseURL: server.absoluteString)
+    }
+
+    var canDownload: Bool { true }
+
+    func download(_ name: String, to path: String) throws -> Int {
+        let session = self.session
+        try? FileManager.default.removeItem(atPath: path)
+        let status = try waitFor { try await session.download(name, to: path, resume: false).response?.status.code ?? 0 }
+        let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+        guard status == 200, size == TransportBenchmarks.bigSize else {
+            throw BenchmarkFailure.guardFailed("Satchel download: status \(status), \(size) bytes")
+        }
+        return size
+    }
+
+    func upload(file path: String, to name: String) throws -> Int {
+        let session = self.session
+        let (status, sent) = try waitFor {
+            let result = try await session.upload(
+                .file(path: path, contentType: "application/octet-stream"), to: name, method: .put)
+            return (result.response?.status.code ?? 0, result.metrics.bytesSent)
+        }
+        // bytesSent counts the head too.
+        guard status == 204, sent >= Int64(TransportBenchmarks.bigSize) else {
+            throw BenchmarkFailure.guardFailed("Satchel upload: status \(status), \(sent) bytes sent")
+        }
+        return status
+    }
+
+    func getJSON(_ name: String, count: Int, inFlight: Int) throws -> Int {
+        let session = self.session
+        let decoded = try waitFor {
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for worker in 0..<inFlight {
+                    // The first `count % inFlight` workers take one request more.
+                    let share = count / inFlight + (worker < count % inFlight ? 1 : 0)
+                    group.addTask {
+                        var decoded = 0
+                        for _ in 0..<share {
+                            let result = try await session.get(name)
+                            if result.response?.status.code == 200, case .object? = result.value { decoded += 1 }
+                        }
+                        return decoded
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+        }
+        guard decoded == count else { throw BenchmarkFailure.guardFailed("Satchel: \(decoded) of \(count) bodies decoded") }
+        return decoded
+    }
+
+    func firstShape(_ name: String) throws -> TreeShape {
+        let session = self.session
+        guard let value = try waitFor({ try await session.get(name).value }) else {
+            throw BenchmarkFailure.guardFailed("Satchel's GET \(name) decoded nothing")
+        }
+        return TreeShape(value)
+    }
+}
