@@ -29,7 +29,11 @@ public final class Registry: Sendable {
     }
 
     struct State {
-        var responseEntries: [ResponseEntry] = []
+        var responseEntries: [ResponseEntry] = [] {
+            didSet { acceptHeader = nil }
+        }
+        /// ``Registry/acceptHeader``, kept until the response serializers change.
+        var acceptHeader: String?
         var requestEntries: [RequestEntry] = []
         var nextID = 0
         var limits: Limits
@@ -163,21 +167,30 @@ public final class Registry: Sendable {
     /// highest priority first, each once and without weights. Structured-suffix patterns
     /// (`application/*+json`) and `*/subtype` are left out, as servers do not understand them;
     /// `type/*` and `*/*` are valid `Accept` ranges and stay; `q=0` exclusions are not listed.
+    ///
+    /// - Complexity: O(1) after the first call; computed again after a response serializer is
+    ///   registered or unregistered.
     public var acceptHeader: String {
-        let types: [MediaType] = state.withLock { state in
-            var seen = Set<MediaType>()
-            var types: [MediaType] = []
-            let entries = state.responseEntries.sorted {
-                ($0.priority, -$0.registration.id) > ($1.priority, -$1.registration.id)
+        state.withLock { state in
+            if let cached = state.acceptHeader { return cached }
+            let header = Self.acceptHeader(for: state.responseEntries)
+            state.acceptHeader = header
+            return header
+        }
+    }
+
+    private static func acceptHeader(for responseEntries: [ResponseEntry]) -> String {
+        var seen = Set<MediaType>()
+        var types: [MediaType] = []
+        let entries = responseEntries.sorted {
+            ($0.priority, -$0.registration.id) > ($1.priority, -$1.registration.id)
+        }
+        for entry in entries {
+            for range in entry.mediaTypes.ranges where range.quality > 0 {
+                let type = range.mediaType
+                guard !type.subtype.hasPrefix("*+"), !(type.type == "*" && type.subtype != "*") else { continue }
+                if seen.insert(type).inserted { types.append(type) }
             }
-            for entry in entries {
-                for range in entry.mediaTypes.ranges where range.quality > 0 {
-                    let type = range.mediaType
-                    guard !type.subtype.hasPrefix("*+"), !(type.type == "*" && type.subtype != "*") else { continue }
-                    if seen.insert(type).inserted { types.append(type) }
-                }
-            }
-            return types
         }
         return MediaRangeList(accepting: types).description
     }

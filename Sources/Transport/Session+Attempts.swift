@@ -31,15 +31,16 @@ extension Session {
     func run(
         _ request: SessionRequest, cancellation: TransferCancellation, identityEncoding: Bool = false,
         retryPolicy: RetryPolicy? = nil,
-        makeSink: (_ isFinal: @escaping @Sendable (HTTPResponse) -> Bool) throws -> any ResponseSink
+        makeSink: (_ isFinal: @escaping @Sendable (HTTPResponse) -> Bool) -> any ResponseSink
     ) async -> Attempt {
         let started = ContinuousClock.now
         var head: HTTPRequest
         var url: ResolvedURL
         var body: RequestBody
-        do {
-            (url, head, body) = try prepare(request)
-        } catch {
+        switch prepare(request) {
+        case let .success(prepared):
+            (url, head, body) = prepared
+        case let .failure(error):
             let failed = HTTPRequest(method: request.method, scheme: nil, authority: nil, path: request.url)
             return Attempt(url: request.url, request: failed, error: SatchelError.wrap(error))
         }
@@ -47,7 +48,7 @@ extension Session {
         var redirects = 0
         var retries = 0
         var sends = 0
-        while true {
+        attempts: while true {
             if let reason = cancellation.reason {
                 attempt.error = reason
                 break
@@ -55,30 +56,25 @@ extension Session {
             let policy = AttemptPolicy(
                 redirect: configuration.redirectPolicy, retry: retryPolicy ?? configuration.retryPolicy, retries: retries,
                 method: head.method, canResend: body.canResend)
-            do {
-                try configuration.securityPolicy.check(scheme: url.scheme)
-                let (stream, contentType) = try body.makeStream(attempt: sends)
-                if let contentType, head.headerFields[.contentType] == nil { head.headerFields[.contentType] = contentType }
-                let sink = try makeSink { policy.disposition(of: $0) == nil }
-                let options = Transfer.Options(
-                    url: url.scheme + "://" + (head.authority ?? "") + (head.path ?? "/"), request: head, body: stream,
-                    timeouts: request.timeouts ?? configuration.timeouts, security: configuration.securityPolicy,
-                    acceptsCompressedResponses: configuration.acceptsCompressedResponses && !identityEncoding,
-                    handlesCookies: configuration.handlesCookies, progressInterval: configuration.progressInterval,
-                    progress: request.progress)
-                attempt = Attempt(url: options.url, request: head, sink: sink)
-                for monitor in configuration.eventMonitors { monitor.requestDidStart(head, url: options.url) }
-                let outcome = await send(options, sink: sink, cancellation: cancellation)
-                sends += 1
-                attempt.response = outcome.response
-                attempt.error = outcome.error
-                attempt.metrics = outcome.metrics
-                for monitor in configuration.eventMonitors {
-                    monitor.requestDidFinishCollecting(outcome.metrics, request: head, url: options.url)
-                }
-            } catch {
+            let options: Transfer.Options
+            let sink: any ResponseSink
+            switch attemptOptions(request, url: url, head: &head, body: body, sends: sends, identityEncoding: identityEncoding) {
+            case let .success(prepared):
+                options = prepared
+                sink = makeSink { policy.disposition(of: $0) == nil }
+            case let .failure(error):
                 attempt.error = SatchelError.wrap(error)
-                break
+                break attempts
+            }
+            attempt = Attempt(url: options.url, request: head, sink: sink)
+            for monitor in configuration.eventMonitors { monitor.requestDidStart(head, url: options.url) }
+            let outcome = await send(options, sink: sink, cancellation: cancellation)
+            sends += 1
+            attempt.response = outcome.response
+            attempt.error = outcome.error
+            attempt.metrics = outcome.metrics
+            for monitor in configuration.eventMonitors {
+                monitor.requestDidFinishCollecting(outcome.metrics, request: head, url: options.url)
             }
 
             let next: Disposition?
@@ -94,22 +90,19 @@ extension Session {
             case .final:
                 break
             case let .redirect(location):
-                do {
-                    let target = try ResolvedURL(location, relativeTo: attempt.url)
-                    guard redirects < configuration.redirectPolicy.maximumRedirects else {
-                        throw SatchelError(.tooManyRedirects, "\(attempt.url): more than \(configuration.redirectPolicy.maximumRedirects) redirects")
-                    }
+                let status = attempt.response?.status.code ?? 0
+                switch followRedirect(to: location, status: status, redirects: redirects, from: url, head: head, body: body) {
+                case let .success((target, nextHead, nextBody)):
                     for monitor in configuration.eventMonitors {
-                        monitor.requestWillRedirect(head, from: attempt.url, to: target.absolute, status: attempt.response?.status.code ?? 0)
+                        monitor.requestWillRedirect(head, from: attempt.url, to: target.absolute, status: status)
                     }
-                    (head, body) = try redirected(head, body: body, status: attempt.response?.status.code ?? 0, from: url, to: target)
-                    url = target
+                    (url, head, body) = (target, nextHead, nextBody)
                     redirects += 1
-                } catch {
+                    continue
+                case let .failure(error):
                     attempt.error = SatchelError.wrap(error)
-                    break
+                    break attempts
                 }
-                continue
             case let .retry(delay):
                 let reason = attempt.error ?? SatchelError(.unacceptableStatusCode, "\(attempt.url) answered \(attempt.response?.status.code ?? 0)")
                 for monitor in configuration.eventMonitors {
@@ -140,6 +133,54 @@ extension Session {
         }
     }
 
+    // The helpers below return a Result and are never inlined: a throwing call inlined into the
+    // async `run` makes Swift 6.3.1's release build crash (LLVM CoroSplit, swifterror).
+
+    /// The options of the next attempt; sets the body's Content-Type on `head`.
+    @inline(never)
+    private func attemptOptions(
+        _ request: SessionRequest, url: ResolvedURL, head: inout HTTPRequest, body: RequestBody, sends: Int,
+        identityEncoding: Bool
+    ) -> Result<Transfer.Options, SatchelError> {
+        do {
+            return .success(try makeAttemptOptions(request, url: url, head: &head, body: body, sends: sends, identityEncoding: identityEncoding))
+        } catch {
+            return .failure(SatchelError.wrap(error))
+        }
+    }
+
+    private func makeAttemptOptions(
+        _ request: SessionRequest, url: ResolvedURL, head: inout HTTPRequest, body: RequestBody, sends: Int,
+        identityEncoding: Bool
+    ) throws -> Transfer.Options {
+        try configuration.securityPolicy.check(scheme: url.scheme)
+        let (stream, contentType) = try body.makeStream(attempt: sends)
+        if let contentType, head.headerFields[.contentType] == nil { head.headerFields[.contentType] = contentType }
+        return Transfer.Options(
+            url: url.scheme + "://" + (head.authority ?? "") + (head.path ?? "/"), request: head, body: stream,
+            timeouts: request.timeouts ?? configuration.timeouts, security: configuration.securityPolicy,
+            acceptsCompressedResponses: configuration.acceptsCompressedResponses && !identityEncoding,
+            handlesCookies: configuration.handlesCookies, progressInterval: configuration.progressInterval,
+            progress: request.progress)
+    }
+
+    /// Where a redirect leads and the request that follows it.
+    @inline(never)
+    private func followRedirect(
+        to location: String, status: Int, redirects: Int, from url: ResolvedURL, head: HTTPRequest, body: RequestBody
+    ) -> Result<(ResolvedURL, HTTPRequest, RequestBody), SatchelError> {
+        do {
+            let target = try ResolvedURL(location, relativeTo: url.absolute)
+            guard redirects < configuration.redirectPolicy.maximumRedirects else {
+                throw SatchelError(.tooManyRedirects, "\(url.absolute): more than \(configuration.redirectPolicy.maximumRedirects) redirects")
+            }
+            let (nextHead, nextBody) = try redirected(head, body: body, status: status, from: url, to: target)
+            return .success((target, nextHead, nextBody))
+        } catch {
+            return .failure(SatchelError.wrap(error))
+        }
+    }
+
     /// Runs one attempt on the engine and waits for it; task cancellation cancels it.
     private func send(_ options: Transfer.Options, sink: any ResponseSink, cancellation: TransferCancellation) async -> Transfer.Outcome {
         let url = options.url
@@ -153,7 +194,16 @@ extension Session {
     }
 
     /// The URL, head and body of a request before its first attempt.
-    private func prepare(_ request: SessionRequest) throws -> (ResolvedURL, HTTPRequest, RequestBody) {
+    @inline(never)
+    private func prepare(_ request: SessionRequest) -> Result<(ResolvedURL, HTTPRequest, RequestBody), SatchelError> {
+        do {
+            return .success(try prepareHead(request))
+        } catch {
+            return .failure(SatchelError.wrap(error))
+        }
+    }
+
+    private func prepareHead(_ request: SessionRequest) throws -> (ResolvedURL, HTTPRequest, RequestBody) {
         let url = try ResolvedURL(request.url, relativeTo: baseURL)
         var head = HTTPRequest(method: request.method, scheme: url.scheme, authority: url.authority, path: url.pathAndQuery)
         head.headerFields = request.headers
