@@ -90,6 +90,32 @@ struct SessionLoopbackTests {
         #expect(Array(try Data(contentsOf: URL(fileURLWithPath: destination))) == SessionSupport.largeBytes(0..<5000))
     }
 
+    @Test func aCorruptResumeRecordStartsOver() async throws {
+        let session = try SessionSupport.session(servers.fast)
+        let destination = SessionSupport.temporaryPath("corrupt.bin")
+        defer { try? FileManager.default.removeItem(atPath: destination) }
+        try Data(repeating: 0xEE, count: 1000).write(to: URL(fileURLWithPath: ResumeData.partialPath(for: destination)))
+        try Data("{\"url\": 42, \u{0}".utf8).write(to: URL(fileURLWithPath: ResumeData.recordPath(for: destination)))
+        let result = try await session.download("large/5000", to: destination)
+        #expect(result.request.headerFields[.range] == nil)
+        #expect(result.resumedFrom == 0)
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: destination))) == SessionSupport.largeBytes(0..<5000))
+    }
+
+    @Test func aPartialFileLongerThanTheResourceStartsOverAfter416() async throws {
+        let session = try SessionSupport.session(servers.fast)
+        let destination = SessionSupport.temporaryPath("oversized.bin")
+        defer { try? FileManager.default.removeItem(atPath: destination) }
+        try Data(repeating: 0xEE, count: 9000).write(to: URL(fileURLWithPath: ResumeData.partialPath(for: destination)))
+        let resolved = servers.fast.appendingPathComponent("large/5000").absoluteString
+        try ResumeData(url: resolved, entityTag: "\"large-5000\"", lastModified: nil).store(for: destination)
+        let result = try await session.download("large/5000", to: destination)
+        #expect(result.response?.status.code == 200)
+        #expect(result.request.headerFields[.range] == nil)
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: destination))) == SessionSupport.largeBytes(0..<5000))
+        #expect(!FileManager.default.fileExists(atPath: ResumeData.recordPath(for: destination)))
+    }
+
     @Test func anUnacceptableStatusWritesNothing() async throws {
         let session = try SessionSupport.session(servers.fast)
         let destination = SessionSupport.temporaryPath("missing.bin")

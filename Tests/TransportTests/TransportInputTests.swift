@@ -61,6 +61,26 @@ import Testing
         }
     }
 
+    @Test func hostileHeaderLinesNeverTrapAndAreSanitized() throws {
+        var parser = ResponseHeadParser()
+        func take(_ bytes: [UInt8]) throws -> HTTPResponse? { try bytes.withUnsafeBytes { try parser.take($0) } }
+        _ = try take(Array("HTTP/1.1 200 \u{1}Evil\u{7F}reason\r\n".utf8))
+        _ = try take(Array("X-Nul: a".utf8) + [0] + Array("b\r\n".utf8))
+        _ = try take([0xFF, 0xFE, 0x3A, 0x20, 0x41, 0x0D, 0x0A])  // invalid UTF-8 name
+        _ = try take(Array("X-Long: ".utf8) + [UInt8](repeating: 0x61, count: 100_000) + [0x0D, 0x0A])
+        let head = try #require(try take(Array("\r\n".utf8)))
+        #expect(head.status.code == 200)
+        #expect(head.headerFields[HTTPField.Name("X-Nul")!]?.contains("\u{0}") == false)
+        #expect(head.headerFields[HTTPField.Name("X-Long")!]?.count == 100_000)
+        #expect(head.headerFields.count == 2)
+        for bad in ["HTTP/1.1 2000 Big", "HTTP/1.1 -10 Negative", "HTTP/1.1 +99 Plus", "HTTP/1.1", "HTTP/1.1 \u{0}\u{0}\u{0}"] {
+            var fresh = ResponseHeadParser()
+            #expect(throws: SatchelError.self) { try Array((bad + "\r\n").utf8).withUnsafeBytes { _ = try fresh.take($0) } }
+        }
+        var empty = ResponseHeadParser()
+        #expect(try Array("\r\n".utf8).withUnsafeBytes { try empty.take($0) } == nil)  // no status line yet
+    }
+
     @Test func retryAfterAcceptsSecondsAndDatesAndBackoffIsAlamofires() {
         func response(_ value: String) -> HTTPResponse {
             HTTPResponse(status: .serviceUnavailable, headerFields: [.retryAfter: value])

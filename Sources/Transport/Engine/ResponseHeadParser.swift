@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import SerializerRegistry
 
@@ -37,10 +38,13 @@ struct ResponseHeadParser {
         guard let colon = text.firstIndex(of: ":"), let name = HTTPField.Name(String(text[..<colon])) else {
             return nil  // a malformed field line is dropped, as libcurl's own parser would keep going
         }
-        let value = text[text.index(after: colon)...].trimmingCharacters(in: " \t")
+        let value = text[text.index(after: colon)...].trimmingCharacters(in: Self.optionalWhitespace)
         fields.append(HTTPField(name: name, value: value))
         return nil
     }
+
+    /// RFC 9110's OWS around a field value.
+    private static let optionalWhitespace = CharacterSet(charactersIn: " \t")
 
     /// Parses `HTTP/1.1 200 OK` or `HTTP/2 200`.
     private static func status(from line: String) throws(SatchelError) -> HTTPResponse.Status {
@@ -50,22 +54,5 @@ struct ResponseHeadParser {
         }
         let reason = parts.count > 2 ? String(parts[2]) : ""
         return HTTPResponse.Status(code: code, reasonPhrase: reason)
-    }
-}
-
-extension String {
-    /// The string without leading and trailing characters from `set`.
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        Substring(self).trimmingCharacters(in: set)
-    }
-}
-
-extension Substring {
-    /// The substring without leading and trailing characters from `set`.
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        var slice = self[...]
-        while let first = slice.first, set.contains(first) { slice = slice.dropFirst() }
-        while let last = slice.last, set.contains(last) { slice = slice.dropLast() }
-        return String(slice)
     }
 }

@@ -112,7 +112,7 @@ final class Transfer: @unchecked Sendable {
         let received = sink.initialOffset + handle.offset(CURLINFO_SIZE_DOWNLOAD_T)
         let sent = handle.offset(CURLINFO_SIZE_UPLOAD_T)
         progress(TransferProgress(
-            uploadedBytes: sent, expectedUploadBytes: options.body?.length ?? (options.body == nil ? 0 : sent),
+            uploadedBytes: sent, expectedUploadBytes: options.body?.length ?? sent,
             downloadedBytes: received, expectedDownloadBytes: received))
     }
 }

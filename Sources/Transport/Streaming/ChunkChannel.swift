@@ -60,16 +60,21 @@ final class ChunkChannel: Sendable {
 
     /// The transfer (with all its attempts) ended.
     func close(error: SatchelError?) {
-        let (headWaiter, chunkWaiter) = state.withLock { state in
+        typealias Waiters = (
+            head: CheckedContinuation<HTTPResponse, any Error>?, headFailure: SatchelError?,
+            chunk: CheckedContinuation<[UInt8]?, any Error>?
+        )
+        let (headWaiter, headFailure, chunkWaiter) = state.withLock { state -> Waiters in
             state.end = .some(error)
             if state.head == nil { state.head = .failure(error ?? SatchelError(.networkFailure, "the request ended without a response")) }
             defer {
                 state.headWaiter = nil
                 state.chunkWaiter = nil
             }
-            return (state.headWaiter, state.chunkWaiter)
+            guard case let .failure(failure)? = state.head else { return (nil, nil, state.chunkWaiter) }
+            return (state.headWaiter, failure, state.chunkWaiter)
         }
-        if let headWaiter, case let .failure(failure)? = state.withLock({ $0.head }) { headWaiter.resume(throwing: failure) }
+        if let headWaiter, let headFailure { headWaiter.resume(throwing: headFailure) }
         if let chunkWaiter {
             if let error { chunkWaiter.resume(throwing: error) } else { chunkWaiter.resume(returning: nil) }
         }
