@@ -17,6 +17,15 @@ struct SessionLoopbackTests {
         servers = try TestServers.shared()
     }
 
+    /// Leaves `count` bytes of 0xEE as the partial file of a download of `path` to
+    /// `destination`, with a resume record carrying `entityTag` (none when `nil`).
+    private func leavePartial(_ count: Int, of path: String, entityTag: String?, for destination: String) throws {
+        try Data(repeating: 0xEE, count: count).write(to: URL(fileURLWithPath: ResumeData.partialPath(for: destination)))
+        guard let entityTag else { return }
+        let resolved = servers.fast.appendingPathComponent(path).absoluteString
+        try ResumeData(url: resolved, entityTag: entityTag, lastModified: nil).store(for: destination)
+    }
+
     @Test func downloadWritesTheWholeFileAndLeavesNoPartial() async throws {
         let session = try SessionSupport.session(servers.fast)
         let destination = SessionSupport.temporaryPath("download.bin")
@@ -80,9 +89,7 @@ struct SessionLoopbackTests {
         let destination = SessionSupport.temporaryPath("changed.bin")
         defer { try? FileManager.default.removeItem(atPath: destination) }
         // A partial file from another version of the resource (its ETag no longer matches).
-        try Data(repeating: 0xEE, count: 1000).write(to: URL(fileURLWithPath: ResumeData.partialPath(for: destination)))
-        let resolved = servers.fast.appendingPathComponent("large/5000").absoluteString
-        try ResumeData(url: resolved, entityTag: "\"old-version\"", lastModified: nil).store(for: destination)
+        try leavePartial(1000, of: "large/5000", entityTag: "\"old-version\"", for: destination)
         let result = try await session.download("large/5000", to: destination)
         #expect(result.request.headerFields[.ifRange] == "\"old-version\"")
         #expect(result.response?.status.code == 200)
@@ -94,7 +101,7 @@ struct SessionLoopbackTests {
         let session = try SessionSupport.session(servers.fast)
         let destination = SessionSupport.temporaryPath("corrupt.bin")
         defer { try? FileManager.default.removeItem(atPath: destination) }
-        try Data(repeating: 0xEE, count: 1000).write(to: URL(fileURLWithPath: ResumeData.partialPath(for: destination)))
+        try leavePartial(1000, of: "large/5000", entityTag: nil, for: destination)
         try Data("{\"url\": 42, \u{0}".utf8).write(to: URL(fileURLWithPath: ResumeData.recordPath(for: destination)))
         let result = try await session.download("large/5000", to: destination)
         #expect(result.request.headerFields[.range] == nil)
@@ -106,9 +113,7 @@ struct SessionLoopbackTests {
         let session = try SessionSupport.session(servers.fast)
         let destination = SessionSupport.temporaryPath("oversized.bin")
         defer { try? FileManager.default.removeItem(atPath: destination) }
-        try Data(repeating: 0xEE, count: 9000).write(to: URL(fileURLWithPath: ResumeData.partialPath(for: destination)))
-        let resolved = servers.fast.appendingPathComponent("large/5000").absoluteString
-        try ResumeData(url: resolved, entityTag: "\"large-5000\"", lastModified: nil).store(for: destination)
+        try leavePartial(9000, of: "large/5000", entityTag: "\"large-5000\"", for: destination)
         let result = try await session.download("large/5000", to: destination)
         #expect(result.response?.status.code == 200)
         #expect(result.request.headerFields[.range] == nil)
