@@ -71,11 +71,11 @@ extern "C" {
 
 /* The version this header belongs to. `SATCHEL_VERSION_NUMBER` is
 ** major * 1000000 + minor * 1000 + patch, as in sqlite3.h. */
-#define SATCHEL_VERSION "0.8.0"
+#define SATCHEL_VERSION "0.1.0"
 #define SATCHEL_VERSION_MAJOR 0
-#define SATCHEL_VERSION_MINOR 8
+#define SATCHEL_VERSION_MINOR 1
 #define SATCHEL_VERSION_PATCH 0
-#define SATCHEL_VERSION_NUMBER 8000
+#define SATCHEL_VERSION_NUMBER 1000
 
 /* The version of the structs and the plugin interface; put it in every `abi_version` field. */
 #define SATCHEL_ABI_VERSION 1
@@ -83,7 +83,7 @@ extern "C" {
 /* Marks a string argument as NUL-terminated instead of giving its length. */
 #define SATCHEL_NTS ((size_t)-1)
 
-/* The library's version string, such as "0.8.0" (owned by the library, static). Compare it
+/* The library's version string, such as "0.1.0" (owned by the library, static). Compare it
 ** with SATCHEL_VERSION to detect a header and library that do not match. */
 SATCHEL_API const char *satchel_version(void);
 
@@ -156,7 +156,7 @@ typedef enum satchel_type {
     SATCHEL_TYPE_BYTES = 6,     /* binary data (plist <data>, an undecoded part body) */
     SATCHEL_TYPE_DATE = 7,      /* a point in time (plist <date>) */
     SATCHEL_TYPE_ARRAY = 8,
-    SATCHEL_TYPE_OBJECT = 9,    /* members keep their order; keys may repeat in forms */
+    SATCHEL_TYPE_OBJECT = 9,    /* members keep their order; keys are unique */
     SATCHEL_TYPE_XML = 10,      /* an XML document: see satchel_value_xml_query */
     SATCHEL_TYPE_IMAGE = 11,    /* decoded pixels: see satchel_value_image_info */
     SATCHEL_TYPE_MULTIPART = 12,/* multipart parts: see satchel_value_part */
@@ -242,8 +242,8 @@ SATCHEL_API satchel_status satchel_value_create_object(satchel_value **out_value
 ** owned by another value. */
 SATCHEL_API satchel_status satchel_value_array_append(satchel_value *array, satchel_value *element);
 
-/* Appends the member `key` (copied) = `member` (taken) to `object`, a value the caller owns.
-** A key already present is appended again (forms allow repeats; JSON output keeps the last). */
+/* Sets the member `key` (copied) to `member` (taken) in `object`, a value the caller owns.
+** A new key goes last; a key already present keeps its place and gets the new value. */
 SATCHEL_API satchel_status satchel_value_object_set(satchel_value *object, const char *key, size_t key_length, satchel_value *member);
 
 /* ---- Typed payloads -------------------------------------------------------------------- */
@@ -316,7 +316,7 @@ typedef struct satchel_http_info {
     uint32_t abi_version;
     int status;                    /* 200, 404, ... */
     size_t header_count;           /* see satchel_value_http_header */
-    const satchel_value *value;    /* the decoded body, NULL when it carried none */
+    const satchel_value *value;    /* the decoded body (SATCHEL_TYPE_NULL when it carried none) */
 } satchel_http_info;
 
 SATCHEL_API satchel_status satchel_value_http_info(satchel_http_info *info, const satchel_value *message);
@@ -345,10 +345,10 @@ SATCHEL_API void satchel_registry_free(satchel_registry *registry);
 
 /* The bounds decoding respects. */
 typedef enum satchel_limit {
-    SATCHEL_LIMIT_BODY_BYTES = 1,        /* default 64 MiB */
+    SATCHEL_LIMIT_BODY_BYTES = 1,        /* default 100 MiB */
     SATCHEL_LIMIT_DEPTH = 2,             /* nesting, default 512 */
-    SATCHEL_LIMIT_STRING_BYTES = 3,      /* one string, default 16 MiB */
-    SATCHEL_LIMIT_PAIRS = 4,             /* form pairs / object members, default 100 000 */
+    SATCHEL_LIMIT_STRING_BYTES = 3,      /* one string, default 32 MiB */
+    SATCHEL_LIMIT_PAIRS = 4,             /* form pairs / object members, default 10 000 */
     SATCHEL_LIMIT_PARTS = 5,             /* multipart parts, default 1 000 */
     SATCHEL_LIMIT_PART_HEADER_BYTES = 6, /* one part's header block, default 16 KiB */
     SATCHEL_LIMIT_IMAGE_PIXELS = 7,      /* width * height, default 100 megapixels */
@@ -407,17 +407,15 @@ typedef struct satchel_response_serializer {
 } satchel_response_serializer;
 
 /* A request serializer written in C.
-**   media_type  the media type it writes, such as "text/csv".
+**   media_type  the media type it writes and sends as Content-Type, such as "text/csv".
 **   encode      writes `parameters` (borrowed) into a body allocated with host->allocate and
-**               stored in `*out_body` / `*out_length` (the library releases it), and the
-**               Content-Type into `*out_content_type` (also host->allocate'd, NUL-terminated;
-**               NULL means `media_type`). */
+**               stored in `*out_body` / `*out_length` (the library releases it). */
 typedef struct satchel_request_serializer {
     uint32_t struct_size;
     uint32_t abi_version;
     const char *name;
     const char *media_type;
-    satchel_status (*encode)(void *userdata, const satchel_host *host, const satchel_value *parameters, uint8_t **out_body, size_t *out_length, char **out_content_type);
+    satchel_status (*encode)(void *userdata, const satchel_host *host, const satchel_value *parameters, uint8_t **out_body, size_t *out_length);
     void *userdata;
     void (*destroy)(void *userdata);
 } satchel_request_serializer;
