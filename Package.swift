@@ -88,7 +88,7 @@ let package = Package(
         .target(
             name: "CAPI",
             dependencies: ["CSatchel", "SerializerRegistry", "Serializers", "Transport"],
-            exclude: ["satchel.map"],
+            exclude: ["satchel.map", "satchel.pc.in"],
             linkerSettings: [
                 .unsafeFlags([
                     "-Xlinker", "-soname=libsatchel.so.0",
