@@ -277,7 +277,8 @@ SATCHEL_API satchel_status satchel_value_image_pixels(const uint8_t **out_pixels
 /* Evaluates an XPath 1.0 expression against an XML document value.
 **   out_nodes   receives an array (owned by the caller) of the selected nodes in canonical
 **               form: elements as objects {name, namespace, attributes, children}, text and
-**               attribute values as strings; a number, string or boolean result as that scalar.
+**               attribute values as strings. The expression must select a node set
+**               (SATCHEL_E_TYPE_MISMATCH for a number, string or boolean result).
 **   xpath       borrowed, `xpath_length` bytes or SATCHEL_NTS.
 **   namespaces  borrowed; NULL, or prefix/URI pairs of NUL-terminated strings ending with
 **               NULL, such as {"a", "http://www.w3.org/2005/Atom", NULL}.
