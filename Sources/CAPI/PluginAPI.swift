@@ -36,27 +36,7 @@ public func satchel_registry_register_request_serializer(_ registry: OpaquePoint
 @c @implementation
 public func satchel_registry_load_plugin(_ registry: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> satchel_status {
     guarded {
-        _ = try RegistryHandle.from(registry)
-        let path = try Arguments.path(path, "path")
-        guard let library = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
-            throw SatchelError(.plugin, "cannot load \(path): \(dlerrorMessage())")
-        }
-        // The object stays loaded for the life of the process: its serializers live in the
-        // registry, and their destroy callbacks may run at any later time.
-        guard let symbol = dlsym(library, "satchel_plugin_init") else {
-            throw SatchelError(.plugin, "\(path) exports no satchel_plugin_init: \(dlerrorMessage())")
-        }
-        let initialize = unsafeBitCast(symbol, to: satchel_plugin_init_function.self)
-        PluginHost.clearMessage()
-        let status = initialize(PluginHost.table, registry)
-        guard status == SATCHEL_OK else {
-            let detail = PluginHost.takeMessage() ?? String(cString: satchel_status_string(status))
-            throw SatchelError(.plugin, "satchel_plugin_init of \(path) failed with status \(status.rawValue): \(detail)")
-        }
+        let handle = try RegistryHandle.from(registry)
+        try PluginLoader.load(try Arguments.path(path, "path"), into: handle)
     }
-}
-
-/// dlerror's message, or a placeholder.
-private func dlerrorMessage() -> String {
-    dlerror().map { String(cString: $0) } ?? "unknown error"
 }
