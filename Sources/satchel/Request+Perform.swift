@@ -58,11 +58,21 @@ extension Request {
     private func report(_ response: DataResponse) throws {
         let printer = ValuePrinter(colors: usesColors)
         if var error = response.error {
-            if error.code == .unacceptableContentType, let head = response.response, !response.body.isEmpty,
+            if error.code == .unacceptableContentType, let head = response.response, !noCheckStatus,
+                !(200..<300).contains(head.status.code)
+            {
+                error = SatchelError(.unacceptableStatusCode, "status \(head.status.code) \(head.status.reasonPhrase) is not acceptable")
+            } else if error.code == .unacceptableContentType, let head = response.response, !response.body.isEmpty,
                 error.response != nil
             {
-                // No serializer for the type: say so rather than fail (httpie's "binary data not shown").
+                // No serializer for the type: text as it is, else a note (httpie's "binary data not shown").
                 try printHeads(response, printer: printer)
+                if let text = String(validating: response.body, as: UTF8.self),
+                    !text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t" })
+                {
+                    try CommandIO.write(Array(printer.text(for: .string(text)).utf8))
+                    return
+                }
                 let type = head.headerFields[.contentType] ?? "no Content-Type"
                 try CommandIO.write(Array(printer.style(
                     "[\(response.body.count) bytes of \(type): no serializer decodes it; use --raw or --output]", .dim).utf8 + [10]))
