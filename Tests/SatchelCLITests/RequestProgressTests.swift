@@ -32,9 +32,10 @@ import Testing
         let frames = transcript.components(separatedBy: "\r").filter { $0.hasPrefix("↓ [") }
         #expect(frames.count >= 2, "\(transcript.debugDescription)")
         #expect(frames.contains { $0.contains("/ 1.9 MiB") })
-        // The pseudo-terminal turns the final "\n" into "\r\n".
+        // The last redraw is the totals line (the pseudo-terminal turns its "\n" into "\r\n",
+        // one Character, so it stays with the line).
         let segments = transcript.components(separatedBy: "\r")
-        #expect(segments.dropLast().last?.hasPrefix("↓ 1.9 MiB in ") == true, "\(transcript.debugDescription)")
+        #expect(segments.last?.hasPrefix("↓ 1.9 MiB in ") == true, "\(transcript.debugDescription)")
         #expect(transcript.hasSuffix("/s)  done\u{1B}[K\r\n"))
         #expect((try Data(contentsOf: URL(fileURLWithPath: destination))).count == 2_000_000)
     }
