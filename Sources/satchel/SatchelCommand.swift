@@ -7,12 +7,12 @@ import Glibc
 import Musl
 #endif
 
-/// `satchel`: encode and decode HTTP payloads through Satchel's serializer registry.
+/// `satchel`: encode, decode and send HTTP payloads through Satchel's serializer registry.
 @main
 struct SatchelCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "satchel",
-        abstract: "Encode and decode HTTP payloads through Satchel's serializer registry.",
+        abstract: "Encode, decode and send HTTP payloads through Satchel's serializer registry.",
         discussion: """
             Exit codes: 0 success; 64 usage error; 65 the input is malformed; 66 the input \
             cannot be read; 67 no serializer handles the media type; 68 a limit was exceeded; \
