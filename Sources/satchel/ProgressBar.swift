@@ -60,6 +60,15 @@ final class ProgressBar: Sendable {
         if let line { write(Array("\r\(line)\u{1B}[K\n".utf8)) }
     }
 
+    /// Ends a drawn bar's line as it is (after an interruption); later updates are ignored.
+    func abandon() {
+        let drawn = state.withLock { state in
+            defer { state.finished = true }
+            return state.drawn && !state.finished
+        }
+        if drawn { write([10]) }
+    }
+
     /// The bar's text for `progress` after `elapsed`.
     func render(_ progress: TransferProgress, elapsed: Duration) -> String {
         let uploading = (progress.expectedUploadBytes ?? 0) > 0 && progress.downloadedBytes == 0

@@ -36,6 +36,8 @@ extension Request {
         let bar = showsProgress ? ProgressBar() : nil
         var progress: (@Sendable (TransferProgress) -> Void)?
         if let bar { progress = { bar.update($0) } }
+        let interrupts = InterruptHandler(progressBar: bar)
+        defer { withExtendedLifetime(interrupts) {} }
 
         if download {
             try await runDownload(plan, session: session, progress: progress, bar: bar)
