@@ -48,6 +48,13 @@ import Testing
         try expectFailure(["GET", "\(servers.httpbin)/get", "--cacert", missing], status: 66)
     }
 
+    @Test func limitsExit68AndUnwritableOutputExits74() throws {
+        let stderr = try expectFailure(["GET", "\(servers.httpbin)/bytes/5000", "--raw", "--max-body-bytes", "1000"], status: 68)
+        #expect(stderr.contains("maxBodyBytes"))
+        try expectFailure(["GET", "\(servers.httpbin)/json", "--max-depth", "1"], status: 68)
+        try expectFailure(["GET", "\(servers.httpbin)/json", "--output", "/nonexistent/satchel/out.json"], status: 74)
+    }
+
     @Test func unreachableHostsExit6And7() throws {
         let stderr = try expectFailure(["GET", "http://127.0.0.1:1/"], status: 7)
         #expect(stderr.contains("cannotConnect"))
