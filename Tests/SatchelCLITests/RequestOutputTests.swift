@@ -121,4 +121,30 @@ import Testing
         #expect(notFollowed.status == 0)
         #expect(notFollowed.output.hasPrefix("HTTP/1.1 302 FOUND\n"))
     }
+
+    @Test func retriesResendAfterA503() throws {
+        let key = UUID().uuidString
+        let once = try Self.run(["GET", "\(servers.fast)/retry?key=\(key)&fail=1&retry_after=0"])
+        #expect(once.status == 22)
+        let retried = try Self.run(["GET", "\(servers.fast)/retry?key=\(key)-2&fail=1&retry_after=0", "--retries", "1"])
+        #expect(retried.status == 0, "\(retried.errorOutput)")
+        #expect(retried.output.contains("\"attempt\": 2"))
+    }
+
+    @Test func headsGoToStandardErrorWhenTheBodyGoesToAFile() throws {
+        let destination = Self.temporaryPath("heads.json")
+        defer { try? FileManager.default.removeItem(atPath: destination) }
+        let result = try Self.run(["GET", "\(servers.httpbin)/json", "-v", "--output", destination])
+        #expect(result.status == 0)
+        #expect(result.output.isEmpty)
+        #expect(result.errorOutput.hasPrefix("GET /json HTTP/1.1\n"))
+        #expect(result.errorOutput.contains("\nHTTP/1.1 200 OK\n"))
+    }
+
+    @Test func pinsStillApplyWithInsecure() throws {
+        let pinned = try Self.run(["GET", "\(servers.expiredTLS)/get", "--insecure", "--pin-sha256", servers.pins.expired])
+        #expect(pinned.status == 0, "\(pinned.errorOutput)")
+        let wrongPin = try Self.run(["GET", "\(servers.expiredTLS)/get", "--insecure", "--pin-sha256", servers.pins.good])
+        #expect(wrongPin.status == 60, "\(wrongPin.errorOutput)")
+    }
 }
