@@ -67,17 +67,8 @@ extension Request {
             } else if error.code == .unacceptableContentType, let head = response.response, !response.body.isEmpty,
                 error.response != nil
             {
-                // No serializer for the type: text as it is, else a note (httpie's "binary data not shown").
                 try printHeads(response, printer: printer)
-                if let text = String(validating: response.body, as: UTF8.self),
-                    !text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t" })
-                {
-                    try CommandIO.write(Array(printer.text(for: .string(text)).utf8))
-                    return
-                }
-                let type = head.headerFields[.contentType] ?? "no Content-Type"
-                try CommandIO.write(Array(printer.style(
-                    "[\(response.body.count) bytes of \(type): no serializer decodes it; use --raw or --output]", .dim).utf8 + [10]))
+                if !headers { try printUndecoded(response.body, contentType: head.headerFields[.contentType], printer: printer) }
                 return
             }
             if error.code == .unacceptableStatusCode {
@@ -102,6 +93,19 @@ extension Request {
             return
         }
         try CommandIO.write(Array(printer.text(for: response.value).utf8))
+    }
+
+    /// A body no serializer reads (httpie's "binary data not shown"): as text when it is UTF-8
+    /// without control characters, else a one-line note.
+    private func printUndecoded(_ body: [UInt8], contentType: String?, printer: ValuePrinter) throws {
+        if let text = String(validating: body, as: UTF8.self),
+            !text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t" })
+        {
+            try CommandIO.write(Array(printer.text(for: .string(text)).utf8))
+        } else {
+            let note = "[\(body.count) bytes of \(contentType ?? "no Content-Type"): no serializer decodes it; use --raw or --output]"
+            try CommandIO.write(Array((printer.style(note, .dim) + "\n").utf8))
+        }
     }
 
     /// The response's problem details, when it is `application/problem+json` with an object body.
