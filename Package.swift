@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/onevcat/Rainbow", from: "4.2.2"),
     ],
     targets: [
         // Core: values, media types, protocols, registry, limits, errors. No C dependencies.
@@ -102,6 +103,7 @@ let package = Package(
             dependencies: [
                 "Satchel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Rainbow", package: "Rainbow"),
             ]
         ),
         .testTarget(name: "SerializerRegistryTests", dependencies: ["SerializerRegistry"]),
@@ -109,14 +111,17 @@ let package = Package(
             name: "SerializersTests",
             dependencies: ["Serializers", "SerializerRegistry", "CJSONC", "CLibXML2", "CImageCodecs"]
         ),
+        // Test servers (scripts/test-servers.py) and the .venv Python, shared by the test targets.
+        .target(name: "SatchelTestSupport", path: "Tests/SatchelTestSupport"),
         .testTarget(
             name: "TransportTests",
             dependencies: [
-                "Transport", "Serializers", "SerializerRegistry", .product(name: "Logging", package: "swift-log"),
+                "Transport", "Serializers", "SerializerRegistry", "SatchelTestSupport",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .testTarget(name: "SatchelCLITests", dependencies: ["Satchel", "satchel"]),
+        .testTarget(name: "SatchelCLITests", dependencies: ["Satchel", "satchel", "SatchelTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

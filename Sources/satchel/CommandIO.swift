@@ -12,15 +12,7 @@ enum CommandIO {
     /// Reads a whole file, or standard input for `-`, stopping one byte past `limit` so an
     /// oversized input costs no more memory than the limit.
     static func read(_ path: String, limit: Int) throws -> [UInt8] {
-        let descriptor: Int32
-        if path == "-" {
-            descriptor = STDIN_FILENO
-        } else {
-            descriptor = open(path, O_RDONLY)
-            guard descriptor >= 0 else {
-                throw SatchelError(.io, "cannot open \(path): \(String(cString: strerror(errno)))")
-            }
-        }
+        let descriptor = path == "-" ? STDIN_FILENO : try open(path)
         defer { if path != "-" { close(descriptor) } }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
@@ -39,6 +31,36 @@ enum CommandIO {
         }
     }
 
+    /// Opens a regular file for reading.
+    /// - Throws: ``SatchelError/Code/io`` (exit 66) when it cannot be opened or is a directory.
+    static func open(_ path: String) throws -> Int32 {
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw SatchelError(.io, "cannot open \(path): \(String(cString: strerror(errno)))")
+        }
+        var status = stat()
+        if fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR {
+            Glibc.close(descriptor)
+            throw SatchelError(.io, "cannot open \(path): it is a directory")
+        }
+        return descriptor
+    }
+
+    /// Closes a descriptor ``open(_:)`` returned.
+    static func close(_ descriptor: Int32) {
+        _ = Glibc.close(descriptor)
+    }
+
+    /// Whether a descriptor is a terminal.
+    static func isTerminal(_ descriptor: Int32) -> Bool {
+        isatty(descriptor) == 1
+    }
+
+    /// Writes bytes to standard error, ignoring failures (progress and diagnostics).
+    static func writeError(_ bytes: [UInt8]) {
+        try? write(bytes, to: STDERR_FILENO, name: "standard error")
+    }
+
     /// Writes bytes to standard output.
     static func write(_ bytes: [UInt8]) throws {
         try write(bytes, to: STDOUT_FILENO)
@@ -46,12 +68,43 @@ enum CommandIO {
 
     /// Writes bytes to a new or truncated file (mode 0644).
     static func write(_ bytes: [UInt8], toFile path: String) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard descriptor >= 0 else {
             throw SatchelError(.io, "cannot write \(path): \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
         try write(bytes, to: descriptor, name: path)
+    }
+
+    /// Writes bytes to `path` atomically: into a temporary file beside it, flushed, then renamed
+    /// over `path`, so `path` never holds part of the bytes; the temporary file is removed on
+    /// failure.
+    /// - Throws: ``SatchelError/Code/io`` (exit 74) naming `path`.
+    static func writeAtomically(_ bytes: [UInt8], toFile path: String) throws {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        var template = Array("\(directory).\(name).satchel-XXXXXX".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else {
+            throw SatchelError(.io, "cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        do {
+            defer { close(descriptor) }
+            try write(bytes, to: descriptor, name: path)
+            guard fchmod(descriptor, 0o644) == 0, fsync(descriptor) == 0 else {
+                throw SatchelError(.io, "cannot write \(path): \(String(cString: strerror(errno)))")
+            }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw SatchelError(.io, "cannot write \(path): \(reason)")
+        }
     }
 
     private static func write(_ bytes: [UInt8], to descriptor: Int32, name: String = "standard output") throws {
@@ -68,9 +121,13 @@ enum CommandIO {
 
     /// Prints `satchel: <error>` on one line of standard error and returns the exit code for it.
     static func fail(_ error: any Error) -> ExitCode {
+        if let exit = error as? ExitCode { return exit }
+        if let usage = error as? UsageError {
+            try? write(Array("satchel: \(usage.description.oneLine)\n".utf8), to: STDERR_FILENO)
+            return ExitCode(64)
+        }
         let satchelError = error as? SatchelError ?? SatchelError(.internal, "\(error)")
-        let line = String(satchelError.description.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
-        try? write(Array("satchel: \(line)\n".utf8), to: STDERR_FILENO)
+        try? write(Array("satchel: \(satchelError.description.oneLine)\n".utf8), to: STDERR_FILENO)
         return exitCode(for: satchelError)
     }
 
@@ -82,7 +139,27 @@ enum CommandIO {
         case .limitExceeded: ExitCode(68)
         case .invalidMediaType: ExitCode(64)
         case .internal: ExitCode(70)
+        // Transfers: curl's numbers (docs/CLI.md).
+        case .cannotConnect: ExitCode(curlCode(of: error) == 6 || curlCode(of: error) == 5 ? 6 : 7)
+        case .timedOut: ExitCode(28)
+        case .tlsFailure: ExitCode([60, 77, 83, 90].contains(curlCode(of: error) ?? 0) ? 60 : 35)
+        case .tooManyRedirects: ExitCode(47)
+        case .networkFailure: ExitCode(56)
+        case .unacceptableStatusCode: ExitCode(22)
+        case .cancelled: ExitCode(130)
         default: ExitCode(65)
         }
+    }
+
+    /// libcurl's code behind a transport error.
+    private static func curlCode(of error: SatchelError) -> Int? {
+        (error.underlying as? CurlFailure)?.code
+    }
+}
+
+extension String {
+    /// The string with line breaks turned into spaces, for a one-line message.
+    var oneLine: String {
+        String(map { $0 == "\n" || $0 == "\r" ? " " : $0 })
     }
 }

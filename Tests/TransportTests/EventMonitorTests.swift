@@ -1,4 +1,5 @@
 import Logging
+import SatchelTestSupport
 import SerializerRegistry
 import Synchronization
 import Testing

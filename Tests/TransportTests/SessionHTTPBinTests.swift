@@ -1,4 +1,5 @@
 import Foundation
+import SatchelTestSupport
 import HTTPTypes
 import SerializerRegistry
 import Serializers

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SatchelTestSupport
 import HTTPTypes
 import SerializerRegistry
 import Serializers

@@ -1,4 +1,5 @@
 import Foundation
+import SatchelTestSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -1,4 +1,5 @@
 import Foundation
+import SatchelTestSupport
 import SerializerRegistry
 import Serializers
 import Testing

@@ -6,43 +6,43 @@ import Foundation
 /// `TestServers.shared()` starts the script once per test process and keeps its standard input
 /// open until the process ends; when the test process exits or dies, the script sees end of file
 /// and stops every server it started. All URLs are `http(s)://127.0.0.1:PORT` with no path.
-struct TestServers: Sendable {
+public struct TestServers: Sendable {
     /// httpbin under gunicorn over plain HTTP (gthread worker, 32 threads, keep-alive).
-    let httpbin: URL
+    public let httpbin: URL
     /// httpbin over TLS with `certificates.good` (signed by CA A; `localhost`, `127.0.0.1`, `::1`).
-    let httpbinTLS: URL
+    public let httpbinTLS: URL
     /// httpbin over TLS with `certificates.expired` (signed by CA A, right names, expired yesterday).
-    let expiredTLS: URL
+    public let expiredTLS: URL
     /// httpbin over TLS with `certificates.wrongHost` (signed by CA A, valid only for `wrong.example`).
-    let wrongHostTLS: URL
+    public let wrongHostTLS: URL
     /// The script's own HTTP/1.1 server: `/discard`, `/large/N`, `/redirect-cross`,
     /// `/echo-headers`, `/retry`, `/retry-count`, `/stall` (see `scripts/test-servers.py`).
-    let fast: URL
+    public let fast: URL
     /// A second instance of the fast server: another origin, for cross-origin redirects.
-    let fastOtherOrigin: URL
+    public let fastOtherOrigin: URL
     /// PEM files, deleted when the servers stop.
-    let certificates: Certificates
+    public let certificates: Certificates
     /// Base64 SHA-256 of each certificate's DER SubjectPublicKeyInfo.
-    let pins: Pins
+    public let pins: Pins
     /// The script's temporary folder (certificates and keys), deleted when the servers stop.
-    let directory: URL
+    public let directory: URL
     /// The process group of each gunicorn (master and worker), killed when the servers stop.
-    let processGroups: [Int32]
+    public let processGroups: [Int32]
 
     /// The certificate files: the two CAs and the leaf each TLS server presents.
-    struct Certificates: Sendable, Decodable {
+    public struct Certificates: Sendable, Decodable {
         /// CA "A", which signed every leaf.
-        let caA: URL
+        public let caA: URL
         /// CA "B", unrelated to every server.
-        let caB: URL
+        public let caB: URL
         /// `httpbinTLS`'s certificate.
-        let good: URL
+        public let good: URL
         /// `expiredTLS`'s certificate.
-        let expired: URL
+        public let expired: URL
         /// `wrongHostTLS`'s certificate.
-        let wrongHost: URL
+        public let wrongHost: URL
 
-        init(from decoder: any Decoder) throws {
+        public init(from decoder: any Decoder) throws {
             let paths = try decoder.singleValueContainer().decode([String: String].self)
             func file(_ name: String) throws -> URL {
                 guard let path = paths[name] else {
@@ -57,19 +57,19 @@ struct TestServers: Sendable {
 
     /// Public-key pins: base64 SHA-256 of the DER SubjectPublicKeyInfo, as in libcurl's
     /// `CURLOPT_PINNEDPUBLICKEY` after its `sha256//` prefix (see `TestServers.curlPin`).
-    struct Pins: Sendable, Decodable {
-        let caA: String
-        let caB: String
-        let good: String
-        let expired: String
-        let wrongHost: String
+    public struct Pins: Sendable, Decodable {
+        public let caA: String
+        public let caB: String
+        public let good: String
+        public let expired: String
+        public let wrongHost: String
     }
 
     /// Byte `index` of a `/large/N` body: `(index * 7) % 251`.
-    static func largeByte(at index: Int) -> UInt8 { UInt8((index &* 7) % 251) }
+    public static func largeByte(at index: Int) -> UInt8 { UInt8((index &* 7) % 251) }
 
     /// libcurl's `CURLOPT_PINNEDPUBLICKEY` value accepting any of `pins`: `sha256//A;sha256//B`.
-    static func curlPin(_ pins: String...) -> String {
+    public static func curlPin(_ pins: String...) -> String {
         pins.map { "sha256//\($0)" }.joined(separator: ";")
     }
 
@@ -77,14 +77,14 @@ struct TestServers: Sendable {
     ///
     /// - Throws: `TestServers.StartError` when `.venv` or the script is missing (run
     ///   `scripts/setup`) or a server did not start; every later call throws the same error.
-    static func shared() throws -> TestServers {
+    public static func shared() throws -> TestServers {
         try started.get().servers
     }
 
     /// Starts a separate set of servers; they run until `Running.stop()` or this process ends.
     ///
     /// - Throws: `TestServers.StartError` as `shared()` does.
-    static func launch() throws -> Running {
+    public static func launch() throws -> Running {
         let python = root.appendingPathComponent(".venv/bin/python")
         let script = root.appendingPathComponent("scripts/test-servers.py")
         guard FileManager.default.isExecutableFile(atPath: python.path) else {
@@ -122,9 +122,9 @@ struct TestServers: Sendable {
     /// A running `scripts/test-servers.py`: its servers and the standard input that keeps them up.
     // @unchecked Sendable: every stored property is a constant; `stop()` only closes a pipe and
     // waits for the process, which FileHandle and Process allow from any thread.
-    final class Running: @unchecked Sendable {
+    public final class Running: @unchecked Sendable {
         /// The servers it described.
-        let servers: TestServers
+        public let servers: TestServers
         private let process: Process
         private let input: FileHandle
         /// Kept so the script never writes to a closed pipe.
@@ -139,7 +139,7 @@ struct TestServers: Sendable {
 
         /// Closes the script's standard input, which stops its servers; returns its exit status.
         @discardableResult
-        func stop() -> Int32 {
+        public func stop() -> Int32 {
             try? input.close()
             process.waitUntilExit()
             return process.terminationStatus
@@ -147,14 +147,14 @@ struct TestServers: Sendable {
     }
 
     /// Why the servers could not be started.
-    struct StartError: Error, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
+    public struct StartError: Error, CustomStringConvertible {
+        public let description: String
+        public init(_ description: String) { self.description = description }
     }
 
     /// The repository's root folder.
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// Started once, kept (with its standard input open) for the life of the process.
     private static let started = Result { try launch() }
@@ -179,7 +179,7 @@ extension TestServers: Decodable {
             processGroups
     }
 
-    init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         httpbin = try values.decode(URL.self, forKey: .httpbin)
         httpbinTLS = try values.decode(URL.self, forKey: .httpbinTLS)

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Runs the repository's `.venv` Python (made by `scripts/setup`) as an independent peer.
-enum VenvPython {
+public enum VenvPython {
     /// `.venv/bin/python`.
-    static let executable = TestServers.root.appendingPathComponent(".venv/bin/python")
+    public static let executable = TestServers.root.appendingPathComponent(".venv/bin/python")
 
     /// Runs `script` (Python source) with `arguments` in `sys.argv[1:]`.
     ///
@@ -11,12 +11,12 @@ enum VenvPython {
     ///   standard error goes to this process's.
     /// - Throws: `TestServers.StartError` when `.venv` is missing; Foundation's errors when the
     ///   process cannot run.
-    static func run(_ script: String, _ arguments: [String] = []) throws -> (status: Int32, output: String) {
+    public static func run(_ script: String, _ arguments: [String] = []) throws -> (status: Int32, output: String) {
         try execute(executable.path, ["-c", script] + arguments)
     }
 
     /// Runs any `executable` with `arguments` the same way; returns its exit status and standard output.
-    static func execute(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    public static func execute(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw TestServers.StartError("\(executable) is missing: run scripts/setup")
         }

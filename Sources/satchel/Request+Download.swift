@@ -1,0 +1,36 @@
+import Satchel
+
+extension Request {
+    /// `--download`: a GET saved to `--output` (or the URL's last path segment) through
+    /// `Session.download`, which resumes a partial file left by an interrupted run.
+    func runDownload(
+        _ plan: RequestPlan, session: Session, progress: (@Sendable (TransferProgress) -> Void)?, bar: ProgressBar?
+    ) async throws {
+        let destination = try output ?? Self.fileName(from: plan.url)
+        let printer = ValuePrinter(colors: usesColors)
+        let result: DownloadResponse
+        do {
+            result = try await session.download(plan.url, to: destination, headers: plan.headers, resume: true, progress: progress)
+        } catch {
+            bar?.finish()
+            throw error
+        }
+        bar?.finish()
+        try printHeads(request: result.request, response: result.response, version: result.metrics.httpVersion, printer: printer)
+        if !quiet {
+            let resumed = result.resumedFrom > 0 ? " (resumed at \(ProgressBar.bytes(result.resumedFrom)))" : ""
+            CommandIO.writeError(Array("Saved \(result.fileSize) bytes to \(destination)\(resumed)\n".utf8))
+        }
+    }
+
+    /// The last path segment of `url`, without query or fragment.
+    /// - Throws: ``UsageError`` when the URL's path has no file name.
+    static func fileName(from url: String) throws -> String {
+        let withoutQuery = url.prefix { $0 != "?" && $0 != "#" }
+        let path = withoutQuery.split(separator: "/", omittingEmptySubsequences: false).dropFirst(3)
+        guard let last = path.last, !last.isEmpty, last != ".", last != ".." else {
+            throw UsageError("\(url) names no file: give --output FILE")
+        }
+        return String(last)
+    }
+}

@@ -1,0 +1,127 @@
+import HTTPTypes
+import Satchel
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+extension Request {
+    /// Builds the request, sends it and prints or saves the response.
+    func perform() async throws {
+        let limits = self.limits.limits
+        var parsedItems = try items.map(RequestItem.init(parsing:))
+        for header in headerOptions {
+            guard let colon = header.firstIndex(of: ":"), colon != header.startIndex else {
+                throw UsageError("--header '\(header)' is not 'Name: value'")
+            }
+            let value = header[header.index(after: colon)...].drop { $0 == " " || $0 == "\t" }
+            parsedItems.append(.header(name: String(header[..<colon]), value: String(value)))
+        }
+        if download && (parsedItems.contains(where: \.isData) || method.uppercased() != "GET") {
+            throw UsageError("--download sends a GET without data items")
+        }
+        if raw && output != nil { throw UsageError("--raw and --output exclude each other") }
+        var plan = try RequestPlan(method: method, url: url, items: parsedItems, format: format, limits: limits)
+        if let credentials {
+            guard let colon = credentials.firstIndex(of: ":") else { throw UsageError("--auth needs user:password") }
+            // SessionRequest writes the header (RFC 7617, UTF-8); the plan carries it to downloads too.
+            var carrier = SessionRequest(.get, plan.url)
+            carrier.authenticate(username: String(credentials[..<colon]), password: String(credentials[credentials.index(after: colon)...]))
+            plan.headers[.authorization] = carrier.headers[.authorization]
+        }
+        if let cacert = transfer.cacert { CommandIO.close(try CommandIO.open(cacert)) }
+        let session = try Session(configuration: try transfer.configuration(), registry: .standard(limits: limits))
+        let bar = showsProgress ? ProgressBar() : nil
+        var progress: (@Sendable (TransferProgress) -> Void)?
+        if let bar { progress = { bar.update($0) } }
+        let interrupts = InterruptHandler(progressBar: bar)
+        defer { withExtendedLifetime(interrupts) {} }
+
+        if download {
+            try await runDownload(plan, session: session, progress: progress, bar: bar)
+            return
+        }
+        var request = try plan.makeRequest(progress: progress)
+        if noCheckStatus { request.validation = ResponseValidation(acceptableStatusCodes: [100..<1000]) }
+        if raw || output != nil { request.responseSerializer = RawBodySerializer() }
+        let response = await session.response(for: request)
+        bar?.finish()
+        try report(response)
+    }
+
+    /// Whether a progress bar is drawn: on a terminal, or forced; never with --quiet.
+    private var showsProgress: Bool {
+        !quiet && (progress || CommandIO.isTerminal(STDERR_FILENO))
+    }
+
+    /// Prints (or saves) a finished response, or throws its error.
+    private func report(_ response: DataResponse) throws {
+        let printer = ValuePrinter(colors: usesColors)
+        if var error = response.error {
+            if error.code == .unacceptableContentType, let head = response.response, !noCheckStatus,
+                !(200..<300).contains(head.status.code)
+            {
+                error = SatchelError(.unacceptableStatusCode, "status \(head.status.code) \(head.status.reasonPhrase) is not acceptable")
+            } else if error.code == .unacceptableContentType, let head = response.response, !response.body.isEmpty,
+                error.response != nil
+            {
+                try printHeads(response, printer: printer)
+                if !headers { try printUndecoded(response.body, contentType: head.headerFields[.contentType], printer: printer) }
+                return
+            }
+            if error.code == .unacceptableStatusCode {
+                error.message = "\(response.url): " + error.message
+                if let summary = error.problemDetails?.summary { error.message += " (\(summary))" }
+            }
+            throw error
+        }
+        if let output {
+            try CommandIO.writeAtomically(response.body, toFile: output)
+            try printHeads(response, printer: printer)
+            return
+        }
+        try printHeads(response, printer: printer)
+        if headers { return }
+        if raw {
+            try CommandIO.write(response.body)
+            return
+        }
+        if let problem = problemDetails(of: response) {
+            try CommandIO.write(Array(printer.problemSummary(problem).utf8))
+            return
+        }
+        try CommandIO.write(Array(printer.text(for: response.value).utf8))
+    }
+
+    /// A body no serializer reads (httpie's "binary data not shown"): as text when it is UTF-8
+    /// without control characters, else a one-line note.
+    private func printUndecoded(_ body: [UInt8], contentType: String?, printer: ValuePrinter) throws {
+        if let text = String(validating: body, as: UTF8.self),
+            !text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t" })
+        {
+            try CommandIO.write(Array(printer.text(for: .string(text)).utf8))
+        } else {
+            let note = "[\(body.count) bytes of \(contentType ?? "no Content-Type"): no serializer decodes it; use --raw or --output]"
+            try CommandIO.write(Array((printer.style(note, .dim) + "\n").utf8))
+        }
+    }
+
+    /// The response's problem details, when it is `application/problem+json` with an object body.
+    private func problemDetails(of response: DataResponse) -> ProblemDetails? {
+        guard let value = response.value, let text = response.response?.headerFields[.contentType],
+            (try? MediaType(parsing: text))?.essence == "application/problem+json"
+        else { return nil }
+        return ProblemDetails(value)
+    }
+
+    /// Colours: asked for, or on when standard output is a terminal and NO_COLOR is unset.
+    var usesColors: Bool {
+        switch color {
+        case .always: true
+        case .never: false
+        case .auto: CommandIO.isTerminal(STDOUT_FILENO) && getenv("NO_COLOR") == nil
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import Satchel
+
+/// Command-line flags for a ``SessionConfiguration``: timeouts, redirects, retries and TLS trust.
+struct TransferOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Longest time for the whole request, in seconds (curl's --max-time; none by default).", valueName: "seconds"))
+    var timeout: Double?
+
+    @Option(help: ArgumentHelp("Longest time to connect, TLS included, in seconds (default 60).", valueName: "seconds"))
+    var connectTimeout: Double?
+
+    @Option(help: "Most redirects followed (default 16).")
+    var maxRedirects: Int?
+
+    @Flag(help: "Do not follow redirects: print the 3xx response.")
+    var noFollow = false
+
+    @Option(help: "Retries of an idempotent request after a connection failure, timeout or 408/5xx (default 0).")
+    var retries: Int = 0
+
+    @Option(
+        name: .customLong("pin-sha256"),
+        help: ArgumentHelp(
+            "Pin the server's public key: base64 SHA-256 of its SubjectPublicKeyInfo, bare or as sha256//BASE64 (repeatable).",
+            valueName: "pin"))
+    var pins: [String] = []
+
+    @Option(help: ArgumentHelp("Trust the certificate authorities in this PEM file instead of the system's.", valueName: "file"),
+            completion: .file())
+    var cacert: String?
+
+    @Flag(name: [.customShort("k"), .long], help: "Accept any certificate and host name (pins still apply).")
+    var insecure = false
+
+    func validate() throws {
+        for (name, value) in [("--timeout", timeout), ("--connect-timeout", connectTimeout)] {
+            if let value, !(value > 0 && value < 1e9) { throw ValidationError("\(name) must be a positive number of seconds") }
+        }
+        if let maxRedirects, maxRedirects < 0 { throw ValidationError("--max-redirects must not be negative") }
+        if retries < 0 { throw ValidationError("--retries must not be negative") }
+        _ = try publicKeyHashes()
+    }
+
+    /// The pins as bare base64 digests.
+    /// - Throws: `ValidationError` for a pin that is not the base64 of 32 bytes.
+    func publicKeyHashes() throws -> [String] {
+        try pins.flatMap { $0.split(separator: ";") }.map { pin in
+            let bare = pin.hasPrefix("sha256//") ? String(pin.dropFirst(8)) : String(pin)
+            guard Data(base64Encoded: bare)?.count == 32 else {
+                throw ValidationError("--pin-sha256 '\(pin)' is not a base64 SHA-256 digest (sha256//BASE64)")
+            }
+            return bare
+        }
+    }
+
+    /// The session configuration these flags describe.
+    func configuration() throws -> SessionConfiguration {
+        var configuration = SessionConfiguration()
+        if let timeout { configuration.timeouts.request = .milliseconds(Int64(timeout * 1000)) }
+        if let connectTimeout { configuration.timeouts.connect = .milliseconds(Int64(connectTimeout * 1000)) }
+        if noFollow {
+            configuration.redirectPolicy = .none
+        } else if let maxRedirects {
+            configuration.redirectPolicy = .follow(maximumRedirects: maxRedirects)
+        }
+        configuration.retryPolicy.retryLimit = retries
+        var policy = SecurityPolicy.default
+        let hashes = try publicKeyHashes()
+        if !hashes.isEmpty { policy = .publicKeys(hashes) }
+        policy.certificateAuthoritiesPath = cacert
+        if insecure {
+            policy.allowInvalidCertificates = true
+            policy.validatesDomainName = false
+        }
+        configuration.securityPolicy = policy
+        return configuration
+    }
+}

@@ -1,0 +1,167 @@
+function __satchel_should_offer_completions_for_flags_or_options -a expected_commands
+    set -l non_repeating_flags_or_options $argv[2..]
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __satchel_parse_tokens
+    test "$commands" = "$expected_commands"; and return $non_repeating_flags_or_options_absent
+end
+
+function __satchel_should_offer_completions_for_positional -a expected_commands positional_index_comparison expected_positional_index
+    set -l non_repeating_flags_or_options
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __satchel_parse_tokens
+    test "$commands" = "$expected_commands" -a \( "$positional_index" "$positional_index_comparison" "$expected_positional_index" \)
+end
+
+function __satchel_parse_tokens -S
+    set -l unparsed_tokens (__satchel_tokens -pc)
+    switch $unparsed_tokens[1]
+    case 'satchel'
+        __satchel_parse_subcommand 0 'version' 'h/help'
+        switch $unparsed_tokens[1]
+        case 'decode'
+            __satchel_parse_subcommand 1 'c/content-type=' 'pretty' 'big-integers=' 'remove-nulls' 'no-top-level-scalars' 'raw-parts' 'lenient' 'dump-pixels=' 'image-scale=' 'xml-events' 'xpath=' 'namespace=+' 'max-body-bytes=' 'max-depth=' 'max-string-bytes=' 'max-pairs=' 'max-parts=' 'max-part-header-bytes=' 'max-image-pixels=' 'max-entity-expansions=' 'version' 'h/help'
+        case 'encode'
+            __satchel_parse_subcommand 1 'as=' 'method=' 'include-headers' 'pretty' 'sorted-keys' 'without-escaping-slashes' 'root-element=' 'file=+' 'boundary=' 'max-body-bytes=' 'max-depth=' 'max-string-bytes=' 'max-pairs=' 'max-parts=' 'max-part-header-bytes=' 'max-image-pixels=' 'max-entity-expansions=' 'version' 'h/help'
+        case 'request'
+            __satchel_parse_subcommand -r 3 'form' 'json' 'multipart' 'plist' 'header=+' 'auth=' 'no-check-status' 'raw' 'o/output=' 'd/download' 'v/verbose' 'headers' 'q/quiet' 'progress' 'color=' 'timeout=' 'connect-timeout=' 'max-redirects=' 'no-follow' 'retries=' 'pin-sha256=+' 'cacert=' 'k/insecure' 'max-body-bytes=' 'max-depth=' 'max-string-bytes=' 'max-pairs=' 'max-parts=' 'max-part-header-bytes=' 'max-image-pixels=' 'max-entity-expansions=' 'version' 'h/help'
+        case 'help'
+            __satchel_parse_subcommand -r 1 'version'
+        end
+    end
+end
+
+function __satchel_tokens
+    if test (string split -m 1 -f 1 -- . "$FISH_VERSION") -gt 3
+        commandline --tokens-raw $argv
+    else
+        commandline -o $argv
+    end
+end
+
+function __satchel_parse_subcommand -S -a positional_count
+    argparse -s r -- $argv
+    set -l option_specs $argv[2..]
+    set -l is_repeating_positional $_flag_r
+    set -el _flag_r
+    set -a commands $unparsed_tokens[1]
+    set positional_index 0
+    while true
+        set -e unparsed_tokens[1]
+        argparse -sn "$commands" $option_specs -- $unparsed_tokens 2> /dev/null
+        set unparsed_tokens $argv
+        set positional_index (math $positional_index + 1)
+        for non_repeating_flag_or_option in $non_repeating_flags_or_options
+            if set -ql "_flag_$(string replace -a - _ -- $non_repeating_flag_or_option)"
+                set non_repeating_flags_or_options_absent 1
+                break
+            end
+        end
+        test (count $unparsed_tokens) -eq 0 -o \( -z "$is_repeating_positional" -a "$positional_index" -gt "$positional_count" \) && break
+    end
+end
+
+function __satchel_complete_directories
+    set -l token (commandline -t)
+    string match -- '*/' $token
+    set -l subdirs $token*/
+    printf %s\n $subdirs
+end
+
+function __satchel_custom_completion
+    set -x SAP_SHELL fish
+    set -x SAP_SHELL_VERSION $FISH_VERSION
+    set -l tokens (__satchel_tokens -p)
+    if test -z "$(__satchel_tokens -t)"
+        set -l index (count (__satchel_tokens -pc))
+        set tokens $tokens[..$index] \'\' $tokens[(math $index + 1)..]
+    end
+    command $tokens[1] $argv $tokens
+end
+
+complete -c 'satchel' -f
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel" version' -l 'version' -d 'Show the version.'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_positional "satchel" -eq 1' -fa 'decode' -d 'Decode a payload as a response body and print the value as canonical JSON.'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_positional "satchel" -eq 1' -fa 'encode' -d 'Read parameters as JSON and print the serialized body.'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_positional "satchel" -eq 1' -fa 'request' -d 'Send an HTTP request and print the decoded response.'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_positional "satchel" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel decode" c content-type' -l 'content-type' -s 'c' -d 'The payload\'s media type.' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel decode" pretty' -l 'pretty' -d 'Indent the output.'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel decode" big-integers' -l 'big-integers' -d 'JSON integers beyond 64 bits: throw, double or string.' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel decode" remove-nulls' -l 'remove-nulls' -d 'Drop JSON members and elements that are null.'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel decode" no-top-level-scalars' -l 'no-top-level-scalars' -d 'Reject a JSON document that is a bare number, string, boolean or null.'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel decode" raw-parts' -l 'raw-parts' -d 'Multipart: leave part bodies undecoded (text as strings, anything else as $data).'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel decode" lenient' -l 'lenient' -d 'Multipart: accept bare LF line endings and other common deviations from RFC 2046 and 7578.'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel decode" dump-pixels' -l 'dump-pixels' -d 'Images: write the decoded pixels as raw 8-bit RGBA rows to FILE.' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel decode" image-scale' -l 'image-scale' -d 'JPEG: decode at 1/N of the size (1, 2, 4 or 8) by DCT scaling.' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel decode" xml-events' -l 'xml-events' -d 'XML: decode with the event (SAX) parser, without building a tree.'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel decode" xpath' -l 'xpath' -d 'XML: print the nodes this XPath expression selects, as a JSON array.' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel decode"' -l 'namespace' -d 'XML: a prefix for --xpath, as p=URI (repeatable).' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel decode" max-body-bytes' -l 'max-body-bytes' -d 'Most bytes of input read (default 100 MiB).' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel decode" max-depth' -l 'max-depth' -d 'Deepest nesting accepted (default 512).' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel decode" max-string-bytes' -l 'max-string-bytes' -d 'Longest string accepted, in bytes (default 32 MiB).' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel decode" max-pairs' -l 'max-pairs' -d 'Most form pairs or object members (default 10000).' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel decode" max-parts' -l 'max-parts' -d 'Most parts in a multipart body (default 1000).' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel decode" max-part-header-bytes' -l 'max-part-header-bytes' -d 'Most header bytes in one multipart part (default 16 KiB).' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel decode" max-image-pixels' -l 'max-image-pixels' -d 'Most pixels in a decoded image (default 100000000).' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel decode" max-entity-expansions' -l 'max-entity-expansions' -d 'Most XML entity references expanded (default 10000).' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel decode" version' -l 'version' -d 'Show the version.'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel decode" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel encode" as' -l 'as' -d 'The body format: form, json, multipart, xml, plist, plist-binary.' -rfka 'form json multipart xml plist plist-binary'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel encode" method' -l 'method' -d 'The request method, which decides between query string and body.' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel encode" include-headers' -l 'include-headers' -d 'Print the request line and headers before the body.'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel encode" pretty' -l 'pretty' -d 'JSON: indent the output.'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel encode" sorted-keys' -l 'sorted-keys' -d 'JSON: write object members sorted by key.'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel encode" without-escaping-slashes' -l 'without-escaping-slashes' -d 'JSON: write \'/\' unescaped.'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel encode" root-element' -l 'root-element' -d 'XML: the root element of parameters that are not an object with one member.' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel encode"' -l 'file' -d 'Multipart: a file part, as name=@path[;type=MEDIA-TYPE][;filename=NAME] (repeatable).' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel encode" boundary' -l 'boundary' -d 'Multipart: the boundary, for reproducible output (random by default).' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel encode" max-body-bytes' -l 'max-body-bytes' -d 'Most bytes of input read (default 100 MiB).' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel encode" max-depth' -l 'max-depth' -d 'Deepest nesting accepted (default 512).' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel encode" max-string-bytes' -l 'max-string-bytes' -d 'Longest string accepted, in bytes (default 32 MiB).' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel encode" max-pairs' -l 'max-pairs' -d 'Most form pairs or object members (default 10000).' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel encode" max-parts' -l 'max-parts' -d 'Most parts in a multipart body (default 1000).' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel encode" max-part-header-bytes' -l 'max-part-header-bytes' -d 'Most header bytes in one multipart part (default 16 KiB).' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel encode" max-image-pixels' -l 'max-image-pixels' -d 'Most pixels in a decoded image (default 100000000).' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel encode" max-entity-expansions' -l 'max-entity-expansions' -d 'Most XML entity references expanded (default 10000).' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel encode" version' -l 'version' -d 'Show the version.'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel encode" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_positional "satchel request" -eq 1' -fka 'GET POST PUT PATCH DELETE HEAD OPTIONS'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" form' -l 'form' -d 'The request body format (default: multipart with files, JSON with := items, else form).'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" json' -l 'json' -d 'The request body format (default: multipart with files, JSON with := items, else form).'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" multipart' -l 'multipart' -d 'The request body format (default: multipart with files, JSON with := items, else form).'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" plist' -l 'plist' -d 'The request body format (default: multipart with files, JSON with := items, else form).'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request"' -l 'header' -d 'A header, as \'Name: value\' (repeatable).' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" auth' -l 'auth' -d 'Basic authentication.' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" no-check-status' -l 'no-check-status' -d 'Print the response whatever its status.'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" raw' -l 'raw' -d 'Print the body as received, undecoded.'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" o output' -l 'output' -s 'o' -d 'Save the body to this file.' -rF
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" d download' -l 'download' -s 'd' -d 'Download a GET to --output (or the URL\'s last segment), resuming a partial file.'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" v verbose' -l 'verbose' -s 'v' -d 'Print the request and response heads.'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" headers' -l 'headers' -d 'Print only the response head.'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" q quiet' -l 'quiet' -s 'q' -d 'No progress bar and no download summary.'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" progress' -l 'progress' -d 'Show the progress bar even when standard error is not a terminal.'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" color' -l 'color' -d 'Colours: auto (on a terminal), always or never.' -rfka 'auto always never'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" timeout' -l 'timeout' -d 'Longest time for the whole request, in seconds (curl\'s --max-time; none by default).' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" connect-timeout' -l 'connect-timeout' -d 'Longest time to connect, TLS included, in seconds (default 60).' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" max-redirects' -l 'max-redirects' -d 'Most redirects followed (default 16).' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" no-follow' -l 'no-follow' -d 'Do not follow redirects: print the 3xx response.'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" retries' -l 'retries' -d 'Retries of an idempotent request after a connection failure, timeout or 408/5xx (default 0).' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request"' -l 'pin-sha256' -d 'Pin the server\'s public key: base64 SHA-256 of its SubjectPublicKeyInfo, bare or as sha256//BASE64 (repeatable).' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" cacert' -l 'cacert' -d 'Trust the certificate authorities in this PEM file instead of the system\'s.' -rF
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" insecure k' -s 'k' -l 'insecure' -d 'Accept any certificate and host name (pins still apply).'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" max-body-bytes' -l 'max-body-bytes' -d 'Most bytes of input read (default 100 MiB).' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" max-depth' -l 'max-depth' -d 'Deepest nesting accepted (default 512).' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" max-string-bytes' -l 'max-string-bytes' -d 'Longest string accepted, in bytes (default 32 MiB).' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" max-pairs' -l 'max-pairs' -d 'Most form pairs or object members (default 10000).' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" max-parts' -l 'max-parts' -d 'Most parts in a multipart body (default 1000).' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" max-part-header-bytes' -l 'max-part-header-bytes' -d 'Most header bytes in one multipart part (default 16 KiB).' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" max-image-pixels' -l 'max-image-pixels' -d 'Most pixels in a decoded image (default 100000000).' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" max-entity-expansions' -l 'max-entity-expansions' -d 'Most XML entity references expanded (default 10000).' -rfka ''
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" version' -l 'version' -d 'Show the version.'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel help" version' -l 'version' -d 'Show the version.'

@@ -1,0 +1,196 @@
+#compdef satchel
+
+__satchel_complete() {
+    local -ar non_empty_completions=("${@:#(|:*)}")
+    local -ar empty_completions=("${(M)@:#(|:*)}")
+    _describe -V '' non_empty_completions -- empty_completions -P $'\'\''
+}
+
+__satchel_custom_complete() {
+    local -a completions
+    completions=("${(@f)"$("${command_name}" "${@}" "${command_line[@]}")"}")
+    if [[ "${#completions[@]}" -gt 1 ]]; then
+        __satchel_complete "${completions[@]:0:-1}"
+    fi
+}
+
+__satchel_cursor_index_in_current_word() {
+    if [[ -z "${QIPREFIX}${IPREFIX}${PREFIX}" ]]; then
+        printf 0
+    else
+        printf %s "${#${(z)LBUFFER}[-1]}"
+    fi
+}
+
+_satchel() {
+    emulate -RL zsh -G
+    setopt extendedglob nullglob numericglobsort
+    unsetopt aliases banghist
+
+    local -xr SAP_SHELL=zsh
+    local -x SAP_SHELL_VERSION
+    SAP_SHELL_VERSION="$(builtin emulate zsh -c 'printf %s "${ZSH_VERSION}"')"
+    local -r SAP_SHELL_VERSION
+
+    local context state state_descr line
+    local -A opt_args
+
+    local -r command_name="${words[1]}"
+    local -ar command_line=("${words[@]}")
+    local -ir current_word_index="$((CURRENT - 1))"
+
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'decode:Decode a payload as a response body and print the value as canonical JSON.'
+            'encode:Read parameters as JSON and print the serialized body.'
+            'request:Send an HTTP request and print the decoded response.'
+            'help:Show subcommand help information.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        decode|encode|request|help)
+            "_satchel_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_satchel_decode() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '(--content-type -c)'{--content-type,-c}'[The payload'\''s media type.]:content-type:'
+        '--pretty[Indent the output.]'
+        '--big-integers[JSON integers beyond 64 bits\: throw, double or string.]:big-integers:'
+        '--remove-nulls[Drop JSON members and elements that are null.]'
+        '--no-top-level-scalars[Reject a JSON document that is a bare number, string, boolean or null.]'
+        '--raw-parts[Multipart\: leave part bodies undecoded (text as strings, anything else as $data).]'
+        '--lenient[Multipart\: accept bare LF line endings and other common deviations from RFC 2046 and 7578.]'
+        '--dump-pixels[Images\: write the decoded pixels as raw 8-bit RGBA rows to FILE.]:FILE:'
+        '--image-scale[JPEG\: decode at 1/N of the size (1, 2, 4 or 8) by DCT scaling.]:image-scale:'
+        '--xml-events[XML\: decode with the event (SAX) parser, without building a tree.]'
+        '--xpath[XML\: print the nodes this XPath expression selects, as a JSON array.]:xpath:'
+        '*--namespace[XML\: a prefix for --xpath, as p=URI (repeatable).]:p=URI:'
+        '--max-body-bytes[Most bytes of input read (default 100 MiB).]:max-body-bytes:'
+        '--max-depth[Deepest nesting accepted (default 512).]:max-depth:'
+        '--max-string-bytes[Longest string accepted, in bytes (default 32 MiB).]:max-string-bytes:'
+        '--max-pairs[Most form pairs or object members (default 10000).]:max-pairs:'
+        '--max-parts[Most parts in a multipart body (default 1000).]:max-parts:'
+        '--max-part-header-bytes[Most header bytes in one multipart part (default 16 KiB).]:max-part-header-bytes:'
+        '--max-image-pixels[Most pixels in a decoded image (default 100000000).]:max-image-pixels:'
+        '--max-entity-expansions[Most XML entity references expanded (default 10000).]:max-entity-expansions:'
+        ':file:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_satchel_encode() {
+    local -i ret=1
+    local -ar ___as=('form' 'json' 'multipart' 'xml' 'plist' 'plist-binary')
+    local -ar arg_specs=(
+        '--as[The body format\: form, json, multipart, xml, plist, plist-binary.]:as:{__satchel_complete "${___as[@]}"}'
+        '--method[The request method, which decides between query string and body.]:method:'
+        '--include-headers[Print the request line and headers before the body.]'
+        '--pretty[JSON\: indent the output.]'
+        '--sorted-keys[JSON\: write object members sorted by key.]'
+        '--without-escaping-slashes[JSON\: write '\''/'\'' unescaped.]'
+        '--root-element[XML\: the root element of parameters that are not an object with one member.]:root-element:'
+        '*--file[Multipart\: a file part, as name=@path\[;type=MEDIA-TYPE\]\[;filename=NAME\] (repeatable).]:name=@path:'
+        '--boundary[Multipart\: the boundary, for reproducible output (random by default).]:boundary:'
+        '--max-body-bytes[Most bytes of input read (default 100 MiB).]:max-body-bytes:'
+        '--max-depth[Deepest nesting accepted (default 512).]:max-depth:'
+        '--max-string-bytes[Longest string accepted, in bytes (default 32 MiB).]:max-string-bytes:'
+        '--max-pairs[Most form pairs or object members (default 10000).]:max-pairs:'
+        '--max-parts[Most parts in a multipart body (default 1000).]:max-parts:'
+        '--max-part-header-bytes[Most header bytes in one multipart part (default 16 KiB).]:max-part-header-bytes:'
+        '--max-image-pixels[Most pixels in a decoded image (default 100000000).]:max-image-pixels:'
+        '--max-entity-expansions[Most XML entity references expanded (default 10000).]:max-entity-expansions:'
+        ':file:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_satchel_request() {
+    local -i ret=1
+    local -ar _method=('GET' 'POST' 'PUT' 'PATCH' 'DELETE' 'HEAD' 'OPTIONS')
+    local -ar ___color=('auto' 'always' 'never')
+    local -ar arg_specs=(
+        ':method:{__satchel_complete "${_method[@]}"}'
+        ':url:'
+        '*:items:'
+        '--form[The request body format (default\: multipart with files, JSON with \:= items, else form).]'
+        '--json[The request body format (default\: multipart with files, JSON with \:= items, else form).]'
+        '--multipart[The request body format (default\: multipart with files, JSON with \:= items, else form).]'
+        '--plist[The request body format (default\: multipart with files, JSON with \:= items, else form).]'
+        '*--header[A header, as '\''Name\: value'\'' (repeatable).]:header:'
+        '--auth[Basic authentication.]:user\:password:'
+        '--no-check-status[Print the response whatever its status.]'
+        '--raw[Print the body as received, undecoded.]'
+        '(--output -o)'{--output,-o}'[Save the body to this file.]:file:_files'
+        '(--download -d)'{--download,-d}'[Download a GET to --output (or the URL'\''s last segment), resuming a partial file.]'
+        '(--verbose -v)'{--verbose,-v}'[Print the request and response heads.]'
+        '--headers[Print only the response head.]'
+        '(--quiet -q)'{--quiet,-q}'[No progress bar and no download summary.]'
+        '--progress[Show the progress bar even when standard error is not a terminal.]'
+        '--color[Colours\: auto (on a terminal), always or never.]:color:{__satchel_complete "${___color[@]}"}'
+        '--timeout[Longest time for the whole request, in seconds (curl'\''s --max-time; none by default).]:seconds:'
+        '--connect-timeout[Longest time to connect, TLS included, in seconds (default 60).]:seconds:'
+        '--max-redirects[Most redirects followed (default 16).]:max-redirects:'
+        '--no-follow[Do not follow redirects\: print the 3xx response.]'
+        '--retries[Retries of an idempotent request after a connection failure, timeout or 408/5xx (default 0).]:retries:'
+        '*--pin-sha256[Pin the server'\''s public key\: base64 SHA-256 of its SubjectPublicKeyInfo, bare or as sha256//BASE64 (repeatable).]:pin:'
+        '--cacert[Trust the certificate authorities in this PEM file instead of the system'\''s.]:file:_files'
+        '(-k --insecure)'{-k,--insecure}'[Accept any certificate and host name (pins still apply).]'
+        '--max-body-bytes[Most bytes of input read (default 100 MiB).]:max-body-bytes:'
+        '--max-depth[Deepest nesting accepted (default 512).]:max-depth:'
+        '--max-string-bytes[Longest string accepted, in bytes (default 32 MiB).]:max-string-bytes:'
+        '--max-pairs[Most form pairs or object members (default 10000).]:max-pairs:'
+        '--max-parts[Most parts in a multipart body (default 1000).]:max-parts:'
+        '--max-part-header-bytes[Most header bytes in one multipart part (default 16 KiB).]:max-part-header-bytes:'
+        '--max-image-pixels[Most pixels in a decoded image (default 100000000).]:max-image-pixels:'
+        '--max-entity-expansions[Most XML entity references expanded (default 10000).]:max-entity-expansions:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_satchel_help() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '*:subcommands:'
+        '--version[Show the version.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+if [[ "${funcstack[1]}" = _satchel ]]; then
+    _satchel "${@}"
+else
+    compdef _satchel satchel
+fi
