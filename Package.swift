@@ -122,6 +122,12 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SatchelCLITests", dependencies: ["Satchel", "satchel", "SatchelTestSupport"]),
+        // The C ABI from C: compilers, the installed library, valgrind, AddressSanitizer, examples.
+        .testTarget(
+            name: "CAPITests",
+            dependencies: ["CAPI", "SerializerRegistry", "Serializers", "SatchelTestSupport"],
+            exclude: ["c"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

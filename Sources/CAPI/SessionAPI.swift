@@ -28,7 +28,7 @@ public func satchel_session_create(_ outSession: UnsafeMutablePointer<OpaquePoin
 public func satchel_session_free(_ session: OpaquePointer?) {
     guard let session else { return }
     let handle = Unmanaged<SessionHandle>.fromOpaque(UnsafeRawPointer(session))
-    handle.takeUnretainedValue().cancelAll()
+    handle.takeUnretainedValue().close()
     handle.release()
 }
 

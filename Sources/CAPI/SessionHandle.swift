@@ -9,6 +9,8 @@ final class SessionHandle: Sendable {
     private struct State {
         var configuration: SessionConfiguration
         var session: Session
+        /// Sessions replaced by a setter; transfers may still run on them.
+        var retired: [Session] = []
         var tasks: [ObjectIdentifier: TaskHandle] = [:]
     }
 
@@ -44,7 +46,9 @@ final class SessionHandle: Sendable {
         try state.withLock { state in
             var configuration = state.configuration
             try change(&configuration)
-            state.session = try Session(baseURL: baseURL, configuration: configuration, registry: registry)
+            let replacement = try Session(baseURL: baseURL, configuration: configuration, registry: registry)
+            state.retired.append(state.session)
+            state.session = replacement
             state.configuration = configuration
         }
     }
@@ -59,10 +63,12 @@ final class SessionHandle: Sendable {
         _ = state.withLock { $0.tasks.removeValue(forKey: ObjectIdentifier(task)) }
     }
 
-    /// Cancels every task in flight and waits for their completions.
-    func cancelAll() {
+    /// Cancels every task in flight, waits for their completions, then stops the sessions'
+    /// transfer threads and waits until libcurl's handles are released.
+    func close() {
         let tasks = state.withLock { Array($0.tasks.values) }
         for task in tasks { task.cancel() }
         for task in tasks { task.wait() }
+        for session in state.withLock({ [$0.session] + $0.retired }) { session.invalidateAndCancel() }
     }
 }

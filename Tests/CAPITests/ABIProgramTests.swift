@@ -48,7 +48,7 @@ struct ABIProgramTests {
             [Self.source], compiler: "gcc", flags: ["-std=c99", "-g", "-fsanitize=address,undefined", "-fno-omit-frame-pointer"],
             output: program)
         let result = try Command.run(
-            program.path, try Self.arguments(), environment: ["ASAN_OPTIONS": "detect_leaks=1:abort_on_error=0"])
+            program.path, try Self.arguments(), environment: ["ASAN_OPTIONS": "detect_leaks=1:fast_unwind_on_malloc=0"])
         #expect(result.status == 0, "\(result.output)\n\(result.errorOutput.suffix(4000))")
         #expect(!result.errorOutput.contains("ERROR: AddressSanitizer"))
         #expect(!result.errorOutput.contains("runtime error"))
