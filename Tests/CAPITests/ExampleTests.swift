@@ -98,6 +98,25 @@ struct ExampleTests {
         }
     }
 
+    @Test func examplesAreCleanUnderAddressSanitizer() throws {
+        let servers = try TestServers.shared()
+        let (_, files) = try Self.payloads()
+        for (name, arguments) in [
+            ("decode", ["application/xml", files["feed.xml"]!.path, "multipart/mixed; boundary=b", files["batch.mixed"]!.path]),
+            ("upload", [servers.httpbin.appendingPathComponent("post").absoluteString, files["rows.csv"]!.path]),
+        ] {
+            let program = try CLibrary.temporaryDirectory().appendingPathComponent(name)
+            try CLibrary.compile(
+                [CLibrary.root.appendingPathComponent("Examples/c/\(name).c")], compiler: "gcc",
+                flags: ["-std=c99", "-g", "-fsanitize=address,undefined", "-fno-omit-frame-pointer"], output: program)
+            let result = try Command.run(program.path, arguments, environment: [
+                "ASAN_OPTIONS": "detect_leaks=1:fast_unwind_on_malloc=0", "SATCHEL_PLUGIN": try CLibrary.csvPlugin().path,
+            ])
+            #expect(result.status == 0, "\(name): \(result.errorOutput.suffix(3000))")
+            #expect(!result.errorOutput.contains("Sanitizer"), "\(name): \(result.errorOutput.suffix(3000))")
+        }
+    }
+
     @Test func pythonExamplesUseTheLibraryThroughCtypes() throws {
         let servers = try TestServers.shared()
         let (_, files) = try Self.payloads()
