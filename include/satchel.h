@@ -166,7 +166,8 @@ typedef enum satchel_type {
                                    satchel_value_to_json */
 } satchel_type;
 
-/* Parses JSON text (RFC 8259; integers beyond 64 bits and duplicate keys are errors).
+/* Parses JSON text (RFC 8259; integers beyond 64 bits are errors, a repeated key keeps its
+** last value).
 **   out_value  receives the value, owned by the caller (satchel_value_free).
 **   json       borrowed; `length` bytes or SATCHEL_NTS.
 ** Errors: SATCHEL_E_SYNTAX, _TRUNCATED, _ENCODING, _NUMBER_RANGE, _LIMIT (depth 512). */
