@@ -56,7 +56,8 @@ final class FixtureEndpointTests: XCTestCase {
             var form = MultipartFormData()
             form.append("Grüße", name: "greeting")
             try form.append(Array(#"{"a":[1,2]}"#.utf8), name: "meta", fileName: "meta.json", mediaType: .json)
-            let blob = (0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+            // Larger than the multipart parser's default spill threshold (1 MiB): still echoed decoded.
+            let blob = (0..<1_500_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
             try form.append(blob, name: "blob", fileName: "blob.bin", mediaType: .octetStream)
             let response = await session.response(for: SessionRequest(.post, "echo", body: .multipart(form)))
             let parts = try XCTUnwrap(ServerTestSupport.json(response)["body"]?["$multipart"]?.arrayValue)
@@ -67,7 +68,7 @@ final class FixtureEndpointTests: XCTestCase {
             XCTAssertEqual(parts[1]["filename"], "meta.json")
             XCTAssertEqual(parts[1]["contentType"], "application/json")
             XCTAssertEqual(parts[1]["value"], ["a": [1, 2]])
-            XCTAssertEqual(parts[2]["size"], 3000)
+            XCTAssertEqual(parts[2]["size"], 1_500_000)
             XCTAssertEqual(parts[2]["value"], ["$data": .string(Data(blob).base64EncodedString())])
         }
     }
@@ -161,6 +162,14 @@ final class FixtureEndpointTests: XCTestCase {
             XCTAssertEqual(noContent.response?.status.code, 204)
             XCTAssertNil(noContent.error)
             XCTAssertEqual(noContent.body, [])
+
+            var head = SessionRequest(.head, "json")
+            head.validation = ResponseValidation()
+            let headResponse = await session.response(for: head)
+            XCTAssertEqual(headResponse.response?.status.code, 200)
+            XCTAssertEqual(headResponse.body, [])
+            let full = await session.fetch("json")
+            XCTAssertEqual(headResponse.response?.headerFields[.contentLength], String(full.body.count))
         }
     }
 
