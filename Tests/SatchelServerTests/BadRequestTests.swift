@@ -79,6 +79,34 @@ final class BadRequestTests: XCTestCase {
         }
     }
 
+    func testHostileBatchesStayWithinLimitsAndOtherPartsSurvive() async throws {
+        var configuration = FixtureServerConfiguration()
+        configuration.limits.maxParts = 3
+        try await ServerTestSupport.withServer(configuration) { server in
+            let session = try ServerTestSupport.session(server)
+            var many = MultipartFormData(subtype: .mixed)
+            for _ in 0..<4 {
+                try many.append(MultipartPart(mediaType: try MediaType(parsing: "application/http"), body: .bytes(Array("GET /json HTTP/1.1\r\n\r\n".utf8))))
+            }
+            Self.assertProblem(await session.response(for: SessionRequest(.post, "batch", body: .multipart(many))), 413, containing: "maxParts")
+
+            // A smuggled header (bare CR) and a body shorter than its Content-Length spoil only
+            // their own parts.
+            var hostile = MultipartFormData(subtype: .mixed)
+            for message in [
+                "GET /json HTTP/1.1\r\nX-A: 1\rX-B: 2\r\n\r\n",
+                "POST /echo HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{}",
+                "GET /json HTTP/1.1\r\n\r\n",
+            ] {
+                try hostile.append(MultipartPart(mediaType: try MediaType(parsing: "application/http"), body: .bytes(Array(message.utf8))))
+            }
+            let answer = await session.response(for: SessionRequest(.post, "batch", body: .multipart(hostile)))
+            let parts = try XCTUnwrap(try ServerTestSupport.json(answer).payloadValue as? MultipartParts)
+            let statuses = parts.map { ($0.value.payloadValue as? EmbeddedHTTPMessage)?.status }
+            XCTAssertEqual(statuses, [400, 400, 200])
+        }
+    }
+
     func testAPortInUseIsReportedAsSuch() async throws {
         try await ServerTestSupport.withServer { first in
             do {
