@@ -36,19 +36,27 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let signals = try SignalWaiter(signals: [SIGINT, SIGTERM])
+        let signals: SignalWaiter
         let server: FixtureServer
         do {
+            signals = try SignalWaiter(signals: [SIGINT, SIGTERM])
             server = try await FixtureServer.start(FixtureServerConfiguration(host: host, port: port, tls: tls))
         } catch let error as FixtureServerError {
             throw Self.fail(error)
+        } catch {
+            throw CommandIO.fail(error)
         }
         var lines = ["Serving on \(server.baseURL)"]
         if let identity = server.tlsIdentity {
             lines.append("CA certificate: \(identity.certificateAuthorityPath)")
             lines.append("Public-key pin: \(identity.publicKeyPin)")
         }
-        try CommandIO.write(Array((lines.joined(separator: "\n") + "\n").utf8))
+        do {
+            try CommandIO.write(Array((lines.joined(separator: "\n") + "\n").utf8))
+        } catch {
+            await server.stop()
+            throw CommandIO.fail(error)
+        }
         // Whichever comes first: a signal, or the server stopping on its own. (Unstructured
         // tasks, since awaiting a task's value does not end on cancellation.)
         let (events, event) = AsyncStream<Void>.makeStream()
@@ -62,6 +70,11 @@ struct Serve: AsyncParsableCommand {
         }
         for await _ in events { break }
         await server.stop()
+        do {
+            try await server.waitUntilStopped()
+        } catch {
+            throw Self.fail(.cannotListen(host: host, port: server.port, reason: "the server failed: \(error)"))
+        }
     }
 
     /// Prints the error on one line of standard error and returns its exit code.
