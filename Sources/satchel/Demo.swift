@@ -39,7 +39,7 @@ struct Demo: AsyncParsableCommand {
             plain = try await FixtureServer.start(FixtureServerConfiguration())
             secure = try await FixtureServer.start(FixtureServerConfiguration(tls: true))
         } catch {
-            throw ExitCode(CommandIO.fail(SatchelError(.io, "cannot start the embedded server: \(error)")))
+            throw CommandIO.fail(SatchelError(.io, "cannot start the embedded server: \(error)"))
         }
         reporter.line("Satchel \(DefaultHeaders.satchelVersion) demo against satchel serve at \(plain.baseURL) and \(secure.baseURL)")
         let steps = DemoSteps(

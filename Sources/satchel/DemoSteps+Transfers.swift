@@ -1,8 +1,5 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
+import HTTPTypes
 import Satchel
 
 extension DemoSteps {
@@ -73,8 +70,9 @@ extension DemoSteps {
         let size = 8 << 20
         let destination = FileManager.default.temporaryDirectory.appendingPathComponent("satchel-demo-\(UUID().uuidString).bin").path
         defer {
-            try? FileManager.default.removeItem(atPath: destination)
-            ResumeData.discard(for: destination)
+            for path in [destination, ResumeData.partialPath(for: destination), ResumeData.recordPath(for: destination)] {
+                try? FileManager.default.removeItem(atPath: path)
+            }
         }
         let session = try session()
         var cut: HTTPFields = [:]
