@@ -58,3 +58,14 @@ struct DemoTests {
         #expect(result.errorOutput.contains("--upload-size"))
     }
 }
+
+/// The README's first command is the demo.
+@Test func readmeStartsWithTheDemo() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    let firstCommand = readme.split(separator: "\n").first { $0.hasPrefix("bash scripts/") }
+    #expect(firstCommand?.hasPrefix("bash scripts/demo ") == true)
+    let script = try String(contentsOf: root.appendingPathComponent("scripts/demo"), encoding: .utf8)
+    #expect(script.contains("bash scripts/setup"))
+    #expect(script.contains("satchel\" demo"))
+}
