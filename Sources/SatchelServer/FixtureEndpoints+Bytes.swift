@@ -8,7 +8,9 @@ extension FixtureEndpoints {
     /// entity tag, which gives the whole body), a range past the end 416 with
     /// `Content-Range: bytes */N`; several ranges or a malformed header are ignored (200).
     /// `?chunked=1` leaves out Content-Length. N above the cap is a 400; inside a batch the body
-    /// must also fit `Limits.maxBodyBytes` (413).
+    /// must also fit `Limits.maxBodyBytes` (413). A request header `X-Satchel-Cut-After: K`
+    /// makes the server drop the connection after K bytes of the body (a download to resume;
+    /// a header, so that the URL, and with it the resume record, stays the same).
     func bytes(_ argument: String, request: FixtureRequest, insideBatch: Bool) -> FixtureResponse {
         guard let count = Self.number(argument, maximum: configuration.maxStreamBytes) else {
             return .problem(status: 400, detail: "/bytes/N needs N from 0 to \(configuration.maxStreamBytes), not \"\(argument)\"")
@@ -45,6 +47,7 @@ extension FixtureEndpoints {
         var response = FixtureResponse(status: status, headers: headers)
         response.body = .generated(range)
         response.isChunked = request.query.map(Self.asksForChunked) ?? false
+        response.cutAfter = request.header("X-Satchel-Cut-After").flatMap { Int64($0) }.map { max(0, $0) }
         return response
     }
 

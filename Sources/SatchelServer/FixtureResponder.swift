@@ -62,8 +62,9 @@ struct FixtureResponder: HTTPResponder {
             let body = ResponseBody(contentLength: answer.isChunked ? nil : Int(range.count)) { writer in
                 var offset = range.lowerBound
                 var buffer = ByteBufferAllocator().buffer(capacity: pieceSize)
-                while offset < range.upperBound {
-                    let count = Int(min(Int64(pieceSize), range.upperBound - offset))
+                let end = answer.cutAfter.map { min(range.upperBound, range.lowerBound + $0) } ?? range.upperBound
+                while offset < end {
+                    let count = Int(min(Int64(pieceSize), end - offset))
                     buffer.clear()
                     buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { raw in
                         DeterministicBytes.fill(UnsafeMutableRawBufferPointer(rebasing: raw[0..<count]), from: offset..<(offset + Int64(count)))
@@ -72,9 +73,17 @@ struct FixtureResponder: HTTPResponder {
                     try await writer.write(buffer)
                     offset += Int64(count)
                 }
+                // Throwing before the body is complete makes Hummingbird close the connection.
+                if end < range.upperBound { throw DeliberateCut(afterBytes: end - range.lowerBound) }
                 try await writer.finish(nil)
             }
             return Response(status: status, headers: fields, body: body)
         }
     }
+}
+
+/// The error that ends a body cut on purpose (`X-Satchel-Cut-After`).
+struct DeliberateCut: Error {
+    /// The bytes of the body that were sent.
+    let afterBytes: Int64
 }

@@ -21,6 +21,8 @@ struct FixtureResponse: Sendable {
     var isChunked = false
     /// How long to wait before answering (for `/delay/S`).
     var delay: Duration?
+    /// For a generated body: drop the connection after this many bytes (a fault to resume from).
+    var cutAfter: Int64?
 
     /// A response with a body in memory.
     init(status: Int = 200, contentType: String? = nil, headers: [MultipartPart.Header] = [], body: [UInt8] = []) {

@@ -20,10 +20,10 @@ struct SatchelCommand: AsyncParsableCommand {
             listen; 74 the output cannot be written. 'satchel request' adds curl's transfer \
             codes: 6 cannot resolve host, 7 cannot connect, 22 HTTP status not acceptable, 28 \
             timed out, 35 TLS handshake failed, 47 too many redirects, 56 network failure, 60 \
-            certificate or pin rejected, 130 interrupted.
+            certificate or pin rejected, 130 interrupted. 'satchel demo' exits 1 when a step fails.
             """,
         version: DefaultHeaders.satchelVersion,
-        subcommands: [Decode.self, Encode.self, Request.self, Serve.self]
+        subcommands: [Decode.self, Encode.self, Request.self, Serve.self, Demo.self]
     )
 
     /// Runs the command; a command-line error is one line on standard error (`satchel: …`)
