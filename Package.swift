@@ -134,7 +134,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SatchelCLITests", dependencies: ["Satchel", "satchel", "SatchelTestSupport"]),
-        .testTarget(name: "SatchelServerTests", dependencies: ["SatchelServer", "Satchel", "satchel"]),
+        .testTarget(name: "SatchelServerTests", dependencies: ["SatchelServer", "Satchel", "satchel", "SatchelTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -12,16 +12,6 @@ struct FixtureEndpoints: Sendable {
     /// The generated `/png` and `/jpeg` images.
     let images: FixtureImages
 
-    /// The standard registry within `limits`, its multipart serializer decoding every part in
-    /// place: a request body is whole in memory already (at most `limits.maxBodyBytes`), so a
-    /// large part is echoed decoded rather than spilled to a temporary file.
-    static func registry(limits: Limits) -> Registry {
-        let registry = Registry.standard(limits: limits)
-        let options = MultipartParser.Options(memoryThreshold: limits.maxBodyBytes)
-        registry.register(MultipartResponseSerializer(options: options, registry: registry), priority: 1)
-        return registry
-    }
-
     /// The endpoints and what they do, for `/` and docs/Serve.md.
     static let index: [(path: String, summary: String)] = [
         ("/", "this list"),

@@ -66,7 +66,7 @@ public final class FixtureServer: Sendable {
         let identity = configuration.tls ? try FixtureTLSIdentity.generate() : nil
         do {
             let endpoints = FixtureEndpoints(
-                configuration: configuration, registry: FixtureEndpoints.registry(limits: configuration.limits),
+                configuration: configuration, registry: .standard(limits: configuration.limits),
                 images: try FixtureImages())
             var logger = Logger(label: "satchel.serve")
             logger.logLevel = .critical

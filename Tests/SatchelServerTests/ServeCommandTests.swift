@@ -2,21 +2,13 @@ import Foundation
 import Satchel
 import XCTest
 
+import SatchelTestSupport
 @testable import SatchelServer
 
 /// The built `satchel serve` binary: URL line, a real request, SIGINT → exit 0; a taken port.
 final class ServeCommandTests: XCTestCase {
-    /// The `satchel` executable beside the test bundle (as Tests/SatchelCLITests/CommandRunner.swift finds it).
-    static let executable: URL = {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("satchel")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory.deleteLastPathComponent()
-        }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".build/debug/satchel")
-    }()
+    /// The `satchel` executable beside the test bundle.
+    static let executable = BuiltProducts.file("satchel")
 
     /// Reads lines from `handle` until one starts with `prefix` (or the stream ends).
     private static func line(startingWith prefix: String, from handle: FileHandle, count: Int = 1) -> [String] {

@@ -1,4 +1,5 @@
 import Foundation
+import SatchelTestSupport
 import HTTPTypes
 import Satchel
 import XCTest
@@ -37,30 +38,12 @@ enum ServerTestSupport {
         return try XCTUnwrap(response.value, file: file, line: line)
     }
 
-    /// The `.venv` Python of the repository (scripts/setup), or `nil` with a recorded failure.
-    static let python = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent(".venv/bin/python")
-
-    /// Runs `script` with the `.venv` Python, `input` on standard input; returns standard output.
+    /// Runs `script` with the `.venv` Python (VenvPython), `input` on standard input; returns
+    /// standard output, trimmed.
     static func runPython(_ script: String, input: [UInt8], file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        guard FileManager.default.isExecutableFile(atPath: python.path) else {
-            XCTFail("\(python.path) is missing: run scripts/setup", file: file, line: line)
-            return ""
-        }
-        let inputURL = FileManager.default.temporaryDirectory.appendingPathComponent("serve-py-\(UUID().uuidString)")
-        try Data(input).write(to: inputURL)
-        defer { try? FileManager.default.removeItem(at: inputURL) }
-        let process = Process()
-        process.executableURL = python
-        process.arguments = ["-c", script]
-        process.standardInput = FileHandle(forReadingAtPath: inputURL.path)
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "python failed", file: file, line: line)
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let result = try VenvPython.run(script, input: input)
+        XCTAssertEqual(result.status, 0, "python failed", file: file, line: line)
+        return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
 
