@@ -17,6 +17,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/onevcat/Rainbow", from: "4.2.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // Core: values, media types, protocols, registry, limits, errors. No C dependencies.
@@ -97,11 +102,35 @@ let package = Package(
                 ]),
             ]
         ),
+        // libpng and libjpeg encoders for the fixture server's images (setjmp error exits in C).
+        .target(
+            name: "CFixtureImages",
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]
+        ),
+        // The embedded fixture server behind `satchel serve` (Hummingbird; TLS with generated certificates).
+        .target(
+            name: "SatchelServer",
+            dependencies: [
+                "Satchel",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                "CFixtureImages",
+            ]
+        ),
         // The command-line tool.
         .executableTarget(
             name: "satchel",
             dependencies: [
                 "Satchel",
+                "SatchelServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Rainbow", package: "Rainbow"),
             ]
@@ -122,10 +151,11 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SatchelCLITests", dependencies: ["Satchel", "satchel", "SatchelTestSupport"]),
+        .testTarget(name: "SatchelServerTests", dependencies: ["SatchelServer", "Satchel", "satchel", "SatchelTestSupport"]),
         // The C ABI from C: compilers, the installed library, valgrind, AddressSanitizer, examples.
         .testTarget(
             name: "CAPITests",
-            dependencies: ["CAPI", "SerializerRegistry", "Serializers", "SatchelTestSupport"],
+            dependencies: ["CAPI", "SerializerRegistry", "Serializers", "SatchelServer", "SatchelTestSupport"],
             exclude: ["c"]
         ),
     ],

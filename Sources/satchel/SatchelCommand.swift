@@ -16,13 +16,14 @@ struct SatchelCommand: AsyncParsableCommand {
         discussion: """
             Exit codes: 0 success; 64 usage error; 65 the input is malformed; 66 the input \
             cannot be read; 67 no serializer handles the media type; 68 a limit was exceeded; \
-            70 internal error; 74 the output cannot be written. 'satchel request' adds curl's \
-            transfer codes: 6 cannot resolve host, 7 cannot connect, 22 HTTP status not \
-            acceptable, 28 timed out, 35 TLS handshake failed, 47 too many redirects, 56 network \
-            failure, 60 certificate or pin rejected, 130 interrupted.
+            69 (serve) the port is in use; 70 internal error; 71 (serve) the server cannot \
+            listen; 74 the output cannot be written. 'satchel request' adds curl's transfer \
+            codes: 6 cannot resolve host, 7 cannot connect, 22 HTTP status not acceptable, 28 \
+            timed out, 35 TLS handshake failed, 47 too many redirects, 56 network failure, 60 \
+            certificate or pin rejected, 130 interrupted. 'satchel demo' exits 1 when a step fails.
             """,
         version: DefaultHeaders.satchelVersion,
-        subcommands: [Decode.self, Encode.self, Request.self]
+        subcommands: [Decode.self, Encode.self, Request.self, Serve.self, Demo.self]
     )
 
     /// Runs the command; a command-line error is one line on standard error (`satchel: …`)

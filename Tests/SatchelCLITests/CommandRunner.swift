@@ -1,4 +1,5 @@
 import Foundation
+import SatchelTestSupport
 
 /// Runs the built `satchel` binary and captures what it prints.
 struct CommandRunner {
@@ -10,16 +11,7 @@ struct CommandRunner {
     }
 
     /// The `satchel` executable in the build products folder, beside the test bundle.
-    static let executable: URL = {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("satchel")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory.deleteLastPathComponent()
-        }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".build/debug/satchel")
-    }()
+    static let executable = BuiltProducts.file("satchel")
 
     /// Runs `satchel` with `arguments`, `input` on standard input, and output captured in files
     /// (no pipes to fill up).

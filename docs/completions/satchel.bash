@@ -173,13 +173,13 @@ _satchel() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    decode|encode|request|help)
+    decode|encode|request|serve|demo|help)
         # Offer subcommand argument completions
         "_satchel_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'decode encode request help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'decode encode request serve demo help' -- "${cur}"))
         ;;
     esac
 }
@@ -362,6 +362,39 @@ _satchel_request() {
     case "${positional_number}" in
     1)
         __satchel_add_completions -W 'GET'$'\n''POST'$'\n''PUT'$'\n''PATCH'$'\n''DELETE'$'\n''HEAD'$'\n''OPTIONS'
+        return
+        ;;
+    esac
+}
+
+_satchel_serve() {
+    repeating_flags=()
+    non_repeating_flags=(--tls --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--port --host)
+    __satchel_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--port')
+        return
+        ;;
+    '--host')
+        return
+        ;;
+    esac
+}
+
+_satchel_demo() {
+    repeating_flags=()
+    non_repeating_flags=(--progress --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--upload-size)
+    __satchel_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--upload-size')
         return
         ;;
     esac

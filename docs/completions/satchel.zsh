@@ -53,13 +53,15 @@ _satchel() {
             'decode:Decode a payload as a response body and print the value as canonical JSON.'
             'encode:Read parameters as JSON and print the serialized body.'
             'request:Send an HTTP request and print the decoded response.'
+            'serve:Serve fixture endpoints (echo, every format, batches, byte ranges) on loopback.'
+            'demo:Tour Satchel against an embedded server: every serializer, uploads, batches, resumes, TLS pinning.'
             'help:Show subcommand help information.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        decode|encode|request|help)
+        decode|encode|request|serve|demo|help)
             "_satchel_${words[1]}" && ret=0
             ;;
         esac
@@ -170,6 +172,33 @@ _satchel_request() {
         '--max-part-header-bytes[Most header bytes in one multipart part (default 16 KiB).]:max-part-header-bytes:'
         '--max-image-pixels[Most pixels in a decoded image (default 100000000).]:max-image-pixels:'
         '--max-entity-expansions[Most XML entity references expanded (default 10000).]:max-entity-expansions:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_satchel_serve() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--port[The port to listen on; 0 picks a free one.]:port:'
+        '--host[The address to listen on.]:host:'
+        '--tls[Serve HTTPS with a throwaway certificate authority and leaf made at start.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_satchel_demo() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--progress[Show progress bars even when standard error is not a terminal.]'
+        '--upload-size[Bytes in the generated upload.]:bytes:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

@@ -1,0 +1,77 @@
+import Foundation
+import Satchel
+import XCTest
+
+@testable import SatchelServer
+
+/// `--tls`: the generated CA and leaf, trusted through the CA file or the public-key pin.
+final class TLSTests: XCTestCase {
+    func testSessionTrustsTheServerThroughTheCAFileOrThePin() async throws {
+        try await ServerTestSupport.withServer(FixtureServerConfiguration(tls: true)) { server in
+            XCTAssertTrue(server.baseURL.hasPrefix("https://127.0.0.1:"))
+            let identity = try XCTUnwrap(server.tlsIdentity)
+            XCTAssertEqual(identity.serverName, "localhost")
+            XCTAssertEqual(try String(contentsOfFile: identity.certificateAuthorityPath, encoding: .utf8), identity.certificateAuthorityPEM)
+            let mode = try FileManager.default.attributesOfItem(atPath: identity.certificateAuthorityPath)[.posixPermissions] as? Int
+            XCTAssertEqual(mode, 0o600)
+
+            let byAuthority = try ServerTestSupport.session(server, policy: .certificateAuthorities(path: identity.certificateAuthorityPath))
+            let trusted = await byAuthority.fetch("json")
+            XCTAssertEqual(try ServerTestSupport.json(trusted), FixtureDocument.value)
+            // The leaf names localhost too (a DNS SAN beside the IP SAN).
+            let byName = await byAuthority.fetch("https://localhost:\(server.port)/json")
+            XCTAssertNil(byName.error, "\(String(describing: byName.error))")
+
+            // A pin alone (curl's --pinnedpubkey with -k): the chain is not checked, the key is.
+            var pinOnly = SecurityPolicy.publicKeys([identity.publicKeySHA256])
+            pinOnly.allowInvalidCertificates = true
+            let byPin = try ServerTestSupport.session(server, policy: pinOnly)
+            let pinned = await byPin.fetch("json")
+            XCTAssertEqual(try ServerTestSupport.json(pinned), FixtureDocument.value)
+            // Transport computes the same pin from the leaf certificate on its own.
+            let leaf = try XCTUnwrap(PinnedCertificate.certificates(pem: identity.leafCertificatePEM).first)
+            XCTAssertEqual("sha256//" + leaf.publicKeySHA256, identity.publicKeyPin)
+
+            let untrusted = await (try ServerTestSupport.session(server)).fetch("json")
+            XCTAssertEqual(untrusted.error?.code, .tlsFailure)
+            var wrongPinPolicy = SecurityPolicy.publicKeys(["AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="])
+            wrongPinPolicy.allowInvalidCertificates = true
+            let wrongPin = await (try ServerTestSupport.session(server, policy: wrongPinPolicy)).fetch("json")
+            XCTAssertEqual(wrongPin.error?.code, .tlsFailure)
+        }
+    }
+
+    func testOpenSSLVerifiesTheLeafAgainstTheCA() async throws {
+        try await ServerTestSupport.withServer(FixtureServerConfiguration(tls: true)) { server in
+            let identity = try XCTUnwrap(server.tlsIdentity)
+            let leafPath = FileManager.default.temporaryDirectory.appendingPathComponent("serve-leaf-\(UUID().uuidString).pem").path
+            try identity.leafCertificatePEM.write(toFile: leafPath, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(atPath: leafPath) }
+            let output = try Self.run("/usr/bin/openssl", ["verify", "-CAfile", identity.certificateAuthorityPath, "-verify_ip", "127.0.0.1", "-verify_hostname", "localhost", leafPath])
+            XCTAssertEqual(output, "\(leafPath): OK")
+        }
+    }
+
+    func testStopRemovesTheCAFile() async throws {
+        let server = try await FixtureServer.start(FixtureServerConfiguration(tls: true))
+        let path = try XCTUnwrap(server.tlsIdentity?.certificateAuthorityPath)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path))
+        await server.stop()
+        await server.stop()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: (path as NSString).deletingLastPathComponent))
+    }
+
+    private static func run(_ executable: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
