@@ -20,20 +20,20 @@ struct ABIProgramTests {
     }
 
     @Test(arguments: [("gcc", "-std=c99"), ("clang", "-std=c11"), ("g++", "-std=c++11"), ("clang++", "-std=c++20")])
-    func programPasses(compiler: String, standard: String) throws {
+    func programPasses(compiler: String, standard: String) async throws {
         let program = try CLibrary.temporaryDirectory().appendingPathComponent("abi_test")
-        try CLibrary.compile([Self.source], compiler: compiler, flags: [standard], output: program)
-        let result = try Command.run(program.path, try Self.arguments())
+        try await CLibrary.compile([Self.source], compiler: compiler, flags: [standard], output: program)
+        let result = try await Command.run(program.path, try Self.arguments())
         #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
         #expect(result.output.contains(" 0 failed"))
     }
 
-    @Test func programIsCleanUnderValgrind() throws {
+    @Test func programIsCleanUnderValgrind() async throws {
         let program = try CLibrary.temporaryDirectory().appendingPathComponent("abi_test")
-        try CLibrary.compile([Self.source], compiler: "gcc", flags: ["-std=c99", "-g"], output: program)
+        try await CLibrary.compile([Self.source], compiler: "gcc", flags: ["-std=c99", "-g"], output: program)
         // "Possibly lost" blocks are the Swift runtime's metadata caches (interior pointers into
         // live tables), so only definite and indirect leaks count.
-        let result = try Command.run("/usr/bin/valgrind", [
+        let result = try await Command.run("/usr/bin/valgrind", [
             "--error-exitcode=9", "--leak-check=full", "--show-leak-kinds=definite,indirect",
             "--errors-for-leak-kinds=definite,indirect", program.path,
         ] + (try Self.arguments()))
@@ -42,12 +42,12 @@ struct ABIProgramTests {
         #expect(result.output.contains(" 0 failed"))
     }
 
-    @Test func programIsCleanUnderAddressSanitizer() throws {
+    @Test func programIsCleanUnderAddressSanitizer() async throws {
         let program = try CLibrary.temporaryDirectory().appendingPathComponent("abi_test")
-        try CLibrary.compile(
+        try await CLibrary.compile(
             [Self.source], compiler: "gcc", flags: ["-std=c99", "-g", "-fsanitize=address,undefined", "-fno-omit-frame-pointer"],
             output: program)
-        let result = try Command.run(
+        let result = try await Command.run(
             program.path, try Self.arguments(), environment: ["ASAN_OPTIONS": "detect_leaks=1:fast_unwind_on_malloc=0"])
         #expect(result.status == 0, "\(result.output)\n\(result.errorOutput.suffix(4000))")
         #expect(!result.errorOutput.contains("ERROR: AddressSanitizer"))

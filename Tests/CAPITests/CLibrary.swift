@@ -23,7 +23,7 @@ enum CLibrary {
     /// The install prefix, or the error installing gave.
     private static let installed = Result { () throws -> URL in
         let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("satchel-c-\(UUID().uuidString)")
-        let result = try Command.run(
+        let result = try Command.runBlocking(
             "/bin/bash", [root.appendingPathComponent("scripts/install-c-library").path, "--bin", buildDirectory.path, "--prefix", prefix.path])
         guard result.status == 0 else { throw Command.Failure("install-c-library failed: \(result.errorOutput)") }
         return prefix
@@ -34,7 +34,7 @@ enum CLibrary {
 
     /// `pkg-config --cflags --libs satchel` against the installed .pc file.
     static func pkgConfigFlags() throws -> [String] {
-        let result = try Command.run(
+        let result = try Command.runBlocking(
             "/usr/bin/pkg-config", ["--cflags", "--libs", "satchel"],
             environment: ["PKG_CONFIG_PATH": try prefix().appendingPathComponent("lib/pkgconfig").path])
         guard result.status == 0 else { throw Command.Failure("pkg-config failed: \(result.errorOutput)") }
@@ -53,11 +53,11 @@ enum CLibrary {
     /// - Parameters:
     ///   - compiler: `gcc`, `clang`, `g++` or `clang++`.
     ///   - flags: Language and warning flags, such as `["-std=c99"]`.
-    static func compile(_ sources: [URL], compiler: String, flags: [String], output: URL) throws {
+    static func compile(_ sources: [URL], compiler: String, flags: [String], output: URL) async throws {
         var arguments = flags + ["-Wall", "-Wextra", "-pedantic", "-Werror"]
         if compiler.hasSuffix("++") { arguments += ["-x", "c++"] }
         arguments += sources.map(\.path) + ["-o", output.path] + (try pkgConfigFlags()) + ["-lpthread"]
-        let result = try Command.run("/usr/bin/env", [compiler] + arguments)
+        let result = try await Command.run("/usr/bin/env", [compiler] + arguments)
         guard result.status == 0 else { throw Command.Failure("\(compiler) failed: \(result.errorOutput)") }
     }
 
@@ -66,7 +66,7 @@ enum CLibrary {
 
     private static let builtPlugin = Result { () throws -> URL in
         let output = try temporaryDirectory().appendingPathComponent("csv_plugin.so")
-        let result = try Command.run("/usr/bin/env", [
+        let result = try Command.runBlocking("/usr/bin/env", [
             "gcc", "-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror", "-shared", "-fPIC",
             "-I", root.appendingPathComponent("include").path,
             root.appendingPathComponent("Examples/c/csv_plugin.c").path, "-o", output.path,

@@ -10,7 +10,7 @@ struct HeaderTests {
         + ["g++", "clang++"].flatMap { compiler in ["c++98", "c++03", "c++11", "c++14", "c++17", "c++20"].map { (compiler, $0) } }
 
     @Test(arguments: HeaderTests.modes.map { "\($0.compiler) -std=\($0.standard)" })
-    func headerCompiles(mode: String) throws {
+    func headerCompiles(mode: String) async throws {
         let parts = mode.split(separator: " ").map(String.init)
         let directory = try CLibrary.temporaryDirectory()
         let source = directory.appendingPathComponent(parts[0].hasSuffix("++") ? "check.cpp" : "check.c")
@@ -26,17 +26,17 @@ struct HeaderTests {
                 return version() != 0 && info.struct_size > 0 ? 0 : 1;
             }
             """.write(to: source, atomically: true, encoding: .utf8)
-        let result = try Command.run("/usr/bin/env", [
+        let result = try await Command.run("/usr/bin/env", [
             parts[0], parts[1], "-Wall", "-Wextra", "-pedantic", "-Werror", "-fsyntax-only",
             "-I", CLibrary.root.appendingPathComponent("include").path, source.path,
         ])
         #expect(result.status == 0, "\(mode): \(result.errorOutput)")
     }
 
-    @Test func exportsAreExactlyTheHeadersFunctions() throws {
+    @Test func exportsAreExactlyTheHeadersFunctions() async throws {
         let declared = try declaredFunctions()
         let library = try CLibrary.prefix().appendingPathComponent("lib/libsatchel.so.0").resolvingSymlinksInPath()
-        let nm = try Command.run("/usr/bin/nm", ["-D", "--defined-only", library.path])
+        let nm = try await Command.run("/usr/bin/nm", ["-D", "--defined-only", library.path])
         #expect(nm.status == 0)
         // Global symbols only (upper-case types); the version node itself is an absolute symbol.
         let exported = Set(nm.output.split(separator: "\n").compactMap { line -> String? in
@@ -48,13 +48,13 @@ struct HeaderTests {
         #expect(declared.count > 80)
     }
 
-    @Test func libraryHasItsSONAME() throws {
+    @Test func libraryHasItsSONAME() async throws {
         let library = try CLibrary.prefix().appendingPathComponent("lib/libsatchel.so")
-        let readelf = try Command.run("/usr/bin/readelf", ["-d", library.path])
+        let readelf = try await Command.run("/usr/bin/readelf", ["-d", library.path])
         #expect(readelf.output.contains("Library soname: [libsatchel.so.0]"))
     }
 
-    @Test func exportMapIsCurrent() throws {
+    @Test func exportMapIsCurrent() async throws {
         let map = try String(contentsOf: CLibrary.root.appendingPathComponent("Sources/CAPI/satchel.map"), encoding: .utf8)
         let listed = Set(map.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { $0.hasPrefix("satchel_") }.map { String($0.dropLast()) })
