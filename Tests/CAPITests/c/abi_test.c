@@ -688,8 +688,9 @@ static void test_transport(const char *base, const char *tls_base, const char *c
     satchel_response_free(response);
     satchel_request_free(request);
 
-    /* Progress that cancels. */
-    OK(satchel_request_create(&request, "GET", 3, "/bytes/200000", SATCHEL_NTS));
+    /* Progress that cancels: httpbin drips 10 bytes over 10 s, so the transfer is still
+    ** running when the first report comes. */
+    OK(satchel_request_create(&request, "GET", 3, "/drip?numbytes=10&duration=10&delay=0", SATCHEL_NTS));
     OK(satchel_request_set_progress(request, cancel_at_first_report, &reports));
     CHECK_STATUS(satchel_session_send(&response, session, request), SATCHEL_E_CANCELLED);
     CHECK(reports >= 1);
