@@ -6,6 +6,9 @@ let package = Package(
     products: [
         .library(name: "Satchel", targets: ["Satchel"]),
         .executable(name: "satchel", targets: ["satchel"]),
+        // libsatchel.so: the C ABI. Named apart from the executable (DESIGN §4); the SONAME and
+        // the install step (scripts/install-c-library) give it its public name.
+        .library(name: "SatchelC", type: .dynamic, targets: ["CAPI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -85,6 +88,20 @@ let package = Package(
             name: "Satchel",
             dependencies: ["SerializerRegistry", "Serializers", "Transport"]
         ),
+        // include/satchel.h as a Clang module, so the CAPI target is checked against it.
+        .systemLibrary(name: "CSatchel", path: "include"),
+        // The C ABI: @c @implementation of every function in include/satchel.h, nothing else.
+        .target(
+            name: "CAPI",
+            dependencies: ["CSatchel", "SerializerRegistry", "Serializers", "Transport"],
+            exclude: ["satchel.map", "satchel.pc.in"],
+            linkerSettings: [
+                .unsafeFlags([
+                    "-Xlinker", "-soname=libsatchel.so.0",
+                    "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/CAPI/satchel.map",
+                ]),
+            ]
+        ),
         // libpng and libjpeg encoders for the fixture server's images (setjmp error exits in C).
         .target(
             name: "CFixtureImages",
@@ -135,6 +152,12 @@ let package = Package(
         ),
         .testTarget(name: "SatchelCLITests", dependencies: ["Satchel", "satchel", "SatchelTestSupport"]),
         .testTarget(name: "SatchelServerTests", dependencies: ["SatchelServer", "Satchel", "satchel", "SatchelTestSupport"]),
+        // The C ABI from C: compilers, the installed library, valgrind, AddressSanitizer, examples.
+        .testTarget(
+            name: "CAPITests",
+            dependencies: ["CAPI", "SerializerRegistry", "Serializers", "SatchelServer", "SatchelTestSupport"],
+            exclude: ["c"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -54,7 +54,15 @@ public final class Session: Sendable {
     }
 
     deinit {
-        engine.enqueue(.shutdown)
+        engine.shutDown(waiting: false)
+    }
+
+    /// Cancels every transfer, stops the session's transfer thread and waits until libcurl's
+    /// handles (connections, caches, the CA store) are released (URLSession's
+    /// `invalidateAndCancel`). Requests sent afterwards fail with
+    /// ``SatchelError/Code/cancelled``. Never call it from a progress callback.
+    public func invalidateAndCancel() {
+        engine.shutDown(waiting: true)
     }
 
     /// libcurl's version and features, such as `"libcurl/7.88.1 OpenSSL/3.0.19 zlib/1.2.13 nghttp2/1.52.0"`.

@@ -205,6 +205,19 @@ struct SessionLoopbackTests {
         #expect(response.error?.message.contains("idle") == true)
     }
 
+    @Test func invalidatingCancelsTransfersAndRefusesNewOnes() async throws {
+        let session = try SessionSupport.session(servers.fast)
+        let stalled = session.task(for: SessionRequest(.get, "stall?body=10&max_s=10"))
+        try await Task.sleep(for: .milliseconds(200))
+        session.invalidateAndCancel()
+        let response = await stalled.response
+        #expect(response.error?.code == .cancelled)
+        #expect(response.error?.message.contains("shut down") == true)
+        let later = await session.response(for: SessionRequest(.get, "large/10"))
+        #expect(later.error?.code == .cancelled)
+        session.invalidateAndCancel()  // a second call returns at once
+    }
+
     @Test func streamedBodiesApplyBackpressure() async throws {
         let session = try SessionSupport.session(servers.fast)
         let stream = try await session.bytes("large/8000000")

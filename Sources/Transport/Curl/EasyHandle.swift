@@ -17,7 +17,13 @@ final class EasyHandle {
 
     /// Clears every option so the handle can carry another transfer (connections stay cached
     /// in the multi handle).
-    func reset() { curl_easy_reset(raw) }
+    func reset() {
+        // libcurl 7.88 (Debian 12) leaks the CURLOPT_COOKIEFILE list on curl_easy_reset
+        // (curl/curl#10694, fixed in 8.0 by #10709); clearing the option first frees it. The
+        // cookies themselves live in the session's share handle and stay.
+        _ = satchel_curl_easy_setopt_string(raw, CURLOPT_COOKIEFILE, nil)
+        curl_easy_reset(raw)
+    }
 
     func set(_ option: CURLoption, _ value: Int) throws(SatchelError) {
         try check(satchel_curl_easy_setopt_long(raw, option, value), option)

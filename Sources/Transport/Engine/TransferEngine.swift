@@ -1,4 +1,5 @@
 import CCurl
+import Dispatch
 import Glibc
 import SerializerRegistry
 import Synchronization
@@ -11,7 +12,7 @@ import Synchronization
 /// handles and the running transfers are touched only by the engine thread.
 final class TransferEngine: @unchecked Sendable {
     // @unchecked: `multi`, `share`, `running` and `idleHandles` are confined to the engine
-    // thread (see the type's documentation); `commands` is a Mutex.
+    // thread (see the type's documentation); `queue` is a Mutex.
 
     enum Command {
         case start(Transfer)
@@ -22,7 +23,15 @@ final class TransferEngine: @unchecked Sendable {
 
     private let multi: UnsafeMutableRawPointer
     private let share: UnsafeMutableRawPointer?
-    private let commands = Mutex<[Command]>([])
+    private struct Queue {
+        var commands: [Command] = []
+        /// Set by the shutdown command: later commands are refused.
+        var isClosed = false
+    }
+
+    private let queue = Mutex(Queue())
+    /// Signalled once the engine thread has released libcurl's handles.
+    private let stopped = DispatchSemaphore(value: 0)
     private var running: [UnsafeMutableRawPointer: Transfer] = [:]
     private var idleHandles: [EasyHandle] = []
     private static let idleHandleLimit = 64
@@ -55,19 +64,42 @@ final class TransferEngine: @unchecked Sendable {
         pthread_detach(thread)
     }
 
-    /// Hands a command to the engine thread and wakes it.
+    /// Hands a command to the engine thread and wakes it. After shutdown, a transfer that
+    /// would start ends at once with ``SatchelError/Code/cancelled``.
     func enqueue(_ command: Command) {
-        commands.withLock { $0.append(command) }
-        curl_multi_wakeup(multi)
+        let accepted = queue.withLock { queue -> Bool in
+            guard !queue.isClosed else { return false }
+            queue.commands.append(command)
+            if case .shutdown = command { queue.isClosed = true }
+            // Woken under the lock: the engine takes its batch under the same lock, so the
+            // multi handle cannot be cleaned up before this returns.
+            curl_multi_wakeup(multi)
+            return true
+        }
+        if !accepted, case let .start(transfer) = command {
+            transfer.abandon(SatchelError(.cancelled, "\(transfer.options.url): the session was shut down"))
+        }
+    }
+
+    /// Stops the engine: running transfers end with ``SatchelError/Code/cancelled`` and the
+    /// thread releases libcurl's handles.
+    ///
+    /// - Parameter waiting: Whether to block until the handles are released. Never wait on
+    ///   the engine thread itself (from a progress callback).
+    func shutDown(waiting: Bool) {
+        enqueue(.shutdown)
+        guard waiting else { return }
+        stopped.wait()
+        stopped.signal()  // lets another waiter through
     }
 
     /// The engine loop: run commands, let libcurl move data, finish completed transfers, wait.
     private func run() {
         var active: Int32 = 0
         while true {
-            let batch = commands.withLock { queue in
-                let batch = queue
-                queue.removeAll(keepingCapacity: true)
+            let batch = queue.withLock { queue in
+                let batch = queue.commands
+                queue.commands.removeAll(keepingCapacity: true)
                 return batch
             }
             for command in batch {
@@ -154,7 +186,7 @@ final class TransferEngine: @unchecked Sendable {
                     failure: SatchelError(.cancelled, "\(transfer.options.url): the session was shut down"))
             }
         }
-        for command in commands.withLock({ $0 }) {
+        for command in queue.withLock({ $0.commands }) {
             if case let .start(transfer) = command {
                 transfer.abandon(SatchelError(.cancelled, "\(transfer.options.url): the session was shut down"))
             }
@@ -162,5 +194,6 @@ final class TransferEngine: @unchecked Sendable {
         idleHandles.removeAll()
         curl_multi_cleanup(multi)
         if let share { curl_share_cleanup(share) }
+        stopped.signal()
     }
 }

@@ -1,0 +1,69 @@
+import CSatchel
+import SerializerRegistry
+
+/// Checks of the pointers and sizes a C caller passes: every one is validated before use, since
+/// a Swift trap would kill the host process.
+enum Arguments {
+    /// `SATCHEL_NTS`, `(size_t)-1`, as Swift imports `size_t`.
+    static let nulTerminated = -1
+
+    /// The pointer, or `SATCHEL_E_INVALID_ARGUMENT` naming the parameter when it is NULL.
+    static func required<Pointer>(_ pointer: Pointer?, _ name: String) throws(SatchelError) -> Pointer {
+        guard let pointer else { throw SatchelError(.invalidArgument, "\(name) is NULL") }
+        return pointer
+    }
+
+    /// The bytes of a (pointer, length) argument; NULL is allowed only with length 0.
+    static func bytes(_ pointer: UnsafeRawPointer?, _ length: Int, _ name: String) throws(SatchelError) -> UnsafeRawBufferPointer {
+        guard length >= 0 else { throw SatchelError(.invalidArgument, "\(name): the length \(UInt(bitPattern: length)) is too large") }
+        if length == 0 { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        guard let pointer else { throw SatchelError(.invalidArgument, "\(name) is NULL with a length of \(length)") }
+        return UnsafeRawBufferPointer(start: pointer, count: length)
+    }
+
+    /// A UTF-8 string given as (pointer, length) or (pointer, `SATCHEL_NTS`).
+    ///
+    /// - Throws: `SATCHEL_E_INVALID_ARGUMENT` for NULL, `SATCHEL_E_ENCODING` for bytes that are
+    ///   not UTF-8.
+    static func string(_ pointer: UnsafePointer<CChar>?, _ length: Int, _ name: String) throws(SatchelError) -> String {
+        guard let pointer else { throw SatchelError(.invalidArgument, "\(name) is NULL") }
+        let count = length == nulTerminated ? strlen(pointer) : length
+        let buffer = try bytes(pointer, count, name)
+        guard let string = String(validating: buffer, as: UTF8.self) else {
+            throw SatchelError(.invalidEncoding, "\(name) is not valid UTF-8")
+        }
+        return string
+    }
+
+    /// Like ``string(_:_:_:)``, but NULL means `nil`.
+    static func optionalString(_ pointer: UnsafePointer<CChar>?, _ length: Int, _ name: String) throws(SatchelError) -> String? {
+        guard pointer != nil else { return nil }
+        return try string(pointer, length, name)
+    }
+
+    /// A NUL-terminated path.
+    static func path(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(SatchelError) -> String {
+        try string(pointer, nulTerminated, name)
+    }
+
+    /// A media type given as a string.
+    static func mediaType(_ pointer: UnsafePointer<CChar>?, _ length: Int, _ name: String) throws(SatchelError) -> MediaType {
+        try MediaType(parsing: string(pointer, length, name))
+    }
+
+    /// Checks the `struct_size` and `abi_version` a caller put at the start of a struct.
+    static func checkHeader(structSize: UInt32, abiVersion: UInt32, minimumSize: Int, _ name: String) throws(SatchelError) {
+        guard abiVersion >= 1, abiVersion <= UInt32(SATCHEL_ABI_VERSION) else {
+            throw SatchelError(.abiMismatch, "\(name): abi_version \(abiVersion) is not one this library knows (1...\(SATCHEL_ABI_VERSION))")
+        }
+        guard Int(structSize) >= minimumSize else {
+            throw SatchelError(.abiMismatch, "\(name): struct_size \(structSize) is smaller than version 1's \(minimumSize)")
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif

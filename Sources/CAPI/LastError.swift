@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import CSatchel
+import SerializerRegistry
+
+/// The per-thread message of the last failing call (`satchel_last_error_message`).
+///
+/// Each thread keeps one `malloc`ed C string in a pthread key; it is replaced by the next
+/// failure on the same thread and freed when the thread exits.
+enum LastError {
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { free($0) }
+        return key
+    }()
+
+    /// Stores `error`'s description as this thread's message and returns its status.
+    static func record(_ error: SatchelError) -> satchel_status {
+        store(error.description)
+        return satchel_status(error.code)
+    }
+
+    /// Stores `message` as this thread's message.
+    static func store(_ message: String) {
+        let previous = pthread_getspecific(key)
+        pthread_setspecific(key, strdup(message))
+        free(previous)
+    }
+
+    /// This thread's message, or `""` when no call has failed on it.
+    static var message: UnsafePointer<CChar> {
+        if let stored = pthread_getspecific(key) { return UnsafePointer(stored.assumingMemoryBound(to: CChar.self)) }
+        return StaticCString.empty
+    }
+}
+
+/// NUL-terminated strings in the library's read-only data.
+enum StaticCString {
+    /// `""`.
+    static var empty: UnsafePointer<CChar> { pointer(to: "") }
+
+    /// The C string of a literal: Swift stores string literals NUL-terminated.
+    static func pointer(to literal: StaticString) -> UnsafePointer<CChar> {
+        UnsafeRawPointer(literal.utf8Start).assumingMemoryBound(to: CChar.self)
+    }
+}

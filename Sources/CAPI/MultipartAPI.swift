@@ -1,0 +1,129 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import CSatchel
+import SerializerRegistry
+import Serializers
+
+// Multipart bodies: build, then read in pieces (include/satchel.h, "Multipart bodies").
+
+@c @implementation
+public func satchel_multipart_create(_ outMultipart: UnsafeMutablePointer<OpaquePointer?>?, _ boundary: UnsafePointer<CChar>?, _ boundaryLength: Int) -> satchel_status {
+    outMultipart?.pointee = nil
+    return guarded {
+        let out = try Arguments.required(outMultipart, "out_multipart")
+        let chosen = try Arguments.optionalString(boundary, boundaryLength, "boundary")
+            .map { text throws(SatchelError) in try MultipartBoundary(text) } ?? .random()
+        let handle = MultipartHandle(MultipartFormData(boundary: chosen))
+        out.pointee = OpaquePointer(Unmanaged.passRetained(handle).toOpaque())
+    }
+}
+
+@c @implementation
+public func satchel_multipart_free(_ multipart: OpaquePointer?) {
+    guard let multipart else { return }
+    Unmanaged<MultipartHandle>.fromOpaque(UnsafeRawPointer(multipart)).release()
+}
+
+@c @implementation
+public func satchel_multipart_add_field(_ multipart: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ nameLength: Int, _ value: UnsafePointer<CChar>?, _ valueLength: Int) -> satchel_status {
+    guarded {
+        let handle = try MultipartHandle.from(multipart)
+        let name = try Arguments.string(name, nameLength, "name")
+        let value = try Arguments.string(value, valueLength, "value")
+        try handle.add { try $0.append(MultipartPart(name: name, body: .bytes(Array(value.utf8)))) }
+    }
+}
+
+@c @implementation
+public func satchel_multipart_add_data(_ multipart: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ nameLength: Int, _ data: UnsafeRawPointer?, _ length: Int, _ filename: UnsafePointer<CChar>?, _ filenameLength: Int, _ contentType: UnsafePointer<CChar>?, _ contentTypeLength: Int) -> satchel_status {
+    guarded {
+        let handle = try MultipartHandle.from(multipart)
+        let name = try Arguments.string(name, nameLength, "name")
+        let bytes = Array(try Arguments.bytes(data, length, "data"))
+        let filename = try Arguments.optionalString(filename, filenameLength, "filename")
+        let mediaType = try contentType == nil
+            ? MediaType(type: "application", subtype: "octet-stream")
+            : Arguments.mediaType(contentType, contentTypeLength, "content_type")
+        try handle.add { try $0.append(bytes, name: name, fileName: filename, mediaType: mediaType) }
+    }
+}
+
+@c @implementation
+public func satchel_multipart_add_file(_ multipart: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ nameLength: Int, _ path: UnsafePointer<CChar>?, _ filename: UnsafePointer<CChar>?, _ filenameLength: Int, _ contentType: UnsafePointer<CChar>?, _ contentTypeLength: Int) -> satchel_status {
+    guarded {
+        let handle = try MultipartHandle.from(multipart)
+        let name = try Arguments.string(name, nameLength, "name")
+        let path = try Arguments.path(path, "path")
+        let filename = try Arguments.optionalString(filename, filenameLength, "filename")
+        let mediaType = try contentType.map { _ throws(SatchelError) in
+            try Arguments.mediaType(contentType, contentTypeLength, "content_type")
+        }
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else {
+            throw SatchelError(.io, "cannot open \(path): \(String(cString: strerror(errno)))")
+        }
+        close(descriptor)
+        try handle.add { try $0.append(fileAt: path, name: name, fileName: filename, mediaType: mediaType) }
+    }
+}
+
+@c @implementation
+public func satchel_multipart_add_callback(_ multipart: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ nameLength: Int, _ filename: UnsafePointer<CChar>?, _ filenameLength: Int, _ contentType: UnsafePointer<CChar>?, _ contentTypeLength: Int, _ source: UnsafePointer<satchel_read_source>?) -> satchel_status {
+    guarded {
+        let handle = try MultipartHandle.from(multipart)
+        let name = try Arguments.string(name, nameLength, "name")
+        let filename = try Arguments.optionalString(filename, filenameLength, "filename")
+        let mediaType = try contentType.map { _ throws(SatchelError) in
+            try Arguments.mediaType(contentType, contentTypeLength, "content_type")
+        }
+        let callbackSource = try CallbackSource(try Arguments.required(source, "source").pointee)
+        try handle.add {
+            try $0.append(
+                name: name, fileName: filename, mediaType: mediaType, length: callbackSource.declaredLength,
+                stream: { try callbackSource.makeStream() })
+        }
+    }
+}
+
+@c @implementation
+public func satchel_multipart_content_type(_ outContentType: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outLength: UnsafeMutablePointer<Int>?, _ multipart: OpaquePointer?) -> satchel_status {
+    outContentType?.pointee = nil
+    outLength?.pointee = 0
+    return guarded {
+        let out = try Arguments.required(outContentType, "out_content_type")
+        store(try MultipartHandle.from(multipart).contentType, out, outLength)
+    }
+}
+
+@c @implementation
+public func satchel_multipart_content_length(_ outLength: UnsafeMutablePointer<Int64>?, _ multipart: OpaquePointer?) -> satchel_status {
+    guarded {
+        let out = try Arguments.required(outLength, "out_length")
+        let handle = try MultipartHandle.from(multipart)
+        out.pointee = (try handle.stream ?? handle.form.makeBodyStream()).length ?? -1
+    }
+}
+
+@c @implementation
+public func satchel_multipart_read(_ outCount: UnsafeMutablePointer<Int>?, _ multipart: OpaquePointer?, _ buffer: UnsafeMutablePointer<UInt8>?, _ capacity: Int) -> satchel_status {
+    outCount?.pointee = 0
+    return guarded {
+        let out = try Arguments.required(outCount, "out_count")
+        let handle = try MultipartHandle.from(multipart)
+        guard capacity > 0 else { throw SatchelError(.invalidArgument, "capacity is 0") }
+        let buffer = try Arguments.required(buffer, "buffer")
+        let stream = try handle.stream ?? handle.form.makeBodyStream()
+        handle.stream = stream
+        out.pointee = try stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: capacity))
+    }
+}
+
+@c @implementation
+public func satchel_multipart_rewind(_ multipart: OpaquePointer?) -> satchel_status {
+    guarded {
+        try MultipartHandle.from(multipart).stream?.rewind()
+    }
+}

@@ -1,0 +1,33 @@
+import CSatchel
+import SerializerRegistry
+import Serializers
+
+/// The object behind a `satchel_multipart *`: a ``MultipartFormData`` being built, then the
+/// body stream reading it.
+final class MultipartHandle {
+    /// The parts so far.
+    var form: MultipartFormData
+    /// The body being read; set by the first read, which freezes the parts.
+    var stream: MultipartBodyStream?
+    /// The Content-Type as a C string.
+    let contentType: CBuffer
+
+    init(_ form: MultipartFormData) {
+        self.form = form
+        contentType = CBuffer(form.contentType.description)
+    }
+
+    /// The handle behind a pointer C passed in.
+    static func from(_ pointer: OpaquePointer?) throws(SatchelError) -> MultipartHandle {
+        let pointer = try Arguments.required(pointer, "multipart")
+        return Unmanaged<MultipartHandle>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+    }
+
+    /// Adds a part, unless reading has begun.
+    func add(_ append: (inout MultipartFormData) throws -> Void) throws {
+        guard stream == nil else {
+            throw SatchelError(.misuse, "the body is being read; parts can no longer be added")
+        }
+        try append(&form)
+    }
+}

@@ -1,0 +1,42 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import CSatchel
+import SerializerRegistry
+
+// Plugins: serializers written in C, registered directly or loaded with dlopen.
+
+@c @implementation
+public func satchel_registry_register_response_serializer(_ registry: OpaquePointer?, _ serializer: UnsafePointer<satchel_response_serializer>?) -> satchel_status {
+    guarded {
+        let handle = try RegistryHandle.from(registry)
+        let vtable = try Arguments.required(serializer, "serializer")
+        try Arguments.checkHeader(
+            structSize: vtable.pointee.struct_size, abiVersion: vtable.pointee.abi_version,
+            minimumSize: MemoryLayout<satchel_response_serializer>.size, "satchel_response_serializer")
+        // Consulted before the built-in serializers for its media types.
+        handle.registry.register(try PluginResponseSerializer(vtable.pointee), priority: 1)
+    }
+}
+
+@c @implementation
+public func satchel_registry_register_request_serializer(_ registry: OpaquePointer?, _ serializer: UnsafePointer<satchel_request_serializer>?) -> satchel_status {
+    guarded {
+        let handle = try RegistryHandle.from(registry)
+        let vtable = try Arguments.required(serializer, "serializer")
+        try Arguments.checkHeader(
+            structSize: vtable.pointee.struct_size, abiVersion: vtable.pointee.abi_version,
+            minimumSize: MemoryLayout<satchel_request_serializer>.size, "satchel_request_serializer")
+        handle.registry.register(try PluginRequestSerializer(vtable.pointee), priority: 1)
+    }
+}
+
+@c @implementation
+public func satchel_registry_load_plugin(_ registry: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> satchel_status {
+    guarded {
+        let handle = try RegistryHandle.from(registry)
+        try PluginLoader.load(try Arguments.path(path, "path"), into: handle)
+    }
+}

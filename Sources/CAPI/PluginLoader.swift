@@ -1,0 +1,40 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import CSatchel
+import SerializerRegistry
+
+/// Loads plugin shared objects: `dlopen`, look up `satchel_plugin_init`, call it with the host
+/// table and the registry.
+enum PluginLoader {
+    /// Loads the plugin at `path` into the registry behind `handle`.
+    ///
+    /// - Throws: Code 25 (plugin) when the object cannot be opened, exports no entry point, or
+    ///   its entry point fails (with dlerror's or the plugin's message).
+    static func load(_ path: String, into handle: RegistryHandle) throws(SatchelError) {
+        guard let library = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
+            throw SatchelError(.plugin, "cannot load \(path): \(dlerrorMessage())")
+        }
+        // The object stays loaded for the life of the process: its serializers live in the
+        // registry, and their destroy callbacks may run at any later time.
+        guard let symbol = dlsym(library, "satchel_plugin_init") else {
+            throw SatchelError(.plugin, "\(path) exports no satchel_plugin_init: \(dlerrorMessage())")
+        }
+        let initialize = unsafeBitCast(symbol, to: satchel_plugin_init_function.self)
+        let pointer = Unmanaged.passRetained(handle)
+        defer { pointer.release() }
+        PluginHost.clearMessage()
+        let status = initialize(PluginHost.table, OpaquePointer(pointer.toOpaque()))
+        guard status == SATCHEL_OK else {
+            let detail = PluginHost.takeMessage() ?? String(cString: satchel_status_string(status))
+            throw SatchelError(.plugin, "satchel_plugin_init of \(path) failed with status \(status.rawValue): \(detail)")
+        }
+    }
+
+    /// dlerror's message, or a placeholder.
+    private static func dlerrorMessage() -> String {
+        dlerror().map { String(cString: $0) } ?? "unknown error"
+    }
+}

@@ -1,0 +1,56 @@
+import CSatchel
+import SerializerRegistry
+
+/// A response serializer written in C (`satchel_response_serializer`): the registry's
+/// dispatching serializer, multipart parts and batch parts reach it like a built-in one.
+struct PluginResponseSerializer: ResponseSerializer {
+    typealias Decode = @convention(c) (
+        UnsafeMutableRawPointer?, UnsafePointer<satchel_host>?, UnsafePointer<CChar>?, Int, UnsafePointer<UInt8>?, Int,
+        UnsafeMutablePointer<OpaquePointer?>?
+    ) -> satchel_status
+
+    let name: String
+    let acceptableContentTypes: MediaRangeList
+    private let decodeFunction: Decode
+    private let userdata: PluginUserdata
+
+    /// Copies a C vtable.
+    ///
+    /// - Throws: `SATCHEL_E_ABI_MISMATCH`, `SATCHEL_E_INVALID_ARGUMENT` (no decode function, no
+    ///   media types), `SATCHEL_E_INVALID_MEDIA_TYPE`.
+    init(_ vtable: satchel_response_serializer) throws {
+        try Arguments.checkHeader(
+            structSize: vtable.struct_size, abiVersion: vtable.abi_version,
+            minimumSize: MemoryLayout<satchel_response_serializer>.size, "satchel_response_serializer")
+        decodeFunction = try Arguments.required(vtable.decode, "decode")
+        name = try Arguments.path(vtable.name, "name")
+        let list = try Arguments.required(vtable.media_types, "media_types")
+        var ranges: [MediaRangeList.Range] = []
+        while let type = list[ranges.count] {
+            ranges.append(MediaRangeList.Range(try MediaType(parsing: Arguments.path(type, "media_types[\(ranges.count)]"))))
+        }
+        guard !ranges.isEmpty else { throw SatchelError(.invalidArgument, "media_types is empty") }
+        acceptableContentTypes = MediaRangeList(ranges)
+        userdata = PluginUserdata(vtable.userdata, destroy: vtable.destroy)
+    }
+
+    func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
+        let typeText = contentType.map { CBuffer($0.description) }
+        var output: OpaquePointer?
+        PluginHost.clearMessage()
+        let status = body.withUnsafeBufferPointer { bytes in
+            withExtendedLifetime(typeText) {
+                decodeFunction(
+                    userdata.pointer, PluginHost.table, typeText?.cString, typeText?.count ?? 0,
+                    bytes.baseAddress, bytes.count, &output)
+            }
+        }
+        guard status == SATCHEL_OK else {
+            if let output { satchel_value_free(output) }
+            let message = PluginHost.takeMessage() ?? "the \(name) plugin failed"
+            throw SatchelError(SatchelError.Code(rawValue: Int32(clamping: status.rawValue)), message)
+        }
+        guard let output else { return nil }
+        return try ValueHandle.take(output, "the value the \(name) plugin returned")
+    }
+}

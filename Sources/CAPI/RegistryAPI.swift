@@ -1,0 +1,92 @@
+import CSatchel
+import SerializerRegistry
+import Serializers
+
+// Registries: create, limits, decode, encode (include/satchel.h, "Registry").
+
+@c @implementation
+public func satchel_registry_create(_ outRegistry: UnsafeMutablePointer<OpaquePointer?>?) -> satchel_status {
+    outRegistry?.pointee = nil
+    return guarded {
+        let out = try Arguments.required(outRegistry, "out_registry")
+        out.pointee = OpaquePointer(Unmanaged.passRetained(RegistryHandle(.standard())).toOpaque())
+    }
+}
+
+@c @implementation
+public func satchel_registry_free(_ registry: OpaquePointer?) {
+    guard let registry else { return }
+    Unmanaged<RegistryHandle>.fromOpaque(UnsafeRawPointer(registry)).release()
+}
+
+@c @implementation
+public func satchel_registry_set_limit(_ registry: OpaquePointer?, _ limit: satchel_limit, _ value: UInt64) -> satchel_status {
+    guarded {
+        let handle = try RegistryHandle.from(registry)
+        let keyPath = try Limits.keyPath(for: limit)
+        guard value > 0, let newValue = Int(exactly: value) else {
+            throw SatchelError(.invalidArgument, "value: \(value) is not a limit (1 to INT64_MAX)")
+        }
+        handle.registry.limits[keyPath: keyPath] = newValue
+    }
+}
+
+@c @implementation
+public func satchel_registry_get_limit(_ outValue: UnsafeMutablePointer<UInt64>?, _ registry: OpaquePointer?, _ limit: satchel_limit) -> satchel_status {
+    guarded {
+        let out = try Arguments.required(outValue, "out_value")
+        let handle = try RegistryHandle.from(registry)
+        out.pointee = UInt64(handle.registry.limits[keyPath: try Limits.keyPath(for: limit)])
+    }
+}
+
+@c @implementation
+public func satchel_registry_decode(_ outValue: UnsafeMutablePointer<OpaquePointer?>?, _ registry: OpaquePointer?, _ contentType: UnsafePointer<CChar>?, _ contentTypeLength: Int, _ body: UnsafeRawPointer?, _ length: Int) -> satchel_status {
+    outValue?.pointee = nil
+    return guarded {
+        let out = try Arguments.required(outValue, "out_value")
+        let handle = try RegistryHandle.from(registry)
+        let mediaType = try contentType == nil
+            ? MediaType(type: "application", subtype: "octet-stream")
+            : Arguments.mediaType(contentType, contentTypeLength, "content_type")
+        let bytes = try Arguments.bytes(body, length, "body")
+        let limits = handle.registry.limits
+        try limits.checkBody(count: bytes.count)
+        if let value = try handle.registry.decode(Array(bytes), contentType: mediaType) {
+            out.pointee = ValueHandle.retained(value)
+        }
+    }
+}
+
+@c @implementation
+public func satchel_registry_encode(_ outBody: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?, _ outLength: UnsafeMutablePointer<Int>?, _ outContentType: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ registry: OpaquePointer?, _ mediaType: UnsafePointer<CChar>?, _ mediaTypeLength: Int, _ parameters: OpaquePointer?) -> satchel_status {
+    outBody?.pointee = nil
+    outLength?.pointee = 0
+    outContentType?.pointee = nil
+    return guarded {
+        let bodyOut = try Arguments.required(outBody, "out_body")
+        let lengthOut = try Arguments.required(outLength, "out_length")
+        let handle = try RegistryHandle.from(registry)
+        let type = try Arguments.mediaType(mediaType, mediaTypeLength, "media_type")
+        let value = try ValueHandle.from(parameters, "parameters").value
+        let (body, contentType) = try handle.registry.encode(value, as: type)
+        let bodyCopy = try CBuffer.mallocCopy(body)
+        if let outContentType {
+            do {
+                outContentType.pointee = UnsafeMutableRawPointer(try CBuffer.mallocCopy(contentType.description.utf8))
+                    .assumingMemoryBound(to: CChar.self)
+            } catch {
+                free(bodyCopy)
+                throw error
+            }
+        }
+        bodyOut.pointee = bodyCopy
+        lengthOut.pointee = body.count
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif

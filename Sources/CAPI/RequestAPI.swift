@@ -1,0 +1,164 @@
+import CSatchel
+import HTTPTypes
+import SerializerRegistry
+import Serializers
+import Synchronization
+import Transport
+
+// Requests, sending, tasks and responses (include/satchel.h, "Transport").
+
+@c @implementation
+public func satchel_request_create(_ outRequest: UnsafeMutablePointer<OpaquePointer?>?, _ method: UnsafePointer<CChar>?, _ methodLength: Int, _ url: UnsafePointer<CChar>?, _ urlLength: Int) -> satchel_status {
+    outRequest?.pointee = nil
+    return guarded {
+        let out = try Arguments.required(outRequest, "out_request")
+        let methodText = try Arguments.string(method, methodLength, "method")
+        guard let parsed = HTTPRequest.Method(methodText) else {
+            throw SatchelError(.invalidArgument, "method: \"\(methodText)\" is not an HTTP method token")
+        }
+        let handle = RequestHandle(method: parsed, url: try Arguments.string(url, urlLength, "url"))
+        out.pointee = OpaquePointer(Unmanaged.passRetained(handle).toOpaque())
+    }
+}
+
+@c @implementation
+public func satchel_request_free(_ request: OpaquePointer?) {
+    guard let request else { return }
+    Unmanaged<RequestHandle>.fromOpaque(UnsafeRawPointer(request)).release()
+}
+
+@c @implementation
+public func satchel_request_add_header(_ request: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ nameLength: Int, _ value: UnsafePointer<CChar>?, _ valueLength: Int) -> satchel_status {
+    guarded {
+        let handle = try RequestHandle.from(request)
+        let field = try HTTPField.Name.parse(Arguments.string(name, nameLength, "name"))
+        let value = try HTTPField.checkedValue(Arguments.string(value, valueLength, "value"))
+        handle.headers.append(HTTPField(name: field, value: value))
+    }
+}
+
+@c @implementation
+public func satchel_request_set_parameters(_ request: OpaquePointer?, _ parameters: OpaquePointer?, _ mediaType: UnsafePointer<CChar>?, _ mediaTypeLength: Int) -> satchel_status {
+    guarded {
+        let handle = try RequestHandle.from(request)
+        let value = try ValueHandle.from(parameters, "parameters").value
+        handle.parameterType = try mediaType.map { _ throws(SatchelError) in
+            try Arguments.mediaType(mediaType, mediaTypeLength, "media_type")
+        }
+        handle.parameters = value
+    }
+}
+
+@c @implementation
+public func satchel_request_set_body(_ request: OpaquePointer?, _ body: UnsafeRawPointer?, _ length: Int, _ contentType: UnsafePointer<CChar>?, _ contentTypeLength: Int) -> satchel_status {
+    guarded {
+        let handle = try RequestHandle.from(request)
+        let bytes = Array(try Arguments.bytes(body, length, "body"))
+        let type = try Arguments.optionalString(contentType, contentTypeLength, "content_type")
+        handle.body = .bytes(bytes, contentType: try type.map { text throws(SatchelError) in try HTTPField.checkedValue(text) })
+    }
+}
+
+@c @implementation
+public func satchel_request_set_body_file(_ request: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ contentType: UnsafePointer<CChar>?, _ contentTypeLength: Int) -> satchel_status {
+    guarded {
+        let handle = try RequestHandle.from(request)
+        let path = try Arguments.path(path, "path")
+        let type = try Arguments.optionalString(contentType, contentTypeLength, "content_type")
+        handle.body = .file(path: path, contentType: try type.map { text throws(SatchelError) in try HTTPField.checkedValue(text) })
+    }
+}
+
+@c @implementation
+public func satchel_request_set_body_multipart(_ request: OpaquePointer?, _ multipart: OpaquePointer?) -> satchel_status {
+    guarded {
+        let handle = try RequestHandle.from(request)
+        let builder = try MultipartHandle.from(multipart)
+        guard builder.stream == nil else {
+            throw SatchelError(.misuse, "the multipart body has been read from; pass a builder that has not")
+        }
+        handle.body = .multipart(builder.form)
+        satchel_multipart_free(multipart)
+    }
+}
+
+@c @implementation
+public func satchel_request_set_progress(_ request: OpaquePointer?, _ progress: satchel_progress_callback?, _ userdata: UnsafeMutableRawPointer?) -> satchel_status {
+    guarded {
+        let handle = try RequestHandle.from(request)
+        handle.progress = progress
+        handle.progressUserdata = userdata
+    }
+}
+
+@c @implementation
+public func satchel_session_send(_ outResponse: UnsafeMutablePointer<OpaquePointer?>?, _ session: OpaquePointer?, _ request: OpaquePointer?) -> satchel_status {
+    outResponse?.pointee = nil
+    var result: DataResponse?
+    let started = guarded {
+        let out = try Arguments.required(outResponse, "out_response")
+        let sessionHandle = try SessionHandle.from(session)
+        let requestHandle = try RequestHandle.from(request)
+        let box = Mutex<DataResponse?>(nil)
+        let task = try TaskHandle.start(session: sessionHandle.session, request: requestHandle) { response in
+            box.withLock { $0 = response }
+        }
+        sessionHandle.track(task)
+        task.wait()
+        sessionHandle.forget(task)
+        result = box.withLock { $0 }
+        out.pointee = result.flatMap(ResponseHandle.retainedPointer(for:))
+    }
+    guard started == SATCHEL_OK, let result else { return started }
+    return ResponseHandle.status(of: result)
+}
+
+@c @implementation
+public func satchel_session_send_async(_ outTask: UnsafeMutablePointer<OpaquePointer?>?, _ session: OpaquePointer?, _ request: OpaquePointer?, _ completion: satchel_completion_callback?, _ userdata: UnsafeMutableRawPointer?) -> satchel_status {
+    outTask?.pointee = nil
+    return guarded {
+        let sessionHandle = try SessionHandle.from(session)
+        let requestHandle = try RequestHandle.from(request)
+        let callback = CompletionCallback(function: try Arguments.required(completion, "completion"), userdata: userdata)
+        let taskBox = Mutex<TaskHandle?>(nil)
+        let task = try TaskHandle.start(session: sessionHandle.session, request: requestHandle) { response in
+            callback.call(with: response)
+            if let task = taskBox.withLock({ $0 }) { sessionHandle.forget(task) }
+        }
+        taskBox.withLock { $0 = task }
+        sessionHandle.track(task)
+        outTask?.pointee = OpaquePointer(Unmanaged.passRetained(task).toOpaque())
+    }
+}
+
+/// A C completion callback and its userdata.
+struct CompletionCallback: @unchecked Sendable {
+    // Safe to send: the header makes the caller keep `userdata` valid, and callable from a
+    // library thread, until the completion has run.
+    let function: satchel_completion_callback
+    let userdata: UnsafeMutableRawPointer?
+
+    func call(with response: DataResponse) {
+        let status = ResponseHandle.status(of: response)
+        let message = response.error.map { CBuffer($0.description) }
+        withExtendedLifetime(message) {
+            function(userdata, status, message?.cString ?? StaticCString.empty, ResponseHandle.retainedPointer(for: response))
+        }
+    }
+}
+
+@c @implementation
+public func satchel_task_cancel(_ task: OpaquePointer?) -> satchel_status {
+    guarded { try TaskHandle.from(task).cancel() }
+}
+
+@c @implementation
+public func satchel_task_wait(_ task: OpaquePointer?) -> satchel_status {
+    guarded { try TaskHandle.from(task).wait() }
+}
+
+@c @implementation
+public func satchel_task_free(_ task: OpaquePointer?) {
+    guard let task else { return }
+    Unmanaged<TaskHandle>.fromOpaque(UnsafeRawPointer(task)).release()
+}

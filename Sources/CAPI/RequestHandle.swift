@@ -1,0 +1,63 @@
+import CSatchel
+import HTTPTypes
+import SerializerRegistry
+import Serializers
+import Transport
+
+/// The object behind a `satchel_request *`: what to send, collected by the setters.
+final class RequestHandle {
+    typealias Progress = @convention(c) (UnsafeMutableRawPointer?, Int64, Int64, Int64, Int64) -> Int32
+
+    var method: HTTPRequest.Method
+    var url: String
+    var headers = HTTPFields()
+    var parameters: Value?
+    var parameterType: MediaType?
+    var body = RequestBody.none
+    var progress: Progress?
+    var progressUserdata: UnsafeMutableRawPointer?
+
+    init(method: HTTPRequest.Method, url: String) {
+        self.method = method
+        self.url = url
+    }
+
+    /// The handle behind a pointer C passed in.
+    static func from(_ pointer: OpaquePointer?) throws(SatchelError) -> RequestHandle {
+        let pointer = try Arguments.required(pointer, "request")
+        return Unmanaged<RequestHandle>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+    }
+
+    /// The Transport request, with the serializer for the parameters looked up in `registry`
+    /// and the progress callback wired to `cancel`.
+    func sessionRequest(registry: Registry, onCancelRequest cancel: @escaping @Sendable () -> Void) throws -> SessionRequest {
+        var request = SessionRequest(method, url, parameters: parameters, headers: headers, body: body)
+        if let parameterType {
+            guard let serializer = registry.requestSerializer(for: parameterType) else {
+                throw SatchelError(.unacceptableContentType, "no registered request serializer writes \(parameterType.essence)")
+            }
+            request.requestSerializer = serializer
+        }
+        if let progress {
+            let callback = ProgressCallback(function: progress, userdata: progressUserdata)
+            request.progress = { report in
+                if callback.report(report) != 0 { cancel() }
+            }
+        }
+        return request
+    }
+}
+
+/// A C progress callback and its userdata, called on the session's transfer thread.
+struct ProgressCallback: @unchecked Sendable {
+    // Safe to send: the header makes the caller keep `userdata` valid, and callable from a
+    // library thread, until the transfer ends.
+    let function: RequestHandle.Progress
+    let userdata: UnsafeMutableRawPointer?
+
+    func report(_ progress: TransferProgress) -> Int32 {
+        function(
+            userdata, progress.uploadedBytes, progress.expectedUploadBytes ?? -1,
+            progress.downloadedBytes, progress.expectedDownloadBytes ?? -1)
+    }
+}

@@ -1,0 +1,42 @@
+import CSatchel
+import HTTPTypes
+import SerializerRegistry
+import Transport
+
+/// The object behind a `satchel_response *`: a ``DataResponse`` and C copies of its parts.
+final class ResponseHandle: @unchecked Sendable {
+    // Safe to share: everything is immutable after init.
+
+    let response: DataResponse
+    /// The header fields in order, as (name, value) C strings.
+    let headers: [(name: CBuffer, value: CBuffer)]
+    /// The raw body.
+    let body: CBuffer
+    /// The decoded value, owned by the response.
+    let value: ValueHandle?
+
+    init(_ response: DataResponse) {
+        self.response = response
+        headers = (response.response?.headerFields ?? [:]).map { (CBuffer($0.name.rawName), CBuffer($0.value)) }
+        body = CBuffer(response.body)
+        value = response.value.map { ValueHandle($0, ownedByParent: true) }
+    }
+
+    /// The handle behind a pointer C passed in.
+    static func from(_ pointer: OpaquePointer?) throws(SatchelError) -> ResponseHandle {
+        let pointer = try Arguments.required(pointer, "response")
+        return Unmanaged<ResponseHandle>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+    }
+
+    /// A retained pointer for C, when a response arrived.
+    static func retainedPointer(for response: DataResponse) -> OpaquePointer? {
+        guard response.response != nil else { return nil }
+        return OpaquePointer(Unmanaged.passRetained(ResponseHandle(response)).toOpaque())
+    }
+
+    /// The status a transfer ends with: OK, or the response's error.
+    static func status(of response: DataResponse) -> satchel_status {
+        guard let error = response.error else { return SATCHEL_OK }
+        return LastError.record(error)
+    }
+}

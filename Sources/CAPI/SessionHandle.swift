@@ -1,0 +1,74 @@
+import CSatchel
+import SerializerRegistry
+import Synchronization
+import Transport
+
+/// The object behind a `satchel_session *`: a configuration the setters change and the
+/// ``Session`` made from it, rebuilt after a change (transfers in flight keep the old one).
+final class SessionHandle: Sendable {
+    private struct State {
+        var configuration: SessionConfiguration
+        var session: Session
+        /// Sessions replaced by a setter; transfers may still run on them.
+        var retired: [Session] = []
+        var tasks: [ObjectIdentifier: TaskHandle] = [:]
+    }
+
+    private let baseURL: String?
+    private let registry: Registry
+    private let state: Mutex<State>
+
+    /// Creates the handle and its first session.
+    ///
+    /// - Throws: `SATCHEL_E_INVALID_ARGUMENT` for a base URL that is not http(s).
+    init(baseURL: String?, registry: Registry) throws(SatchelError) {
+        self.baseURL = baseURL
+        self.registry = registry
+        let configuration = SessionConfiguration()
+        state = Mutex(State(
+            configuration: configuration,
+            session: try Session(baseURL: baseURL, configuration: configuration, registry: registry)))
+    }
+
+    /// The handle behind a pointer C passed in.
+    static func from(_ pointer: OpaquePointer?) throws(SatchelError) -> SessionHandle {
+        let pointer = try Arguments.required(pointer, "session")
+        return Unmanaged<SessionHandle>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+    }
+
+    /// The session for the next request.
+    var session: Session {
+        state.withLock { $0.session }
+    }
+
+    /// Changes the configuration for later requests.
+    func configure(_ change: (inout SessionConfiguration) throws -> Void) throws {
+        try state.withLock { state in
+            var configuration = state.configuration
+            try change(&configuration)
+            let replacement = try Session(baseURL: baseURL, configuration: configuration, registry: registry)
+            state.retired.append(state.session)
+            state.session = replacement
+            state.configuration = configuration
+        }
+    }
+
+    /// Remembers a task until it ends, so that freeing the session can cancel and wait for it.
+    func track(_ task: TaskHandle) {
+        state.withLock { $0.tasks[ObjectIdentifier(task)] = task }
+    }
+
+    /// Forgets a task that ended.
+    func forget(_ task: TaskHandle) {
+        _ = state.withLock { $0.tasks.removeValue(forKey: ObjectIdentifier(task)) }
+    }
+
+    /// Cancels every task in flight, waits for their completions, then stops the sessions'
+    /// transfer threads and waits until libcurl's handles are released.
+    func close() {
+        let tasks = state.withLock { Array($0.tasks.values) }
+        for task in tasks { task.cancel() }
+        for task in tasks { task.wait() }
+        for session in state.withLock({ [$0.session] + $0.retired }) { session.invalidateAndCancel() }
+    }
+}

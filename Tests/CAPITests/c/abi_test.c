@@ -1,0 +1,783 @@
+/*
+** abi_test.c -- exercises every function of include/satchel.h and checks each status and
+** output. Compiles as C99 and as C++. Exit status 0 when every check passed.
+**
+**   abi_test PNG_FILE PLUGIN_SO [HTTP_BASE [TLS_BASE CA_FILE PIN WRONG_PIN]]
+**
+** HTTP_BASE is an httpbin ("http://127.0.0.1:PORT"); TLS_BASE an httpbin over TLS whose
+** certificate chains to CA_FILE and whose public key hashes to PIN ("sha256//...").
+*/
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "satchel.h"
+
+static int failures = 0;
+static int checks = 0;
+
+#define CHECK(condition) do { checks++; if (!(condition)) { failures++; \
+    fprintf(stderr, "abi_test.c:%d: check failed: %s (last error: %s)\n", __LINE__, #condition, satchel_last_error_message()); } } while (0)
+#define CHECK_STATUS(call, expected) do { satchel_status status_ = (call); checks++; if (status_ != (expected)) { failures++; \
+    fprintf(stderr, "abi_test.c:%d: %s returned %d (%s), expected %d; last error: %s\n", __LINE__, #call, (int)status_, \
+        satchel_status_string(status_), (int)(expected), satchel_last_error_message()); } } while (0)
+#define OK(call) CHECK_STATUS(call, SATCHEL_OK)
+
+static int contains(const char *text, const char *part) { return text && strstr(text, part) != NULL; }
+
+static char *json_of(const satchel_value *value) {
+    char *json = NULL;
+    OK(satchel_value_to_json(&json, NULL, value, SATCHEL_JSON_SORTED_KEYS));
+    return json;
+}
+
+static int json_is(const satchel_value *value, const char *expected) {
+    char *json = json_of(value);
+    int same = json && strcmp(json, expected) == 0;
+    if (!same) fprintf(stderr, "  JSON was %s\n  expected %s\n", json ? json : "(null)", expected);
+    satchel_free(json);
+    return same;
+}
+
+static unsigned char *read_file(const char *path, size_t *length) {
+    FILE *file = fopen(path, "rb");
+    unsigned char *bytes;
+    long size;
+    if (!file) return NULL;
+    fseek(file, 0, SEEK_END);
+    size = ftell(file);
+    fseek(file, 0, SEEK_SET);
+    bytes = (unsigned char *)malloc((size_t)size + 1);
+    *length = fread(bytes, 1, (size_t)size, file);
+    fclose(file);
+    return bytes;
+}
+
+static void test_versions_and_statuses(void) {
+    CHECK(strcmp(satchel_version(), SATCHEL_VERSION) == 0);
+    CHECK(satchel_version_number() == SATCHEL_VERSION_NUMBER);
+    CHECK(strcmp(satchel_status_string(SATCHEL_OK), "ok") == 0);
+    CHECK(strcmp(satchel_status_string(SATCHEL_E_SYNTAX), "syntax error") == 0);
+    CHECK(strcmp(satchel_status_string((satchel_status)999), "unknown status") == 0);
+    satchel_free(NULL);
+    satchel_value_free(NULL);
+    satchel_registry_free(NULL);
+    satchel_multipart_free(NULL);
+    satchel_session_free(NULL);
+    satchel_request_free(NULL);
+    satchel_response_free(NULL);
+    satchel_task_free(NULL);
+}
+
+static void test_null_arguments(void) {
+    satchel_value *value = NULL;
+    satchel_registry *registry = NULL;
+    const satchel_value *borrowed = NULL;
+    int64_t integer = 0;
+    size_t count = 0;
+    CHECK_STATUS(satchel_value_parse_json(NULL, "1", 1), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK(contains(satchel_last_error_message(), "out_value is NULL"));
+    CHECK_STATUS(satchel_value_parse_json(&value, NULL, 1), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK(value == NULL);
+    CHECK_STATUS(satchel_value_get_int64(&integer, NULL), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_value_get_int64(NULL, NULL), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_value_count(&count, NULL), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_value_array_get(&borrowed, NULL, 0), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK(satchel_value_type(NULL) == SATCHEL_TYPE_INVALID);
+    CHECK_STATUS(satchel_registry_create(NULL), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_registry_decode(&value, NULL, NULL, 0, "1", 1), SATCHEL_E_INVALID_ARGUMENT);
+    OK(satchel_registry_create(&registry));
+    CHECK_STATUS(satchel_registry_decode(&value, registry, "application/json", SATCHEL_NTS, NULL, 4), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_registry_decode(&value, registry, "application/json", (size_t)-2, "1", 1), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_multipart_create(NULL, NULL, 0), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_session_create(NULL, NULL, 0, NULL), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_request_create(NULL, "GET", 3, "/", 1), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK(satchel_response_status(NULL) == 0);
+    CHECK(satchel_response_header_count(NULL) == 0);
+    CHECK(satchel_response_value(NULL) == NULL);
+    satchel_registry_free(registry);
+}
+
+static void test_json_values(void) {
+    const char *text = "{\"s\":\"caf\\u00e9\\u0000x\",\"i\":-7,\"u\":18446744073709551615,\"d\":1.5,"
+                       "\"b\":true,\"n\":null,\"a\":[1,[2]],\"o\":{\"k\":\"v\"}}";
+    satchel_value *value = NULL;
+    const satchel_value *member = NULL, *element = NULL;
+    const char *string = NULL, *key = NULL;
+    size_t length = 0, count = 0, key_length = 0;
+    int64_t integer = 0;
+    uint64_t unsigned_integer = 0;
+    double number = 0;
+    int boolean = 0;
+    char *json = NULL;
+
+    OK(satchel_value_parse_json(&value, text, SATCHEL_NTS));
+    CHECK(satchel_value_type(value) == SATCHEL_TYPE_OBJECT);
+    OK(satchel_value_count(&count, value));
+    CHECK(count == 8);
+
+    OK(satchel_value_object_get(&member, value, "s", SATCHEL_NTS));
+    OK(satchel_value_get_string(&string, &length, member));
+    CHECK(length == 7 && memcmp(string, "caf\xc3\xa9\0x", 7) == 0 && string[7] == '\0');
+    OK(satchel_value_object_get(&member, value, "i", 1));
+    OK(satchel_value_get_int64(&integer, member));
+    CHECK(integer == -7);
+    CHECK_STATUS(satchel_value_get_uint64(&unsigned_integer, member), SATCHEL_E_NUMBER_RANGE);
+    OK(satchel_value_get_double(&number, member));
+    CHECK(number == -7.0);
+    OK(satchel_value_object_get(&member, value, "u", 1));
+    OK(satchel_value_get_uint64(&unsigned_integer, member));
+    CHECK(unsigned_integer == 18446744073709551615ULL);
+    CHECK_STATUS(satchel_value_get_int64(&integer, member), SATCHEL_E_NUMBER_RANGE);
+    CHECK(contains(satchel_last_error_message(), "INT64_MAX"));
+    OK(satchel_value_object_get(&member, value, "d", 1));
+    OK(satchel_value_get_double(&number, member));
+    CHECK(number == 1.5);
+    CHECK_STATUS(satchel_value_get_int64(&integer, member), SATCHEL_E_TYPE_MISMATCH);
+    OK(satchel_value_object_get(&member, value, "b", 1));
+    OK(satchel_value_get_bool(&boolean, member));
+    CHECK(boolean == 1);
+    CHECK_STATUS(satchel_value_get_string(&string, &length, member), SATCHEL_E_TYPE_MISMATCH);
+    CHECK(string == NULL && length == 0);
+    CHECK(contains(satchel_last_error_message(), "not a string"));
+    OK(satchel_value_object_get(&member, value, "n", 1));
+    CHECK(satchel_value_type(member) == SATCHEL_TYPE_NULL);
+    OK(satchel_value_object_get(&member, value, "a", 1));
+    CHECK(satchel_value_type(member) == SATCHEL_TYPE_ARRAY);
+    OK(satchel_value_array_get(&element, member, 1));
+    OK(satchel_value_array_get(&element, element, 0));
+    OK(satchel_value_get_int64(&integer, element));
+    CHECK(integer == 2);
+    CHECK_STATUS(satchel_value_array_get(&element, member, 2), SATCHEL_E_NOT_FOUND);
+    CHECK(element == NULL);
+    CHECK_STATUS(satchel_value_array_get(&element, member, (size_t)-1), SATCHEL_E_NOT_FOUND);
+    CHECK_STATUS(satchel_value_object_get(&member, value, "missing", SATCHEL_NTS), SATCHEL_E_NOT_FOUND);
+    CHECK(contains(satchel_last_error_message(), "missing"));
+    CHECK_STATUS(satchel_value_object_get(&member, value, "\xff", 1), SATCHEL_E_ENCODING);
+    CHECK_STATUS(satchel_value_object_entry(&key, &key_length, &member, value, 8), SATCHEL_E_NOT_FOUND);
+    CHECK(key == NULL && member == NULL);
+    OK(satchel_value_object_entry(&key, &key_length, &member, value, 7));
+    CHECK(key_length == 1 && strcmp(key, "o") == 0);
+    CHECK(json_is(member, "{\"k\":\"v\"}"));
+    /* The same child twice is the same borrowed handle. */
+    {
+        const satchel_value *first = NULL, *second = NULL;
+        OK(satchel_value_object_get(&first, value, "o", 1));
+        OK(satchel_value_object_get(&second, value, "o", 1));
+        CHECK(first == second && first == member);
+        satchel_value_free((satchel_value *)first); /* borrowed: ignored, not freed */
+        CHECK(json_is(second, "{\"k\":\"v\"}"));
+    }
+    OK(satchel_value_to_json(&json, &length, value, 0));
+    CHECK(length == strlen(json) && contains(json, "\"caf\xc3\xa9\\u0000x\"")); /* U+0000 escaped */
+    satchel_free(json);
+    OK(satchel_value_to_json(&json, NULL, value, SATCHEL_JSON_PRETTY | SATCHEL_JSON_SORTED_KEYS));
+    CHECK(json[0] == '{' && json[1] == '\n' && contains(json, "  \"a\": ["));
+    satchel_free(json);
+    CHECK_STATUS(satchel_value_to_json(&json, NULL, value, 0x80u), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK(json == NULL);
+    {
+        satchel_value *copy = NULL;
+        OK(satchel_value_copy(&copy, member));
+        CHECK(json_is(copy, "{\"k\":\"v\"}"));
+        satchel_value_free(copy);
+    }
+    satchel_value_free(value);
+
+    CHECK_STATUS(satchel_value_parse_json(&value, "{\"a\":", SATCHEL_NTS), SATCHEL_E_TRUNCATED);
+    CHECK(value == NULL && contains(satchel_last_error_message(), "at byte 5"));
+    CHECK_STATUS(satchel_value_parse_json(&value, "[1,]", 4), SATCHEL_E_SYNTAX);
+    CHECK_STATUS(satchel_value_parse_json(&value, "\"\xc3\"", 3), SATCHEL_E_ENCODING);
+    CHECK_STATUS(satchel_value_parse_json(&value, "123456789012345678901234567890", SATCHEL_NTS), SATCHEL_E_NUMBER_RANGE);
+    {
+        /* 10 000 nested arrays: over the depth limit, an error and no crash. */
+        char *deep = (char *)malloc(20001);
+        memset(deep, '[', 10000);
+        memset(deep + 10000, ']', 10000);
+        deep[20000] = '\0';
+        CHECK_STATUS(satchel_value_parse_json(&value, deep, SATCHEL_NTS), SATCHEL_E_LIMIT);
+        free(deep);
+    }
+}
+
+static void test_builders(satchel_registry *registry) {
+    satchel_value *object = NULL, *array = NULL, *element = NULL, *string = NULL, *extra = NULL;
+    const satchel_value *borrowed = NULL;
+    uint8_t *body = NULL;
+    size_t length = 0;
+    char *content_type = NULL;
+    double seconds = 0;
+
+    OK(satchel_value_create_object(&object));
+    OK(satchel_value_create_string(&string, "Ann Lee", SATCHEL_NTS));
+    OK(satchel_value_object_set(object, "name", SATCHEL_NTS, string));
+    OK(satchel_value_create_array(&array));
+    OK(satchel_value_create_int64(&element, -3));
+    OK(satchel_value_array_append(array, element));
+    OK(satchel_value_create_uint64(&element, 18446744073709551615ULL));
+    OK(satchel_value_array_append(array, element));
+    OK(satchel_value_create_double(&element, 0.25));
+    OK(satchel_value_array_append(array, element));
+    OK(satchel_value_create_bool(&element, 7));
+    OK(satchel_value_array_append(array, element));
+    OK(satchel_value_create_null(&element));
+    OK(satchel_value_array_append(array, element));
+    OK(satchel_value_object_set(object, "list", 4, array));
+    OK(satchel_value_create_bytes(&element, (const uint8_t *)"\x00\x01", 2));
+    OK(satchel_value_object_set(object, "raw", SATCHEL_NTS, element));
+    OK(satchel_value_create_date(&element, 0));
+    OK(satchel_value_get_date(&seconds, element));
+    CHECK(seconds == 0);
+    OK(satchel_value_object_set(object, "when", SATCHEL_NTS, element));
+    OK(satchel_value_create_string(&string, "Bo", 2));
+    OK(satchel_value_object_set(object, "name", SATCHEL_NTS, string)); /* replaces, keeps the place */
+    CHECK(json_is(object, "{\"list\":[-3,18446744073709551615,0.25,true,null],\"name\":\"Bo\",\"raw\":{\"$data\":\"AAE=\"},\"when\":{\"$date\":\"1970-01-01T00:00:00Z\"}}"));
+
+    CHECK_STATUS(satchel_value_create_string(&string, "\xc3(", 2), SATCHEL_E_ENCODING);
+    CHECK(string == NULL);
+    CHECK_STATUS(satchel_value_create_date(&element, 1.0 / 0.0), SATCHEL_E_INVALID_ARGUMENT);
+    OK(satchel_value_create_null(&extra));
+    CHECK_STATUS(satchel_value_array_append(object, extra), SATCHEL_E_TYPE_MISMATCH);
+    CHECK_STATUS(satchel_value_array_append(extra, extra), SATCHEL_E_INVALID_ARGUMENT);
+    /* Read a child, then the object can no longer change (pointers into it are out). */
+    OK(satchel_value_object_get(&borrowed, object, "name", SATCHEL_NTS));
+    CHECK_STATUS(satchel_value_object_set(object, "x", 1, extra), SATCHEL_E_MISUSE);
+    /* A borrowed value cannot be taken. */
+    OK(satchel_value_create_array(&array));
+    CHECK_STATUS(satchel_value_array_append(array, (satchel_value *)borrowed), SATCHEL_E_MISUSE);
+    OK(satchel_value_array_append(array, extra)); /* still the caller's after the failures */
+    CHECK(json_is(array, "[null]"));
+    satchel_value_free(array);
+
+    /* Encode through the registry's request serializers. */
+    OK(satchel_value_create_object(&element));
+    OK(satchel_value_create_string(&string, "a b&c", SATCHEL_NTS));
+    OK(satchel_value_object_set(element, "q", 1, string));
+    OK(satchel_registry_encode(&body, &length, &content_type, registry, "application/x-www-form-urlencoded", SATCHEL_NTS, element));
+    CHECK(contains((const char *)body, "q=a%20b%26c") && contains(content_type, "application/x-www-form-urlencoded"));
+    satchel_free(body);
+    satchel_free(content_type);
+    OK(satchel_registry_encode(&body, &length, NULL, registry, "application/json", SATCHEL_NTS, object));
+    CHECK(length > 0 && body[0] == '{' && body[length] == '\0');
+    satchel_free(body);
+    OK(satchel_registry_encode(&body, &length, &content_type, registry, "application/x-plist", SATCHEL_NTS, element));
+    CHECK(contains((const char *)body, "<key>q</key>") && contains(content_type, "plist"));
+    satchel_free(body);
+    satchel_free(content_type);
+    CHECK_STATUS(satchel_registry_encode(&body, &length, &content_type, registry, "application/x-nothing", SATCHEL_NTS, element), SATCHEL_E_UNACCEPTABLE_CONTENT_TYPE);
+    CHECK(body == NULL && content_type == NULL);
+    CHECK_STATUS(satchel_registry_encode(&body, &length, NULL, registry, "not a type", SATCHEL_NTS, element), SATCHEL_E_INVALID_MEDIA_TYPE);
+    OK(satchel_value_create_double(&extra, 0.0 / 0.0));
+    CHECK_STATUS(satchel_registry_encode(&body, &length, NULL, registry, "application/json", SATCHEL_NTS, extra), SATCHEL_E_UNENCODABLE);
+    satchel_value_free(extra);
+    satchel_value_free(element);
+    satchel_value_free(object);
+}
+
+static void test_registry_decoding(satchel_registry *registry, const char *png_path) {
+    satchel_value *value = NULL, *nodes = NULL;
+    const satchel_value *member = NULL;
+    const char *namespaces[] = {"a", "urn:a", NULL};
+    const char *xml = "<r xmlns:a=\"urn:a\"><a:i n=\"1\">x</a:i><a:i n=\"2\">y</a:i></r>";
+    const char *batch =
+        "--b\r\nContent-Type: application/http\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n{\"ok\":1}\r\n"
+        "--b\r\nContent-Type: application/json\r\n\r\n{bad\r\n--b--\r\n";
+    unsigned char *png;
+    size_t png_length = 0, count = 0;
+    uint64_t limit = 0;
+
+    OK(satchel_registry_decode(&value, registry, "application/xml", SATCHEL_NTS, xml, strlen(xml)));
+    CHECK(satchel_value_type(value) == SATCHEL_TYPE_XML);
+    OK(satchel_value_xml_query(&nodes, value, "//a:i/@n", SATCHEL_NTS, namespaces));
+    CHECK(json_is(nodes, "[\"1\",\"2\"]"));
+    satchel_value_free(nodes);
+    CHECK_STATUS(satchel_value_xml_query(&nodes, value, "//a:i[", SATCHEL_NTS, namespaces), SATCHEL_E_SYNTAX);
+    CHECK_STATUS(satchel_value_xml_query(&nodes, value, "count(//i)", SATCHEL_NTS, NULL), SATCHEL_E_TYPE_MISMATCH);
+    CHECK(nodes == NULL);
+    {
+        satchel_image_info info;
+        memset(&info, 0, sizeof info);
+        info.struct_size = sizeof info;
+        info.abi_version = SATCHEL_ABI_VERSION;
+        CHECK_STATUS(satchel_value_image_info(&info, value), SATCHEL_E_TYPE_MISMATCH);
+    }
+    satchel_value_free(value);
+
+    png = read_file(png_path, &png_length);
+    CHECK(png != NULL);
+    OK(satchel_registry_decode(&value, registry, NULL, 0, png, png_length)); /* sniffed */
+    CHECK(satchel_value_type(value) == SATCHEL_TYPE_IMAGE);
+    {
+        satchel_image_info info;
+        const uint8_t *pixels = NULL;
+        size_t pixels_length = 0;
+        memset(&info, 0, sizeof info);
+        info.struct_size = sizeof info;
+        info.abi_version = SATCHEL_ABI_VERSION;
+        OK(satchel_value_image_info(&info, value));
+        CHECK(strcmp(info.format, "png") == 0 && info.width == 3 && info.height == 2 && info.channels == 4);
+        CHECK(info.bit_depth == 8 && info.row_stride == 12 && strcmp(info.color_type, "rgba") == 0 && info.orientation == 1);
+        OK(satchel_value_image_pixels(&pixels, &pixels_length, value));
+        CHECK(pixels_length == 24 && pixels[0] == 10 && pixels[1] == 20 && pixels[2] == 30 && pixels[3] == 255);
+        info.struct_size = 8;
+        CHECK_STATUS(satchel_value_image_info(&info, value), SATCHEL_E_ABI_MISMATCH);
+        info.struct_size = sizeof info;
+        info.abi_version = 99;
+        CHECK_STATUS(satchel_value_image_info(&info, value), SATCHEL_E_ABI_MISMATCH);
+    }
+    satchel_value_free(value);
+    CHECK_STATUS(satchel_registry_decode(&value, registry, "image/png", SATCHEL_NTS, png, png_length / 2), SATCHEL_E_TRUNCATED);
+    free(png);
+
+    OK(satchel_registry_decode(&value, registry, "multipart/mixed; boundary=b", SATCHEL_NTS, batch, strlen(batch)));
+    CHECK(satchel_value_type(value) == SATCHEL_TYPE_MULTIPART);
+    OK(satchel_value_count(&count, value));
+    CHECK(count == 2);
+    {
+        satchel_part part;
+        satchel_http_info http;
+        const char *name = NULL, *text = NULL, *message = NULL;
+        size_t name_length = 0, text_length = 0;
+        satchel_status part_status = SATCHEL_OK;
+        memset(&part, 0, sizeof part);
+        part.struct_size = sizeof part;
+        part.abi_version = SATCHEL_ABI_VERSION;
+        OK(satchel_value_part(&part, value, 0));
+        CHECK(part.header_count == 1 && part.content_type_length == 16 && strcmp(part.content_type, "application/http") == 0);
+        CHECK(part.name == NULL && part.filename == NULL);
+        OK(satchel_value_part_header(&name, &name_length, &text, &text_length, value, 0, 0));
+        CHECK(strcmp(name, "Content-Type") == 0 && strcmp(text, "application/http") == 0);
+        CHECK_STATUS(satchel_value_part_header(&name, &name_length, &text, &text_length, value, 0, 1), SATCHEL_E_NOT_FOUND);
+        CHECK(satchel_value_type(part.value) == SATCHEL_TYPE_HTTP);
+        memset(&http, 0, sizeof http);
+        http.struct_size = sizeof http;
+        http.abi_version = SATCHEL_ABI_VERSION;
+        OK(satchel_value_http_info(&http, part.value));
+        CHECK(http.status == 200 && http.header_count == 1 && json_is(http.value, "{\"ok\":1}"));
+        OK(satchel_value_http_header(&name, &name_length, &text, &text_length, part.value, 0));
+        CHECK(strcmp(name, "Content-Type") == 0 && text_length == 16);
+        OK(satchel_value_part(&part, value, 1));
+        CHECK(satchel_value_type(part.value) == SATCHEL_TYPE_ERROR);
+        OK(satchel_value_error(&part_status, &message, part.value));
+        CHECK(part_status == SATCHEL_E_SYNTAX && contains(message, "syntaxError"));
+        CHECK_STATUS(satchel_value_part(&part, value, 2), SATCHEL_E_NOT_FOUND);
+    }
+    satchel_value_free(value);
+
+    /* Empty JSON body: no value. Unknown and bad media types. */
+    value = (satchel_value *)&count;
+    OK(satchel_registry_decode(&value, registry, "application/json", SATCHEL_NTS, "", 0));
+    CHECK(value == NULL);
+    CHECK_STATUS(satchel_registry_decode(&value, registry, "application/x-unknown", SATCHEL_NTS, "x", 1), SATCHEL_E_UNACCEPTABLE_CONTENT_TYPE);
+    CHECK_STATUS(satchel_registry_decode(&value, registry, "json", SATCHEL_NTS, "1", 1), SATCHEL_E_INVALID_MEDIA_TYPE);
+
+    /* Limits. */
+    OK(satchel_registry_get_limit(&limit, registry, SATCHEL_LIMIT_DEPTH));
+    CHECK(limit == 512);
+    OK(satchel_registry_set_limit(registry, SATCHEL_LIMIT_DEPTH, 2));
+    CHECK_STATUS(satchel_registry_decode(&value, registry, "application/json", SATCHEL_NTS, "[[[1]]]", 7), SATCHEL_E_LIMIT);
+    CHECK(contains(satchel_last_error_message(), "maxDepth"));
+    OK(satchel_registry_set_limit(registry, SATCHEL_LIMIT_DEPTH, 512));
+    OK(satchel_registry_set_limit(registry, SATCHEL_LIMIT_BODY_BYTES, 4));
+    CHECK_STATUS(satchel_registry_decode(&value, registry, "application/json", SATCHEL_NTS, "[1,2]", 5), SATCHEL_E_LIMIT);
+    OK(satchel_registry_set_limit(registry, SATCHEL_LIMIT_BODY_BYTES, 100u * 1024 * 1024));
+    CHECK_STATUS(satchel_registry_set_limit(registry, SATCHEL_LIMIT_DEPTH, 0), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_registry_set_limit(registry, (satchel_limit)42, 1), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_registry_get_limit(&limit, registry, (satchel_limit)0), SATCHEL_E_INVALID_ARGUMENT);
+    OK(satchel_registry_decode(&value, registry, "application/json", SATCHEL_NTS, "[1,2]", 5));
+    OK(satchel_value_get_string(NULL, NULL, value) == SATCHEL_E_INVALID_ARGUMENT ? SATCHEL_OK : SATCHEL_E_INTERNAL);
+    CHECK(satchel_value_type(member) == SATCHEL_TYPE_INVALID);
+    satchel_value_free(value);
+}
+
+/* A read source over a string, rewindable. */
+typedef struct string_source { const char *text; size_t offset; int destroyed; } string_source;
+static int64_t source_read(void *userdata, uint8_t *buffer, size_t capacity) {
+    string_source *source = (string_source *)userdata;
+    size_t left = strlen(source->text) - source->offset;
+    size_t count = left < capacity ? left : capacity;
+    memcpy(buffer, source->text + source->offset, count);
+    source->offset += count;
+    return (int64_t)count;
+}
+static int source_rewind(void *userdata) { ((string_source *)userdata)->offset = 0; return 0; }
+static void source_destroy(void *userdata) { ((string_source *)userdata)->destroyed++; }
+static int64_t failing_read(void *userdata, uint8_t *buffer, size_t capacity) { (void)userdata; (void)buffer; (void)capacity; return -1; }
+
+static size_t read_all(satchel_multipart *multipart, uint8_t *output, size_t capacity, size_t piece) {
+    size_t total = 0, count = 0;
+    do {
+        size_t want = capacity - total < piece ? capacity - total : piece;
+        if (want == 0) break;
+        if (satchel_multipart_read(&count, multipart, output + total, want) != SATCHEL_OK) return (size_t)-1;
+        total += count;
+    } while (count > 0);
+    return total;
+}
+
+static void test_multipart(satchel_registry *registry, const char *file_path) {
+    satchel_multipart *multipart = NULL;
+    satchel_read_source source;
+    string_source known = {"callback bytes", 0, 0}, unknown = {"more bytes", 0, 0};
+    const char *content_type = NULL;
+    size_t content_type_length = 0, total, again, count = 0;
+    int64_t length = 0;
+    uint8_t *body = (uint8_t *)malloc(65536), *second = (uint8_t *)malloc(65536);
+    satchel_value *value = NULL;
+    char type[256];
+
+    CHECK_STATUS(satchel_multipart_create(&multipart, "bad boundary!", SATCHEL_NTS), SATCHEL_E_INVALID_ARGUMENT);
+    OK(satchel_multipart_create(&multipart, "abc123", SATCHEL_NTS));
+    OK(satchel_multipart_content_type(&content_type, &content_type_length, multipart));
+    CHECK(strcmp(content_type, "multipart/form-data;boundary=abc123") == 0 && content_type_length == strlen(content_type));
+    OK(satchel_multipart_add_field(multipart, "note", SATCHEL_NTS, "h\xc3\xa9llo", SATCHEL_NTS));
+    OK(satchel_multipart_add_data(multipart, "data", 4, "\x01\x02\x03", 3, "d.bin", SATCHEL_NTS, NULL, 0));
+    OK(satchel_multipart_add_file(multipart, "file", 4, file_path, NULL, 0, "image/png", SATCHEL_NTS));
+    CHECK_STATUS(satchel_multipart_add_file(multipart, "missing", 7, "/nonexistent/file", NULL, 0, NULL, 0), SATCHEL_E_IO);
+    CHECK(contains(satchel_last_error_message(), "/nonexistent/file"));
+    memset(&source, 0, sizeof source);
+    source.struct_size = sizeof source;
+    source.abi_version = SATCHEL_ABI_VERSION;
+    source.length = (int64_t)strlen(known.text);
+    source.read = source_read;
+    source.rewind = source_rewind;
+    source.userdata = &known;
+    source.destroy = source_destroy;
+    OK(satchel_multipart_add_callback(multipart, "cb", 2, "cb.txt", SATCHEL_NTS, "text/plain", SATCHEL_NTS, &source));
+    OK(satchel_multipart_content_length(&length, multipart));
+    CHECK(length > 0);
+    source.length = -1;
+    source.userdata = &unknown;
+    OK(satchel_multipart_add_callback(multipart, "cb2", 3, NULL, 0, NULL, 0, &source));
+    OK(satchel_multipart_content_length(&length, multipart));
+    CHECK(length == -1);
+    source.struct_size = 4;
+    CHECK_STATUS(satchel_multipart_add_callback(multipart, "x", 1, NULL, 0, NULL, 0, &source), SATCHEL_E_ABI_MISMATCH);
+
+    total = read_all(multipart, body, 65536, 7);
+    CHECK(total != (size_t)-1 && total > 100 && total < 65536);
+    CHECK_STATUS(satchel_multipart_add_field(multipart, "late", 4, "x", 1), SATCHEL_E_MISUSE);
+    CHECK_STATUS(satchel_multipart_read(&count, multipart, body, 0), SATCHEL_E_INVALID_ARGUMENT);
+    OK(satchel_multipart_rewind(multipart));
+    again = read_all(multipart, second, 65536, 4096);
+    CHECK(again == total && memcmp(body, second, total) == 0);
+
+    sprintf(type, "%s", content_type);
+    OK(satchel_registry_decode(&value, registry, type, SATCHEL_NTS, body, total));
+    OK(satchel_value_count(&count, value));
+    CHECK(count == 5);
+    {
+        satchel_part part;
+        memset(&part, 0, sizeof part);
+        part.struct_size = sizeof part;
+        part.abi_version = SATCHEL_ABI_VERSION;
+        OK(satchel_value_part(&part, value, 0));
+        CHECK(part.name_length == 4 && strcmp(part.name, "note") == 0 && json_is(part.value, "\"h\xc3\xa9llo\""));
+        CHECK(part.size == 6);
+        OK(satchel_value_part(&part, value, 1));
+        CHECK(strcmp(part.filename, "d.bin") == 0 && part.size == 3 && strcmp(part.content_type, "application/octet-stream") == 0);
+        OK(satchel_value_part(&part, value, 2));
+        CHECK(strcmp(part.filename, "tiny.png") == 0 && satchel_value_type(part.value) == SATCHEL_TYPE_IMAGE);
+        OK(satchel_value_part(&part, value, 3));
+        CHECK(strcmp(part.name, "cb") == 0 && json_is(part.value, "\"callback bytes\""));
+        OK(satchel_value_part(&part, value, 4));
+        CHECK(part.size == 10);
+    }
+    satchel_value_free(value);
+    satchel_multipart_free(multipart);
+    CHECK(known.destroyed == 1 && unknown.destroyed == 1);
+
+    /* A source whose read fails, and one that cannot rewind. */
+    OK(satchel_multipart_create(&multipart, NULL, 0));
+    source.struct_size = sizeof source;
+    source.length = -1;
+    source.read = failing_read;
+    source.rewind = NULL;
+    source.destroy = NULL;
+    OK(satchel_multipart_add_callback(multipart, "bad", 3, NULL, 0, NULL, 0, &source));
+    CHECK(read_all(multipart, body, 65536, 100) == (size_t)-1);
+    satchel_multipart_free(multipart);
+    free(body);
+    free(second);
+}
+
+/* An inline plugin: application/x-upper decodes to the body in upper case; "fail" fails. */
+static satchel_status upper_decode(void *userdata, const satchel_host *host, const char *content_type, size_t content_type_length,
+                                   const uint8_t *body, size_t length, satchel_value **out_value) {
+    char *upper = (char *)host->allocate(length + 1);
+    size_t index;
+    satchel_status status;
+    (void)content_type; (void)content_type_length;
+    ++*(int *)userdata;
+    if (length == 4 && memcmp(body, "fail", 4) == 0) { host->free(upper); host->set_error_message("upper: the body says fail"); return SATCHEL_E_SYNTAX; }
+    for (index = 0; index < length; index++) upper[index] = (char)(body[index] >= 'a' && body[index] <= 'z' ? body[index] - 32 : body[index]);
+    status = host->value_create_string(out_value, upper, length);
+    host->free(upper);
+    return status;
+}
+static void upper_destroy(void *userdata) { *(int *)userdata = -1000; }
+
+static void test_plugins(const char *plugin_path) {
+    satchel_registry *registry = NULL;
+    satchel_response_serializer serializer;
+    static const char *const types[] = {"application/x-upper", NULL};
+    static const char *const bad_types[] = {"not a media type", NULL};
+    int calls = 0;
+    satchel_value *value = NULL, *rows = NULL;
+    const char *mixed = "--q\r\nContent-Type: application/x-upper\r\n\r\nabc\r\n--q--\r\n";
+    uint8_t *body = NULL;
+    size_t length = 0;
+
+    OK(satchel_registry_create(&registry));
+    memset(&serializer, 0, sizeof serializer);
+    serializer.struct_size = sizeof serializer;
+    serializer.abi_version = SATCHEL_ABI_VERSION;
+    serializer.name = "upper";
+    serializer.media_types = types;
+    serializer.decode = upper_decode;
+    serializer.userdata = &calls;
+    serializer.destroy = upper_destroy;
+    OK(satchel_registry_register_response_serializer(registry, &serializer));
+    OK(satchel_registry_decode(&value, registry, "application/x-upper", SATCHEL_NTS, "hello", 5));
+    CHECK(calls == 1 && json_is(value, "\"HELLO\""));
+    satchel_value_free(value);
+    OK(satchel_registry_decode(&value, registry, "multipart/mixed; boundary=q", SATCHEL_NTS, mixed, strlen(mixed)));
+    {
+        satchel_part part;
+        memset(&part, 0, sizeof part);
+        part.struct_size = sizeof part;
+        part.abi_version = SATCHEL_ABI_VERSION;
+        OK(satchel_value_part(&part, value, 0));
+        CHECK(calls == 2 && json_is(part.value, "\"ABC\""));
+    }
+    satchel_value_free(value);
+    CHECK_STATUS(satchel_registry_decode(&value, registry, "application/x-upper", SATCHEL_NTS, "fail", 4), SATCHEL_E_SYNTAX);
+    CHECK(contains(satchel_last_error_message(), "upper: the body says fail"));
+
+    serializer.media_types = bad_types;
+    CHECK_STATUS(satchel_registry_register_response_serializer(registry, &serializer), SATCHEL_E_INVALID_MEDIA_TYPE);
+    serializer.media_types = types;
+    serializer.decode = NULL;
+    CHECK_STATUS(satchel_registry_register_response_serializer(registry, &serializer), SATCHEL_E_INVALID_ARGUMENT);
+    serializer.abi_version = 7;
+    CHECK_STATUS(satchel_registry_register_response_serializer(registry, &serializer), SATCHEL_E_ABI_MISMATCH);
+
+    CHECK_STATUS(satchel_registry_load_plugin(registry, "/nonexistent/plugin.so"), SATCHEL_E_PLUGIN);
+    CHECK(contains(satchel_last_error_message(), "/nonexistent/plugin.so"));
+    OK(satchel_registry_load_plugin(registry, plugin_path));
+    OK(satchel_registry_decode(&rows, registry, "text/csv", SATCHEL_NTS, "a,b\r\n1,\"x,y\"\r\n", 14));
+    CHECK(json_is(rows, "[{\"a\":\"1\",\"b\":\"x,y\"}]"));
+    OK(satchel_registry_encode(&body, &length, NULL, registry, "text/csv", SATCHEL_NTS, rows));
+    CHECK(length == 14 && memcmp(body, "a,b\r\n1,\"x,y\"\r\n", 14) == 0);
+    satchel_free(body);
+    satchel_value_free(rows);
+    CHECK_STATUS(satchel_registry_decode(&rows, registry, "text/csv", SATCHEL_NTS, "a,b\n1,2,3\n", 10), SATCHEL_E_SYNTAX);
+    CHECK(contains(satchel_last_error_message(), "more fields than the header"));
+
+    satchel_registry_free(registry);
+    CHECK(calls == -1000); /* destroy ran with the registry */
+}
+
+/* Two threads: each sees its own last error message. */
+typedef struct thread_work { const char *json; satchel_status expected; const char *message_part; int ok; } thread_work;
+static void *thread_main(void *argument) {
+    thread_work *work = (thread_work *)argument;
+    int round;
+    work->ok = 1;
+    for (round = 0; round < 200; round++) {
+        satchel_value *value = NULL;
+        satchel_status status = satchel_value_parse_json(&value, work->json, SATCHEL_NTS);
+        if (status != work->expected || !contains(satchel_last_error_message(), work->message_part)) work->ok = 0;
+        satchel_value_free(value);
+    }
+    return NULL;
+}
+
+static void test_threads(void) {
+    pthread_t first, second;
+    thread_work syntax = {"[1,,2]", SATCHEL_E_SYNTAX, "syntaxError", 0};
+    thread_work truncated = {"[1,2", SATCHEL_E_TRUNCATED, "truncatedInput", 0};
+    pthread_create(&first, NULL, thread_main, &syntax);
+    pthread_create(&second, NULL, thread_main, &truncated);
+    pthread_join(first, NULL);
+    pthread_join(second, NULL);
+    CHECK(syntax.ok && truncated.ok);
+}
+
+static int cancel_at_first_report(void *userdata, int64_t uploaded, int64_t upload_total, int64_t downloaded, int64_t download_total) {
+    (void)uploaded; (void)upload_total; (void)downloaded; (void)download_total;
+    ++*(int *)userdata;
+    return 1;
+}
+
+typedef struct completion_record { satchel_status status; int status_code; int calls; char message[256]; } completion_record;
+static void on_completion(void *userdata, satchel_status status, const char *message, satchel_response *response) {
+    completion_record *record = (completion_record *)userdata;
+    record->status = status;
+    record->status_code = satchel_response_status(response);
+    sprintf(record->message, "%.200s", message);
+    record->calls++;
+    satchel_response_free(response);
+}
+
+static void test_transport(const char *base, const char *tls_base, const char *ca_file, const char *pin, const char *wrong_pin) {
+    satchel_session *session = NULL;
+    satchel_request *request = NULL;
+    satchel_response *response = NULL;
+    satchel_value *parameters = NULL, *string = NULL;
+    const satchel_value *value = NULL, *member = NULL;
+    const char *text = NULL, *name = NULL;
+    const uint8_t *body = NULL;
+    size_t length = 0, name_length = 0;
+    int reports = 0;
+    char url[512];
+
+    OK(satchel_session_create(&session, base, SATCHEL_NTS, NULL));
+    OK(satchel_session_set_header(session, "X-Satchel-Test", SATCHEL_NTS, "c", 1));
+    CHECK_STATUS(satchel_session_set_header(session, "X-Bad", SATCHEL_NTS, "a\r\nInjected: 1", SATCHEL_NTS), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_session_set_header(session, "Bad Name", SATCHEL_NTS, "x", 1), SATCHEL_E_INVALID_ARGUMENT);
+    OK(satchel_session_set_timeout(session, SATCHEL_TIMEOUT_REQUEST, 20000));
+    CHECK_STATUS(satchel_session_set_timeout(session, (satchel_timeout)9, 1), SATCHEL_E_INVALID_ARGUMENT);
+    OK(satchel_session_set_retries(session, 0));
+    OK(satchel_session_set_max_redirects(session, 3));
+
+    /* GET with query parameters. */
+    OK(satchel_request_create(&request, "GET", SATCHEL_NTS, "get", SATCHEL_NTS));
+    OK(satchel_value_create_object(&parameters));
+    OK(satchel_value_create_string(&string, "a b", SATCHEL_NTS));
+    OK(satchel_value_object_set(parameters, "q", 1, string));
+    OK(satchel_request_set_parameters(request, parameters, NULL, 0));
+    OK(satchel_request_add_header(request, "X-Request", SATCHEL_NTS, "1", 1));
+    OK(satchel_session_send(&response, session, request));
+    CHECK(satchel_response_status(response) == 200);
+    CHECK(satchel_response_header_count(response) > 0);
+    OK(satchel_response_header(&text, &length, response, "content-type", SATCHEL_NTS));
+    CHECK(contains(text, "application/json"));
+    CHECK_STATUS(satchel_response_header(&text, &length, response, "X-Absent", SATCHEL_NTS), SATCHEL_E_NOT_FOUND);
+    OK(satchel_response_header_at(&name, &name_length, &text, &length, response, 0));
+    CHECK(name_length > 0);
+    OK(satchel_response_body(&body, &length, response));
+    CHECK(length > 10 && body[0] == '{');
+    value = satchel_response_value(response);
+    OK(satchel_value_object_get(&member, value, "args", SATCHEL_NTS));
+    CHECK(json_is(member, "{\"q\":\"a b\"}"));
+    OK(satchel_value_object_get(&member, value, "headers", SATCHEL_NTS));
+    OK(satchel_value_object_get(&member, member, "X-Satchel-Test", SATCHEL_NTS));
+    CHECK(json_is(member, "\"c\""));
+    satchel_response_free(response);
+    satchel_request_free(request);
+
+    /* POST JSON parameters. */
+    OK(satchel_request_create(&request, "POST", 4, "/post", SATCHEL_NTS));
+    OK(satchel_request_set_parameters(request, parameters, "application/json", SATCHEL_NTS));
+    OK(satchel_session_send(&response, session, request));
+    OK(satchel_value_object_get(&member, satchel_response_value(response), "json", SATCHEL_NTS));
+    CHECK(json_is(member, "{\"q\":\"a b\"}"));
+    satchel_response_free(response);
+    CHECK_STATUS(satchel_request_set_parameters(request, parameters, "application/x-nothing", SATCHEL_NTS), SATCHEL_OK);
+    CHECK_STATUS(satchel_session_send(&response, session, request), SATCHEL_E_UNACCEPTABLE_CONTENT_TYPE);
+    CHECK(response == NULL);
+    satchel_request_free(request);
+    satchel_value_free(parameters);
+
+    /* A bad status: the response is still there. */
+    OK(satchel_request_create(&request, "GET", 3, "/status/404", SATCHEL_NTS));
+    CHECK_STATUS(satchel_session_send(&response, session, request), SATCHEL_E_UNACCEPTABLE_STATUS);
+    CHECK(response != NULL && satchel_response_status(response) == 404);
+    satchel_response_free(response);
+    satchel_request_free(request);
+
+    /* Progress that cancels: httpbin drips 10 bytes over 10 s, so the transfer is still
+    ** running when the first report comes. */
+    OK(satchel_request_create(&request, "GET", 3, "/drip?numbytes=10&duration=10&delay=0", SATCHEL_NTS));
+    OK(satchel_request_set_progress(request, cancel_at_first_report, &reports));
+    CHECK_STATUS(satchel_session_send(&response, session, request), SATCHEL_E_CANCELLED);
+    CHECK(reports >= 1);
+    satchel_response_free(response);
+    satchel_request_free(request);
+
+    /* Asynchronous, then waited for; then cancelled while the server delays. */
+    {
+        completion_record record;
+        satchel_task *task = NULL;
+        memset(&record, 0, sizeof record);
+        OK(satchel_request_create(&request, "GET", 3, "/get", SATCHEL_NTS));
+        OK(satchel_session_send_async(&task, session, request, on_completion, &record));
+        satchel_request_free(request); /* copied by send_async */
+        OK(satchel_task_wait(task));
+        OK(satchel_task_wait(task));
+        CHECK(record.calls == 1 && record.status == SATCHEL_OK && record.status_code == 200);
+        satchel_task_free(task);
+
+        memset(&record, 0, sizeof record);
+        OK(satchel_request_create(&request, "GET", 3, "/delay/10", SATCHEL_NTS));
+        OK(satchel_session_send_async(&task, session, request, on_completion, &record));
+        OK(satchel_task_cancel(task));
+        OK(satchel_task_wait(task));
+        CHECK(record.calls == 1 && record.status == SATCHEL_E_CANCELLED && contains(record.message, "cancel"));
+        satchel_task_free(task);
+        satchel_request_free(request);
+        CHECK_STATUS(satchel_session_send_async(&task, session, NULL, on_completion, &record), SATCHEL_E_INVALID_ARGUMENT);
+    }
+    satchel_session_free(session);
+
+    /* Nothing listening. */
+    OK(satchel_session_create(&session, NULL, 0, NULL));
+    OK(satchel_session_set_retries(session, 0));
+    OK(satchel_request_create(&request, "GET", 3, "http://127.0.0.1:1/", SATCHEL_NTS));
+    CHECK_STATUS(satchel_session_send(&response, session, request), SATCHEL_E_CANNOT_CONNECT);
+    CHECK(response == NULL);
+    satchel_request_free(request);
+    CHECK_STATUS(satchel_request_create(&request, "GE T", SATCHEL_NTS, "/", 1), SATCHEL_E_INVALID_ARGUMENT);
+    satchel_session_free(session);
+    CHECK_STATUS(satchel_session_create(&session, "ftp://x/", SATCHEL_NTS, NULL), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK(session == NULL);
+
+    if (!tls_base) return;
+    /* TLS: the test CA plus a public-key pin, then a wrong pin. */
+    sprintf(url, "%s/get", tls_base);
+    OK(satchel_session_create(&session, NULL, 0, NULL));
+    OK(satchel_session_set_ca_file(session, ca_file));
+    OK(satchel_session_add_pinned_public_key(session, pin, SATCHEL_NTS));
+    CHECK_STATUS(satchel_session_add_pinned_public_key(session, "sha256//tooshort", SATCHEL_NTS), SATCHEL_E_INVALID_ARGUMENT);
+    OK(satchel_request_create(&request, "GET", 3, url, SATCHEL_NTS));
+    OK(satchel_session_send(&response, session, request));
+    CHECK(satchel_response_status(response) == 200);
+    satchel_response_free(response);
+    satchel_session_free(session);
+    OK(satchel_session_create(&session, NULL, 0, NULL));
+    OK(satchel_session_set_ca_file(session, ca_file));
+    OK(satchel_session_add_pinned_public_key(session, wrong_pin, SATCHEL_NTS));
+    CHECK_STATUS(satchel_session_send(&response, session, request), SATCHEL_E_TLS);
+    satchel_session_free(session);
+    OK(satchel_session_create(&session, NULL, 0, NULL));
+    CHECK_STATUS(satchel_session_send(&response, session, request), SATCHEL_E_TLS); /* untrusted CA */
+    OK(satchel_session_set_allow_invalid_certificates(session, 1));
+    OK(satchel_session_set_validates_domain_name(session, 0));
+    OK(satchel_session_send(&response, session, request));
+    satchel_response_free(response);
+    satchel_session_free(session);
+    satchel_request_free(request);
+}
+
+int main(int argc, char **argv) {
+    satchel_registry *registry = NULL;
+    if (argc < 3) {
+        fprintf(stderr, "usage: abi_test PNG_FILE PLUGIN_SO [HTTP_BASE [TLS_BASE CA_FILE PIN WRONG_PIN]]\n");
+        return 64;
+    }
+    test_versions_and_statuses();
+    test_null_arguments();
+    test_json_values();
+    OK(satchel_registry_create(&registry));
+    test_builders(registry);
+    test_registry_decoding(registry, argv[1]);
+    test_multipart(registry, argv[1]);
+    satchel_registry_free(registry);
+    test_plugins(argv[2]);
+    test_threads();
+    if (argc >= 4) test_transport(argv[3], argc >= 8 ? argv[4] : NULL, argc >= 8 ? argv[5] : NULL, argc >= 8 ? argv[6] : NULL, argc >= 8 ? argv[7] : NULL);
+    printf("abi_test: %d checks, %d failed\n", checks, failures);
+    return failures == 0 ? 0 : 1;
+}

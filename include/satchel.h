@@ -1,0 +1,679 @@
+/*
+** satchel.h -- the C interface to Satchel, a plugin-based serialization framework.
+**
+** Satchel decodes HTTP payloads (JSON, URL-encoded forms, property lists, XML, PNG and JPEG
+** images, multipart bodies, batch responses of embedded HTTP messages) into one value model,
+** encodes parameters into request bodies, builds multipart bodies in constant memory, and
+** carries requests over HTTP through libcurl. This header is everything a C program needs;
+** link with `-lsatchel` (or `pkg-config --cflags --libs satchel`).
+**
+** CONVENTIONS
+**
+**   Names     Functions and types start with `satchel_`, macros and enumerators with
+**             `SATCHEL_`. Objects are opaque handles made by `satchel_<object>_create` and
+**             released by `satchel_<object>_free`; every `_free(NULL)` does nothing.
+**
+**   Status    Every call that can fail returns a `satchel_status`: SATCHEL_OK (0) or an
+**             error. On an error, `satchel_last_error_message()` says what and where (for
+**             example "syntaxError: unexpected '}' (at byte 17)"); out-parameters are left as
+**             NULL / 0 unless the function says otherwise. Status values are only ever
+**             appended, so treat an unknown one as a failure.
+**
+**   Arguments Out-parameters come first. NULL handles, NULL out-parameters, NULL data with a
+**             non-zero length, and values of the wrong type return SATCHEL_E_INVALID_ARGUMENT
+**             or SATCHEL_E_TYPE_MISMATCH; no call aborts the process on bad input.
+**
+**   Strings   UTF-8, passed as (pointer, length). A length of SATCHEL_NTS means the string is
+**             NUL-terminated. Strings the library returns are also NUL-terminated, and their
+**             length excludes the NUL, so they can be used either way (a JSON string may hold
+**             U+0000: use the length for those).
+**
+**   Ownership Each pointer parameter is one of:
+**               borrowed -- the library reads it during the call only;
+**               copied   -- the library keeps its own copy;
+**               taken    -- the library takes ownership on success (on failure the caller
+**                          still owns it);
+**             and each pointer the library returns is one of:
+**               owned by the caller -- release it with the function named (`satchel_free` for
+**                          plain buffers, `satchel_value_free` for values, ...);
+**               owned by the library -- valid until the object it came from is freed (or
+**                          until the call the function names); never free it.
+**
+**   Structs   Every struct a caller fills starts with `uint32_t struct_size` (set it to
+**             `sizeof` the struct) and `uint32_t abi_version` (set it to SATCHEL_ABI_VERSION),
+**             so that fields can be appended later without breaking compiled programs.
+**
+**   Threads   The library is thread-safe: registries and sessions may be used from several
+**             threads at once; a value may be read from several threads at once. A value
+**             under construction (the `satchel_value_*_append/_set` calls), a multipart builder
+**             and a request are used by one thread at a time. The last error message is kept
+**             per thread.
+*/
+#ifndef SATCHEL_H
+#define SATCHEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) && __GNUC__ >= 4
+#  define SATCHEL_API __attribute__((visibility("default")))
+#else
+#  define SATCHEL_API
+#endif
+
+/* ---------------------------------------------------------------------------------------- */
+/* Versions                                                                                 */
+/* ---------------------------------------------------------------------------------------- */
+
+/* The version this header belongs to. `SATCHEL_VERSION_NUMBER` is
+** major * 1000000 + minor * 1000 + patch, as in sqlite3.h. */
+#define SATCHEL_VERSION "0.1.0"
+#define SATCHEL_VERSION_MAJOR 0
+#define SATCHEL_VERSION_MINOR 1
+#define SATCHEL_VERSION_PATCH 0
+#define SATCHEL_VERSION_NUMBER 1000
+
+/* The version of the structs and the plugin interface; put it in every `abi_version` field. */
+#define SATCHEL_ABI_VERSION 1
+
+/* Marks a string argument as NUL-terminated instead of giving its length. */
+#define SATCHEL_NTS ((size_t)-1)
+
+/* The library's version string, such as "0.1.0" (owned by the library, static). Compare it
+** with SATCHEL_VERSION to detect a header and library that do not match. */
+SATCHEL_API const char *satchel_version(void);
+
+/* The library's SATCHEL_VERSION_NUMBER. */
+SATCHEL_API int satchel_version_number(void);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Status codes and errors                                                                  */
+/* ---------------------------------------------------------------------------------------- */
+
+/* What a call returns. Values 1 to 21 are the codes of Swift's `SatchelError`. */
+typedef enum satchel_status {
+    SATCHEL_OK = 0,
+    SATCHEL_E_INVALID_ARGUMENT = 1,            /* a NULL pointer, a zero size, a bad option */
+    SATCHEL_E_SYNTAX = 2,                      /* the input breaks the format's grammar */
+    SATCHEL_E_TRUNCATED = 3,                   /* the input ended before the value did */
+    SATCHEL_E_LIMIT = 4,                       /* a limit was hit; the message names it */
+    SATCHEL_E_ENCODING = 5,                    /* invalid UTF-8 or another bad text encoding */
+    SATCHEL_E_NUMBER_RANGE = 6,                /* a number does not fit without loss */
+    SATCHEL_E_UNACCEPTABLE_CONTENT_TYPE = 7,   /* no serializer takes the media type */
+    SATCHEL_E_UNACCEPTABLE_STATUS = 8,         /* the response's HTTP status is not acceptable */
+    SATCHEL_E_TYPE_MISMATCH = 9,               /* a value of another type than asked for */
+    SATCHEL_E_NOT_FOUND = 10,                  /* no such key, index or header */
+    SATCHEL_E_UNENCODABLE = 11,                /* the value cannot be written in that format */
+    SATCHEL_E_INVALID_MEDIA_TYPE = 12,         /* a media type could not be parsed */
+    SATCHEL_E_IO = 13,                         /* reading or writing a file failed */
+    SATCHEL_E_INTERNAL = 14,                   /* a failure input should never cause */
+    SATCHEL_E_UNSUPPORTED_FORMAT = 15,         /* a recognised format Satchel cannot decode */
+    SATCHEL_E_CANCELLED = 16,                  /* the transfer was cancelled */
+    SATCHEL_E_TIMED_OUT = 17,                  /* a connect, request or idle timeout expired */
+    SATCHEL_E_CANNOT_CONNECT = 18,             /* the host could not be resolved or reached */
+    SATCHEL_E_TLS = 19,                        /* the TLS handshake or a pin check failed */
+    SATCHEL_E_TOO_MANY_REDIRECTS = 20,         /* more redirects than allowed */
+    SATCHEL_E_NETWORK = 21,                    /* the connection failed mid-transfer */
+    SATCHEL_E_NO_MEMORY = 22,                  /* an allocation failed */
+    SATCHEL_E_MISUSE = 23,                     /* a call out of order (see the function) */
+    SATCHEL_E_ABI_MISMATCH = 24,               /* a struct_size or abi_version not understood */
+    SATCHEL_E_PLUGIN = 25                      /* a plugin failed to load or initialise */
+} satchel_status;
+
+/* A short English description of `status`, such as "syntax error" (owned by the library,
+** static). Never NULL: an unknown status gives "unknown status". */
+SATCHEL_API const char *satchel_status_string(satchel_status status);
+
+/* The message of the last failing call on this thread, with the error's name and where it
+** happened, such as "syntaxError: expected ',' or '}' (at byte 17)". Owned by the library and
+** valid until the next failing call on the same thread. "" when no call has failed yet. */
+SATCHEL_API const char *satchel_last_error_message(void);
+
+/* Releases a buffer the library returned as owned by the caller (bodies, JSON texts, content
+** types). NULL does nothing. */
+SATCHEL_API void satchel_free(void *buffer);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Values                                                                                   */
+/* ---------------------------------------------------------------------------------------- */
+
+/* A decoded value: the one model every serializer produces and every request serializer
+** reads. Values are immutable once built, except through the builders below. */
+typedef struct satchel_value satchel_value;
+
+/* The type of a value. */
+typedef enum satchel_type {
+    SATCHEL_TYPE_INVALID = 0,   /* the handle was NULL */
+    SATCHEL_TYPE_NULL = 1,
+    SATCHEL_TYPE_BOOL = 2,
+    SATCHEL_TYPE_INTEGER = 3,   /* fits int64_t or uint64_t, kept exact */
+    SATCHEL_TYPE_DOUBLE = 4,
+    SATCHEL_TYPE_STRING = 5,
+    SATCHEL_TYPE_BYTES = 6,     /* binary data (plist <data>, an undecoded part body) */
+    SATCHEL_TYPE_DATE = 7,      /* a point in time (plist <date>) */
+    SATCHEL_TYPE_ARRAY = 8,
+    SATCHEL_TYPE_OBJECT = 9,    /* members keep their order; keys are unique */
+    SATCHEL_TYPE_XML = 10,      /* an XML document: see satchel_value_xml_query */
+    SATCHEL_TYPE_IMAGE = 11,    /* decoded pixels: see satchel_value_image_info */
+    SATCHEL_TYPE_MULTIPART = 12,/* multipart parts: see satchel_value_part */
+    SATCHEL_TYPE_HTTP = 13,     /* an embedded HTTP response: see satchel_value_http_info */
+    SATCHEL_TYPE_ERROR = 14,    /* a part that failed to decode: see satchel_value_error */
+    SATCHEL_TYPE_OTHER = 15     /* another payload (a plist UID, a spilled file): use
+                                   satchel_value_to_json */
+} satchel_type;
+
+/* Parses JSON text (RFC 8259; integers beyond 64 bits are errors, a repeated key keeps its
+** last value).
+**   out_value  receives the value, owned by the caller (satchel_value_free).
+**   json       borrowed; `length` bytes or SATCHEL_NTS.
+** Errors: SATCHEL_E_SYNTAX, _TRUNCATED, _ENCODING, _NUMBER_RANGE, _LIMIT (depth 512). */
+SATCHEL_API satchel_status satchel_value_parse_json(satchel_value **out_value, const char *json, size_t length);
+
+/* Releases a value owned by the caller, with everything in it. NULL does nothing. Never pass
+** a value the library owns (one from satchel_value_array_get, satchel_response_value, ...). */
+SATCHEL_API void satchel_value_free(satchel_value *value);
+
+/* Returns a deep copy of `value` (any value, owned or borrowed), owned by the caller. */
+SATCHEL_API satchel_status satchel_value_copy(satchel_value **out_copy, const satchel_value *value);
+
+/* The type of `value`; SATCHEL_TYPE_INVALID for NULL. */
+SATCHEL_API satchel_type satchel_value_type(const satchel_value *value);
+
+/* Flags for satchel_value_to_json. */
+#define SATCHEL_JSON_PRETTY 1u        /* indent by two spaces, one member per line */
+#define SATCHEL_JSON_SORTED_KEYS 2u   /* sort object members by key */
+
+/* Writes `value` as canonical JSON (DESIGN section 5: bytes as {"$data": base64}, dates as
+** {"$date": ISO-8601}, images, XML, parts and HTTP messages as their "$" objects).
+**   out_json    receives a NUL-terminated buffer owned by the caller (satchel_free).
+**   out_length  may be NULL; receives the length without the NUL.
+**   flags       SATCHEL_JSON_* or 0. */
+SATCHEL_API satchel_status satchel_value_to_json(char **out_json, size_t *out_length, const satchel_value *value, unsigned flags);
+
+/* Scalar getters. Each returns SATCHEL_E_TYPE_MISMATCH when the value has another type.
+** satchel_value_get_int64 returns SATCHEL_E_NUMBER_RANGE for an integer above INT64_MAX,
+** satchel_value_get_uint64 for a negative one; satchel_value_get_double also takes integers
+** (rounded to the nearest double). A boolean is 0 or 1. A date is seconds since 1970-01-01
+** UTC. Strings and bytes are owned by the value (valid until it is freed). */
+SATCHEL_API satchel_status satchel_value_get_bool(int *out_bool, const satchel_value *value);
+SATCHEL_API satchel_status satchel_value_get_int64(int64_t *out_integer, const satchel_value *value);
+SATCHEL_API satchel_status satchel_value_get_uint64(uint64_t *out_integer, const satchel_value *value);
+SATCHEL_API satchel_status satchel_value_get_double(double *out_double, const satchel_value *value);
+SATCHEL_API satchel_status satchel_value_get_string(const char **out_string, size_t *out_length, const satchel_value *value);
+SATCHEL_API satchel_status satchel_value_get_bytes(const uint8_t **out_bytes, size_t *out_length, const satchel_value *value);
+SATCHEL_API satchel_status satchel_value_get_date(double *out_seconds, const satchel_value *value);
+
+/* The number of elements of an array, members of an object, or parts of a multipart value.
+** SATCHEL_E_TYPE_MISMATCH for other types. */
+SATCHEL_API satchel_status satchel_value_count(size_t *out_count, const satchel_value *value);
+
+/* The element at `index` of an array, owned by the array. SATCHEL_E_NOT_FOUND past the end. */
+SATCHEL_API satchel_status satchel_value_array_get(const satchel_value **out_element, const satchel_value *array, size_t index);
+
+/* The value of the first member named `key` (borrowed, `key_length` bytes or SATCHEL_NTS),
+** owned by the object. SATCHEL_E_NOT_FOUND when there is none. */
+SATCHEL_API satchel_status satchel_value_object_get(const satchel_value **out_member, const satchel_value *object, const char *key, size_t key_length);
+
+/* The member at `index` (in order): its key (owned by the object; `out_key_length` may be
+** NULL) and its value (owned by the object). SATCHEL_E_NOT_FOUND past the end. */
+SATCHEL_API satchel_status satchel_value_object_entry(const char **out_key, size_t *out_key_length, const satchel_value **out_member, const satchel_value *object, size_t index);
+
+/* ---- Builders: values for parameters --------------------------------------------------- */
+
+/* Each creates a value owned by the caller. Strings and bytes are copied; a string must be
+** valid UTF-8 (SATCHEL_E_ENCODING otherwise); a double must be finite for JSON output
+** (a NaN is accepted here and rejected by the JSON encoder). */
+SATCHEL_API satchel_status satchel_value_create_null(satchel_value **out_value);
+SATCHEL_API satchel_status satchel_value_create_bool(satchel_value **out_value, int boolean);
+SATCHEL_API satchel_status satchel_value_create_int64(satchel_value **out_value, int64_t integer);
+SATCHEL_API satchel_status satchel_value_create_uint64(satchel_value **out_value, uint64_t integer);
+SATCHEL_API satchel_status satchel_value_create_double(satchel_value **out_value, double number);
+SATCHEL_API satchel_status satchel_value_create_string(satchel_value **out_value, const char *string, size_t length);
+SATCHEL_API satchel_status satchel_value_create_bytes(satchel_value **out_value, const uint8_t *bytes, size_t length);
+SATCHEL_API satchel_status satchel_value_create_date(satchel_value **out_value, double seconds);
+SATCHEL_API satchel_status satchel_value_create_array(satchel_value **out_value);
+SATCHEL_API satchel_status satchel_value_create_object(satchel_value **out_value);
+
+/* Appends `element` (taken) to `array`, a value the caller owns and has not yet read
+** elements from. SATCHEL_E_TYPE_MISMATCH if `array` is not an array; SATCHEL_E_MISUSE if it is
+** owned by another value. */
+SATCHEL_API satchel_status satchel_value_array_append(satchel_value *array, satchel_value *element);
+
+/* Sets the member `key` (copied) to `member` (taken) in `object`, a value the caller owns.
+** A new key goes last; a key already present keeps its place and gets the new value. */
+SATCHEL_API satchel_status satchel_value_object_set(satchel_value *object, const char *key, size_t key_length, satchel_value *member);
+
+/* ---- Typed payloads -------------------------------------------------------------------- */
+
+/* What a decoded image is. Fill struct_size and abi_version, then call
+** satchel_value_image_info; strings are owned by the value. */
+typedef struct satchel_image_info {
+    uint32_t struct_size;
+    uint32_t abi_version;
+    const char *format;       /* "png" or "jpeg" */
+    uint32_t width;           /* of the pixel buffer */
+    uint32_t height;
+    uint32_t channels;        /* 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA or CMYK */
+    uint32_t bit_depth;       /* bits per sample in the buffer: 8 or 16 (host byte order) */
+    size_t row_stride;        /* bytes from one row to the next */
+    const char *color_type;   /* as stored: "gray", "rgb", "rgba", "palette", "yCbCr", ... */
+    uint32_t orientation;     /* EXIF orientation 1 to 8 (1 = up) */
+    int interlaced;           /* PNG Adam7 */
+    int progressive;          /* progressive JPEG */
+    int has_icc_profile;
+} satchel_image_info;
+
+/* Fills `info` about an image value. SATCHEL_E_TYPE_MISMATCH for other types,
+** SATCHEL_E_ABI_MISMATCH for a struct_size smaller than version 1's. */
+SATCHEL_API satchel_status satchel_value_image_info(satchel_image_info *info, const satchel_value *image);
+
+/* The pixels of an image value: `height * row_stride` bytes, rows top to bottom, owned by
+** the value. */
+SATCHEL_API satchel_status satchel_value_image_pixels(const uint8_t **out_pixels, size_t *out_length, const satchel_value *image);
+
+/* Evaluates an XPath 1.0 expression against an XML document value.
+**   out_nodes   receives an array (owned by the caller) of the selected nodes in canonical
+**               form: elements as objects {name, namespace, attributes, children}, text and
+**               attribute values as strings. The expression must select a node set
+**               (SATCHEL_E_TYPE_MISMATCH for a number, string or boolean result).
+**   xpath       borrowed, `xpath_length` bytes or SATCHEL_NTS.
+**   namespaces  borrowed; NULL, or prefix/URI pairs of NUL-terminated strings ending with
+**               NULL, such as {"a", "http://www.w3.org/2005/Atom", NULL}.
+** Errors: SATCHEL_E_TYPE_MISMATCH (not XML), SATCHEL_E_SYNTAX (a bad expression). */
+SATCHEL_API satchel_status satchel_value_xml_query(satchel_value **out_nodes, const satchel_value *xml, const char *xpath, size_t xpath_length, const char *const *namespaces);
+
+/* A part of a multipart value. Fill struct_size and abi_version, then call
+** satchel_value_part; every pointer is owned by the multipart value. Absent strings are
+** NULL with length 0. */
+typedef struct satchel_part {
+    uint32_t struct_size;
+    uint32_t abi_version;
+    const char *name;              /* Content-Disposition name */
+    size_t name_length;
+    const char *filename;          /* Content-Disposition filename (filename* decoded) */
+    size_t filename_length;
+    const char *content_type;      /* the part's Content-Type */
+    size_t content_type_length;
+    uint64_t size;                 /* the part body's length in bytes */
+    size_t header_count;           /* see satchel_value_part_header */
+    const satchel_value *value;    /* the decoded body (SATCHEL_TYPE_ERROR if it failed) */
+} satchel_part;
+
+/* Fills `part` with the part at `index` of a multipart value (SATCHEL_E_NOT_FOUND past the
+** end). */
+SATCHEL_API satchel_status satchel_value_part(satchel_part *part, const satchel_value *multipart, size_t index);
+
+/* The header at `header_index` of the part at `part_index`: its name (as it arrived) and
+** value, owned by the multipart value. */
+SATCHEL_API satchel_status satchel_value_part_header(const char **out_name, size_t *out_name_length, const char **out_value, size_t *out_value_length, const satchel_value *multipart, size_t part_index, size_t header_index);
+
+/* An embedded HTTP response (a part of a batch response). Fill struct_size and abi_version,
+** then call satchel_value_http_info; pointers are owned by the value. */
+typedef struct satchel_http_info {
+    uint32_t struct_size;
+    uint32_t abi_version;
+    int status;                    /* 200, 404, ... */
+    size_t header_count;           /* see satchel_value_http_header */
+    const satchel_value *value;    /* the decoded body (SATCHEL_TYPE_NULL when it carried none) */
+} satchel_http_info;
+
+SATCHEL_API satchel_status satchel_value_http_info(satchel_http_info *info, const satchel_value *message);
+SATCHEL_API satchel_status satchel_value_http_header(const char **out_name, size_t *out_name_length, const char **out_value, size_t *out_value_length, const satchel_value *message, size_t index);
+
+/* The error of a part that failed to decode: its satchel_status and message (owned by the
+** value). */
+SATCHEL_API satchel_status satchel_value_error(satchel_status *out_status, const char **out_message, const satchel_value *error);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Registry: decoding and encoding                                                          */
+/* ---------------------------------------------------------------------------------------- */
+
+/* A set of request and response serializers keyed by media type, with limits. */
+typedef struct satchel_registry satchel_registry;
+
+/* Creates a registry holding every built-in serializer: JSON, form, multipart, XML, property
+** list (XML and binary), image (PNG, JPEG), text, problem details, application/http and the
+** compound one that dispatches by Content-Type and sniffs bodies without one. Owned by the
+** caller (satchel_registry_free). */
+SATCHEL_API satchel_status satchel_registry_create(satchel_registry **out_registry);
+
+/* Releases the caller's reference; sessions that use the registry keep it alive. Plugin
+** serializers' destroy callbacks run when the last reference goes. NULL does nothing. */
+SATCHEL_API void satchel_registry_free(satchel_registry *registry);
+
+/* The bounds decoding respects. */
+typedef enum satchel_limit {
+    SATCHEL_LIMIT_BODY_BYTES = 1,        /* default 100 MiB */
+    SATCHEL_LIMIT_DEPTH = 2,             /* nesting, default 512 */
+    SATCHEL_LIMIT_STRING_BYTES = 3,      /* one string, default 32 MiB */
+    SATCHEL_LIMIT_PAIRS = 4,             /* form pairs / object members, default 10 000 */
+    SATCHEL_LIMIT_PARTS = 5,             /* multipart parts, default 1 000 */
+    SATCHEL_LIMIT_PART_HEADER_BYTES = 6, /* one part's header block, default 16 KiB */
+    SATCHEL_LIMIT_IMAGE_PIXELS = 7,      /* width * height, default 100 megapixels */
+    SATCHEL_LIMIT_ENTITY_EXPANSIONS = 8  /* XML entity expansions, default 10 000 */
+} satchel_limit;
+
+/* Sets or reads one limit. Setting applies to later calls only; a value of 0 or above
+** INT64_MAX is SATCHEL_E_INVALID_ARGUMENT. */
+SATCHEL_API satchel_status satchel_registry_set_limit(satchel_registry *registry, satchel_limit limit, uint64_t value);
+SATCHEL_API satchel_status satchel_registry_get_limit(uint64_t *out_value, const satchel_registry *registry, satchel_limit limit);
+
+/* Decodes a response body through the registry's compound serializer: the serializer the
+** Content-Type picks (plugins included), or the one the bytes pick when `content_type` is
+** NULL, with the registry's limits.
+**   out_value     receives the value, owned by the caller; NULL (with SATCHEL_OK) when the
+**                 body carries none (an empty JSON body).
+**   content_type  borrowed, such as "application/json; charset=utf-8"; NULL to sniff.
+**   body          borrowed, `length` bytes (NULL allowed when length is 0).
+** Errors: SATCHEL_E_INVALID_MEDIA_TYPE, SATCHEL_E_UNACCEPTABLE_CONTENT_TYPE, and the
+** serializer's own (SATCHEL_E_SYNTAX with the byte offset, _LIMIT, ...). */
+SATCHEL_API satchel_status satchel_registry_decode(satchel_value **out_value, const satchel_registry *registry, const char *content_type, size_t content_type_length, const void *body, size_t length);
+
+/* Encodes parameters as a request body with the request serializer for `media_type`
+** ("application/json", "application/x-www-form-urlencoded", "application/x-plist",
+** "application/x-bplist", "application/xml", "multipart/form-data", or a plugin's).
+**   out_body          receives the body, owned by the caller (satchel_free).
+**   out_content_type  receives the Content-Type to send (with charset or boundary), owned by
+**                     the caller (satchel_free); may be NULL.
+**   parameters        borrowed.
+** Errors: SATCHEL_E_UNACCEPTABLE_CONTENT_TYPE (no such serializer), SATCHEL_E_UNENCODABLE. */
+SATCHEL_API satchel_status satchel_registry_encode(uint8_t **out_body, size_t *out_length, char **out_content_type, const satchel_registry *registry, const char *media_type, size_t media_type_length, const satchel_value *parameters);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Plugins: serializers written in C                                                        */
+/* ---------------------------------------------------------------------------------------- */
+
+typedef struct satchel_host satchel_host;
+
+/* A response serializer written in C. The registry copies the struct and the strings.
+**   media_types  NULL-terminated list of the media ranges it decodes, such as
+**                {"text/csv", NULL}; a `*` subtype is allowed.
+**   decode       called with the body (borrowed), its Content-Type (borrowed, may be NULL)
+**                and the host table; builds a value with `host` and stores it, owned by the
+**                library from then on, in `*out_value` (or leaves NULL for "no value"). On
+**                failure returns an error status and may call host->set_error_message.
+**                May be called from several threads at once.
+**   destroy      called once with `userdata` when the registry goes away; may be NULL. */
+typedef struct satchel_response_serializer {
+    uint32_t struct_size;
+    uint32_t abi_version;
+    const char *name;
+    const char *const *media_types;
+    satchel_status (*decode)(void *userdata, const satchel_host *host, const char *content_type, size_t content_type_length, const uint8_t *body, size_t length, satchel_value **out_value);
+    void *userdata;
+    void (*destroy)(void *userdata);
+} satchel_response_serializer;
+
+/* A request serializer written in C.
+**   media_type  the media type it writes and sends as Content-Type, such as "text/csv".
+**   encode      writes `parameters` (borrowed) into a body allocated with host->allocate and
+**               stored in `*out_body` / `*out_length` (the library releases it). */
+typedef struct satchel_request_serializer {
+    uint32_t struct_size;
+    uint32_t abi_version;
+    const char *name;
+    const char *media_type;
+    satchel_status (*encode)(void *userdata, const satchel_host *host, const satchel_value *parameters, uint8_t **out_body, size_t *out_length);
+    void *userdata;
+    void (*destroy)(void *userdata);
+} satchel_request_serializer;
+
+/* Registers a serializer. The registry copies `serializer` (borrowed) and owns `userdata`
+** from then on. A response serializer is consulted before the built-in ones for its media
+** types, by satchel_registry_decode, by the compound serializer and for the parts of
+** multipart/mixed bodies. Errors: SATCHEL_E_ABI_MISMATCH, SATCHEL_E_INVALID_MEDIA_TYPE. */
+SATCHEL_API satchel_status satchel_registry_register_response_serializer(satchel_registry *registry, const satchel_response_serializer *serializer);
+SATCHEL_API satchel_status satchel_registry_register_request_serializer(satchel_registry *registry, const satchel_request_serializer *serializer);
+
+/* The functions a plugin gets from the host, so that it need not link libsatchel. Each
+** member behaves as the satchel_* function of the same name. */
+struct satchel_host {
+    uint32_t struct_size;
+    uint32_t abi_version;
+    void *(*allocate)(size_t size);
+    void (*free)(void *buffer);
+    void (*set_error_message)(const char *message);
+    satchel_status (*register_response_serializer)(satchel_registry *registry, const satchel_response_serializer *serializer);
+    satchel_status (*register_request_serializer)(satchel_registry *registry, const satchel_request_serializer *serializer);
+    satchel_type (*value_type)(const satchel_value *value);
+    satchel_status (*value_create_null)(satchel_value **out_value);
+    satchel_status (*value_create_bool)(satchel_value **out_value, int boolean);
+    satchel_status (*value_create_int64)(satchel_value **out_value, int64_t integer);
+    satchel_status (*value_create_double)(satchel_value **out_value, double number);
+    satchel_status (*value_create_string)(satchel_value **out_value, const char *string, size_t length);
+    satchel_status (*value_create_bytes)(satchel_value **out_value, const uint8_t *bytes, size_t length);
+    satchel_status (*value_create_array)(satchel_value **out_value);
+    satchel_status (*value_create_object)(satchel_value **out_value);
+    satchel_status (*value_array_append)(satchel_value *array, satchel_value *element);
+    satchel_status (*value_object_set)(satchel_value *object, const char *key, size_t key_length, satchel_value *member);
+    void (*value_free)(satchel_value *value);
+    satchel_status (*value_get_bool)(int *out_bool, const satchel_value *value);
+    satchel_status (*value_get_int64)(int64_t *out_integer, const satchel_value *value);
+    satchel_status (*value_get_double)(double *out_double, const satchel_value *value);
+    satchel_status (*value_get_string)(const char **out_string, size_t *out_length, const satchel_value *value);
+    satchel_status (*value_count)(size_t *out_count, const satchel_value *value);
+    satchel_status (*value_array_get)(const satchel_value **out_element, const satchel_value *array, size_t index);
+    satchel_status (*value_object_entry)(const char **out_key, size_t *out_key_length, const satchel_value **out_member, const satchel_value *object, size_t index);
+};
+
+/* What a loadable plugin exports under the name "satchel_plugin_init": it registers its
+** serializers through `host` into `registry` and returns SATCHEL_OK. */
+typedef satchel_status (*satchel_plugin_init_function)(const satchel_host *host, satchel_registry *registry);
+
+/* Loads the shared object at `path` (borrowed, NUL-terminated) with dlopen, looks up
+** "satchel_plugin_init" and calls it. The object stays loaded for the life of the process.
+** Errors: SATCHEL_E_PLUGIN (cannot open, no entry point, the entry point failed; the message
+** says which and quotes dlerror), SATCHEL_E_ABI_MISMATCH. */
+SATCHEL_API satchel_status satchel_registry_load_plugin(satchel_registry *registry, const char *path);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Multipart bodies                                                                         */
+/* ---------------------------------------------------------------------------------------- */
+
+/* A multipart/form-data body being built and then read, in constant memory. */
+typedef struct satchel_multipart satchel_multipart;
+
+/* Where the bytes of a callback part come from.
+**   length    the part's length in bytes, or -1 when unknown (then the body's length is
+**             unknown too and HTTP sends it chunked).
+**   read      fills up to `capacity` bytes of `buffer`; returns the count, 0 at the end, or
+**             -1 on an error (the read fails with SATCHEL_E_IO).
+**   rewind    starts over (for redirects and retries); returns 0, or -1 when it cannot. May
+**             be NULL (the body is then not rewindable).
+**   destroy   called once with `userdata` when the builder is freed; may be NULL. */
+typedef struct satchel_read_source {
+    uint32_t struct_size;
+    uint32_t abi_version;
+    int64_t length;
+    int64_t (*read)(void *userdata, uint8_t *buffer, size_t capacity);
+    int (*rewind)(void *userdata);
+    void *userdata;
+    void (*destroy)(void *userdata);
+} satchel_read_source;
+
+/* Creates a builder. `boundary` (borrowed) is used as given (1 to 70 characters of RFC 2046's
+** set; SATCHEL_E_INVALID_ARGUMENT otherwise) or, when NULL, made at random. */
+SATCHEL_API satchel_status satchel_multipart_create(satchel_multipart **out_multipart, const char *boundary, size_t boundary_length);
+SATCHEL_API void satchel_multipart_free(satchel_multipart *multipart);
+
+/* Adds a text field `name` = `value` (both copied). */
+SATCHEL_API satchel_status satchel_multipart_add_field(satchel_multipart *multipart, const char *name, size_t name_length, const char *value, size_t value_length);
+
+/* Adds a part holding `length` bytes of `data` (copied). `filename` and `content_type`
+** (copied) may be NULL: no filename, and application/octet-stream. */
+SATCHEL_API satchel_status satchel_multipart_add_data(satchel_multipart *multipart, const char *name, size_t name_length, const void *data, size_t length, const char *filename, size_t filename_length, const char *content_type, size_t content_type_length);
+
+/* Adds a part streamed from the file at `path` (NUL-terminated, borrowed; opened now so a
+** missing file fails here with SATCHEL_E_IO). `filename` NULL means the path's last
+** component, `content_type` NULL means the type inferred from the file name. */
+SATCHEL_API satchel_status satchel_multipart_add_file(satchel_multipart *multipart, const char *name, size_t name_length, const char *path, const char *filename, size_t filename_length, const char *content_type, size_t content_type_length);
+
+/* Adds a part whose bytes come from `source` (the struct is copied; its userdata is owned by
+** the builder from then on). */
+SATCHEL_API satchel_status satchel_multipart_add_callback(satchel_multipart *multipart, const char *name, size_t name_length, const char *filename, size_t filename_length, const char *content_type, size_t content_type_length, const satchel_read_source *source);
+
+/* The body's Content-Type with its boundary parameter, owned by the builder. */
+SATCHEL_API satchel_status satchel_multipart_content_type(const char **out_content_type, size_t *out_length, const satchel_multipart *multipart);
+
+/* The body's exact length, or -1 when a callback part's length is unknown. */
+SATCHEL_API satchel_status satchel_multipart_content_length(int64_t *out_length, const satchel_multipart *multipart);
+
+/* Reads the next bytes of the body into `buffer` (up to `capacity`, which may be any size).
+** `*out_count` is 0 at the end. The first read freezes the builder: adding parts afterwards
+** returns SATCHEL_E_MISUSE. A file that changed size since it was added fails with
+** SATCHEL_E_IO. */
+SATCHEL_API satchel_status satchel_multipart_read(size_t *out_count, satchel_multipart *multipart, uint8_t *buffer, size_t capacity);
+
+/* Starts the body over from its first byte. SATCHEL_E_IO when a callback part cannot rewind. */
+SATCHEL_API satchel_status satchel_multipart_rewind(satchel_multipart *multipart);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Transport: sessions, requests, responses                                                 */
+/* ---------------------------------------------------------------------------------------- */
+
+/* A session: a libcurl multi handle with its own thread, connection cache, cookie store,
+** default headers and policies (AFHTTPSessionManager's role). Safe to use from any thread. */
+typedef struct satchel_session satchel_session;
+
+/* One request being prepared; used by one thread at a time. */
+typedef struct satchel_request satchel_request;
+
+/* A response that arrived: status, headers, raw body and decoded value. */
+typedef struct satchel_response satchel_response;
+
+/* An asynchronous transfer. */
+typedef struct satchel_task satchel_task;
+
+/* Creates a session.
+**   base_url  borrowed; relative request URLs resolve against it (RFC 3986). May be NULL.
+**   registry  borrowed; the session keeps its own reference. NULL means a registry with the
+**             built-in serializers. */
+SATCHEL_API satchel_status satchel_session_create(satchel_session **out_session, const char *base_url, size_t base_url_length, satchel_registry *registry);
+
+/* Cancels the session's transfers, waits for their callbacks, and releases it. NULL does
+** nothing. Must not be called from a completion or progress callback. */
+SATCHEL_API void satchel_session_free(satchel_session *session);
+
+/* Session settings. Each applies to requests sent after the call. */
+typedef enum satchel_timeout {
+    SATCHEL_TIMEOUT_CONNECT = 1,  /* default 60 s */
+    SATCHEL_TIMEOUT_REQUEST = 2,  /* the whole transfer, default none */
+    SATCHEL_TIMEOUT_IDLE = 3      /* no byte in either direction, default 60 s */
+} satchel_timeout;
+
+/* Sets a timeout in milliseconds; 0 means none. */
+SATCHEL_API satchel_status satchel_session_set_timeout(satchel_session *session, satchel_timeout timeout, uint64_t milliseconds);
+
+/* Adds a header (both copied) sent with every request; an empty value removes it. */
+SATCHEL_API satchel_status satchel_session_set_header(satchel_session *session, const char *name, size_t name_length, const char *value, size_t value_length);
+
+/* The most redirects followed (default 16; 0 follows none). */
+SATCHEL_API satchel_status satchel_session_set_max_redirects(satchel_session *session, uint32_t count);
+
+/* Retries of idempotent requests after a transient failure (default 2; 0 disables). */
+SATCHEL_API satchel_status satchel_session_set_retries(satchel_session *session, uint32_t count);
+
+/* TLS: trust only the CA certificates in the PEM file at `path` (borrowed, NUL-terminated;
+** NULL returns to the system store). */
+SATCHEL_API satchel_status satchel_session_set_ca_file(satchel_session *session, const char *path);
+
+/* TLS: also require the server's public key to match one of the pins added, each
+** "sha256//BASE64" of the SubjectPublicKeyInfo (curl's --pinnedpubkey form) or the bare
+** base64 (copied). SATCHEL_E_INVALID_ARGUMENT for anything else. */
+SATCHEL_API satchel_status satchel_session_add_pinned_public_key(satchel_session *session, const char *pin, size_t pin_length);
+
+/* TLS: accept invalid (self-signed, expired) certificates, and whether the host name must
+** match. Turning both off without a pin is AFNetworking's insecure mode. */
+SATCHEL_API satchel_status satchel_session_set_allow_invalid_certificates(satchel_session *session, int allow);
+SATCHEL_API satchel_status satchel_session_set_validates_domain_name(satchel_session *session, int validates);
+
+/* Creates a request for `method` ("GET", "POST", ...; copied) and `url` (copied; absolute,
+** or relative to the session's base URL). Owned by the caller (satchel_request_free). */
+SATCHEL_API satchel_status satchel_request_create(satchel_request **out_request, const char *method, size_t method_length, const char *url, size_t url_length);
+SATCHEL_API void satchel_request_free(satchel_request *request);
+
+/* Adds a header (both copied). */
+SATCHEL_API satchel_status satchel_request_add_header(satchel_request *request, const char *name, size_t name_length, const char *value, size_t value_length);
+
+/* Parameters (copied) encoded by the request serializer for `media_type` (borrowed; NULL
+** means form): in the query for GET, HEAD and DELETE, in the body otherwise. */
+SATCHEL_API satchel_status satchel_request_set_parameters(satchel_request *request, const satchel_value *parameters, const char *media_type, size_t media_type_length);
+
+/* A body of `length` bytes (copied) with its Content-Type (copied; may be NULL). */
+SATCHEL_API satchel_status satchel_request_set_body(satchel_request *request, const void *body, size_t length, const char *content_type, size_t content_type_length);
+
+/* A body streamed from the file at `path` (borrowed, NUL-terminated). */
+SATCHEL_API satchel_status satchel_request_set_body_file(satchel_request *request, const char *path, const char *content_type, size_t content_type_length);
+
+/* A multipart body (taken: the request frees the builder). */
+SATCHEL_API satchel_status satchel_request_set_body_multipart(satchel_request *request, satchel_multipart *multipart);
+
+/* Called during the transfer (at most every 100 ms, and once at the end) on a library
+** thread, with byte counts so far and totals (-1 when unknown). Return 0 to go on, non-zero
+** to cancel the transfer (it then ends with SATCHEL_E_CANCELLED). */
+typedef int (*satchel_progress_callback)(void *userdata, int64_t uploaded, int64_t upload_total, int64_t downloaded, int64_t download_total);
+
+/* Sets the progress callback (NULL removes it); `userdata` is borrowed and must stay valid
+** until the transfer ends. */
+SATCHEL_API satchel_status satchel_request_set_progress(satchel_request *request, satchel_progress_callback progress, void *userdata);
+
+/* Sends `request` (borrowed) and waits for the response.
+**   out_response  receives the response, owned by the caller (satchel_response_free),
+**                 whenever one arrived -- also when the call then returns
+**                 SATCHEL_E_UNACCEPTABLE_STATUS, _UNACCEPTABLE_CONTENT_TYPE or a decoding
+**                 error, so the status and body can be inspected. NULL otherwise.
+** Errors: the transport's (SATCHEL_E_CANNOT_CONNECT, _TIMED_OUT, _TLS, _TOO_MANY_REDIRECTS,
+** _NETWORK, _CANCELLED), validation and decoding errors. Must not be called from a
+** completion or progress callback. */
+SATCHEL_API satchel_status satchel_session_send(satchel_response **out_response, satchel_session *session, const satchel_request *request);
+
+/* Called once when an asynchronous transfer ends, on a library thread. `response` is owned by
+** the callback (satchel_response_free), NULL when none arrived; `status` as for
+** satchel_session_send, with the message passed in `message` (valid during the call). */
+typedef void (*satchel_completion_callback)(void *userdata, satchel_status status, const char *message, satchel_response *response);
+
+/* Starts sending `request` (borrowed; copied before the call returns) and returns at once.
+**   out_task    receives the task, owned by the caller (satchel_task_free); may be NULL.
+**   completion  required; `userdata` is passed to it. */
+SATCHEL_API satchel_status satchel_session_send_async(satchel_task **out_task, satchel_session *session, const satchel_request *request, satchel_completion_callback completion, void *userdata);
+
+/* Cancels the transfer; its completion then runs with SATCHEL_E_CANCELLED (unless it already
+** ended). Safe from any thread, also from the progress callback. */
+SATCHEL_API satchel_status satchel_task_cancel(satchel_task *task);
+
+/* Waits until the task's completion callback has returned. */
+SATCHEL_API satchel_status satchel_task_wait(satchel_task *task);
+
+/* Releases the caller's handle; the transfer goes on and its completion still runs. */
+SATCHEL_API void satchel_task_free(satchel_task *task);
+
+SATCHEL_API void satchel_response_free(satchel_response *response);
+
+/* The HTTP status code, such as 200. */
+SATCHEL_API int satchel_response_status(const satchel_response *response);
+
+/* The number of header fields, and the field at `index` (name and value owned by the
+** response). */
+SATCHEL_API size_t satchel_response_header_count(const satchel_response *response);
+SATCHEL_API satchel_status satchel_response_header_at(const char **out_name, size_t *out_name_length, const char **out_value, size_t *out_value_length, const satchel_response *response, size_t index);
+
+/* The value of the first field named `name` (case-insensitive, borrowed); owned by the
+** response. SATCHEL_E_NOT_FOUND when absent. */
+SATCHEL_API satchel_status satchel_response_header(const char **out_value, size_t *out_value_length, const satchel_response *response, const char *name, size_t name_length);
+
+/* The raw body as received (decompressed), owned by the response. */
+SATCHEL_API satchel_status satchel_response_body(const uint8_t **out_body, size_t *out_length, const satchel_response *response);
+
+/* The decoded value, owned by the response; NULL when the body carried none or did not
+** decode. */
+SATCHEL_API const satchel_value *satchel_response_value(const satchel_response *response);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SATCHEL_H */
