@@ -17,14 +17,13 @@ public func satchel_multipart_create(_ outMultipart: UnsafeMutablePointer<Opaque
         let chosen = try Arguments.optionalString(boundary, boundaryLength, "boundary")
             .map { text throws(SatchelError) in try MultipartBoundary(text) } ?? .random()
         let handle = MultipartHandle(MultipartFormData(boundary: chosen))
-        out.pointee = OpaquePointer(Unmanaged.passRetained(handle).toOpaque())
+        out.pointee = handle.retainedPointer
     }
 }
 
 @c @implementation
 public func satchel_multipart_free(_ multipart: OpaquePointer?) {
-    guard let multipart else { return }
-    Unmanaged<MultipartHandle>.fromOpaque(UnsafeRawPointer(multipart)).release()
+    MultipartHandle.release(multipart)
 }
 
 @c @implementation

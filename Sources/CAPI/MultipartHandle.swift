@@ -4,7 +4,9 @@ import Serializers
 
 /// The object behind a `satchel_multipart *`: a ``MultipartFormData`` being built, then the
 /// body stream reading it.
-final class MultipartHandle {
+final class MultipartHandle: CHandle {
+    static let parameterName = "multipart"
+
     /// The parts so far.
     var form: MultipartFormData
     /// The body being read; set by the first read, which freezes the parts.
@@ -17,11 +19,6 @@ final class MultipartHandle {
         contentType = CBuffer(form.contentType.description)
     }
 
-    /// The handle behind a pointer C passed in.
-    static func from(_ pointer: OpaquePointer?) throws(SatchelError) -> MultipartHandle {
-        let pointer = try Arguments.required(pointer, "multipart")
-        return Unmanaged<MultipartHandle>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
-    }
 
     /// Adds a part, unless reading has begun.
     func add(_ append: (inout MultipartFormData) throws -> Void) throws {

@@ -23,10 +23,10 @@ enum PluginLoader {
             throw SatchelError(.plugin, "\(path) exports no satchel_plugin_init: \(dlerrorMessage())")
         }
         let initialize = unsafeBitCast(symbol, to: satchel_plugin_init_function.self)
-        let pointer = Unmanaged.passRetained(handle)
-        defer { pointer.release() }
+        let pointer = handle.retainedPointer
+        defer { RegistryHandle.release(pointer) }
         PluginHost.clearMessage()
-        let status = initialize(PluginHost.table, OpaquePointer(pointer.toOpaque()))
+        let status = initialize(PluginHost.table, pointer)
         guard status == SATCHEL_OK else {
             let detail = PluginHost.takeMessage() ?? String(cString: satchel_status_string(status))
             throw SatchelError(.plugin, "satchel_plugin_init of \(path) failed with status \(status.rawValue): \(detail)")

@@ -9,14 +9,13 @@ public func satchel_registry_create(_ outRegistry: UnsafeMutablePointer<OpaquePo
     outRegistry?.pointee = nil
     return guarded {
         let out = try Arguments.required(outRegistry, "out_registry")
-        out.pointee = OpaquePointer(Unmanaged.passRetained(RegistryHandle(.standard())).toOpaque())
+        out.pointee = RegistryHandle(.standard()).retainedPointer
     }
 }
 
 @c @implementation
 public func satchel_registry_free(_ registry: OpaquePointer?) {
-    guard let registry else { return }
-    Unmanaged<RegistryHandle>.fromOpaque(UnsafeRawPointer(registry)).release()
+    RegistryHandle.release(registry)
 }
 
 @c @implementation

@@ -6,7 +6,9 @@ import Serializers
 ///
 /// Sessions keep their own reference to the ``Registry``, so freeing the handle never pulls a
 /// registry out from under a transfer.
-final class RegistryHandle: Sendable {
+final class RegistryHandle: Sendable, CHandle {
+    static let parameterName = "registry"
+
     /// The registry.
     let registry: Registry
 
@@ -14,11 +16,6 @@ final class RegistryHandle: Sendable {
         self.registry = registry
     }
 
-    /// The handle behind a pointer C passed in.
-    static func from(_ pointer: OpaquePointer?) throws(SatchelError) -> RegistryHandle {
-        let pointer = try Arguments.required(pointer, "registry")
-        return Unmanaged<RegistryHandle>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
-    }
 }
 
 extension Limits {

@@ -17,14 +17,13 @@ public func satchel_request_create(_ outRequest: UnsafeMutablePointer<OpaquePoin
             throw SatchelError(.invalidArgument, "method: \"\(methodText)\" is not an HTTP method token")
         }
         let handle = RequestHandle(method: parsed, url: try Arguments.string(url, urlLength, "url"))
-        out.pointee = OpaquePointer(Unmanaged.passRetained(handle).toOpaque())
+        out.pointee = handle.retainedPointer
     }
 }
 
 @c @implementation
 public func satchel_request_free(_ request: OpaquePointer?) {
-    guard let request else { return }
-    Unmanaged<RequestHandle>.fromOpaque(UnsafeRawPointer(request)).release()
+    RequestHandle.release(request)
 }
 
 @c @implementation
@@ -127,7 +126,7 @@ public func satchel_session_send_async(_ outTask: UnsafeMutablePointer<OpaquePoi
         }
         taskBox.withLock { $0 = task }
         sessionHandle.track(task)
-        outTask?.pointee = OpaquePointer(Unmanaged.passRetained(task).toOpaque())
+        outTask?.pointee = task.retainedPointer
     }
 }
 
@@ -159,6 +158,5 @@ public func satchel_task_wait(_ task: OpaquePointer?) -> satchel_status {
 
 @c @implementation
 public func satchel_task_free(_ task: OpaquePointer?) {
-    guard let task else { return }
-    Unmanaged<TaskHandle>.fromOpaque(UnsafeRawPointer(task)).release()
+    TaskHandle.release(task)
 }

@@ -5,7 +5,9 @@ import Serializers
 import Transport
 
 /// The object behind a `satchel_request *`: what to send, collected by the setters.
-final class RequestHandle {
+final class RequestHandle: CHandle {
+    static let parameterName = "request"
+
     typealias Progress = @convention(c) (UnsafeMutableRawPointer?, Int64, Int64, Int64, Int64) -> Int32
 
     var method: HTTPRequest.Method
@@ -22,11 +24,6 @@ final class RequestHandle {
         self.url = url
     }
 
-    /// The handle behind a pointer C passed in.
-    static func from(_ pointer: OpaquePointer?) throws(SatchelError) -> RequestHandle {
-        let pointer = try Arguments.required(pointer, "request")
-        return Unmanaged<RequestHandle>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
-    }
 
     /// The Transport request, with the serializer for the parameters looked up in `registry`
     /// and the progress callback wired to `cancel`.

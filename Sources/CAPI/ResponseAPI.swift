@@ -7,8 +7,7 @@ import Transport
 
 @c @implementation
 public func satchel_response_free(_ response: OpaquePointer?) {
-    guard let response else { return }
-    Unmanaged<ResponseHandle>.fromOpaque(UnsafeRawPointer(response)).release()
+    ResponseHandle.release(response)
 }
 
 @c @implementation

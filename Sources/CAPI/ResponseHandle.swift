@@ -4,7 +4,9 @@ import SerializerRegistry
 import Transport
 
 /// The object behind a `satchel_response *`: a ``DataResponse`` and C copies of its parts.
-final class ResponseHandle: @unchecked Sendable {
+final class ResponseHandle: @unchecked Sendable, CHandle {
+    static let parameterName = "response"
+
     // Safe to share: everything is immutable after init.
 
     let response: DataResponse
@@ -22,16 +24,11 @@ final class ResponseHandle: @unchecked Sendable {
         value = response.value.map { ValueHandle($0, ownedByParent: true) }
     }
 
-    /// The handle behind a pointer C passed in.
-    static func from(_ pointer: OpaquePointer?) throws(SatchelError) -> ResponseHandle {
-        let pointer = try Arguments.required(pointer, "response")
-        return Unmanaged<ResponseHandle>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
-    }
 
     /// A retained pointer for C, when a response arrived.
     static func retainedPointer(for response: DataResponse) -> OpaquePointer? {
         guard response.response != nil else { return nil }
-        return OpaquePointer(Unmanaged.passRetained(ResponseHandle(response)).toOpaque())
+        return ResponseHandle(response).retainedPointer
     }
 
     /// The status a transfer ends with: OK, or the response's error.

@@ -20,16 +20,15 @@ public func satchel_session_create(_ outSession: UnsafeMutablePointer<OpaquePoin
         let base = try Arguments.optionalString(baseURL, baseURLLength, "base_url")
         let chosen = try registry.map { pointer throws(SatchelError) in try RegistryHandle.from(pointer).registry } ?? .standard()
         let handle = try SessionHandle(baseURL: base, registry: chosen)
-        out.pointee = OpaquePointer(Unmanaged.passRetained(handle).toOpaque())
+        out.pointee = handle.retainedPointer
     }
 }
 
 @c @implementation
 public func satchel_session_free(_ session: OpaquePointer?) {
-    guard let session else { return }
-    let handle = Unmanaged<SessionHandle>.fromOpaque(UnsafeRawPointer(session))
-    handle.takeUnretainedValue().close()
-    handle.release()
+    guard let handle = try? SessionHandle.from(session) else { return }
+    handle.close()
+    SessionHandle.release(session)
 }
 
 /// Runs a setter on a session's configuration.

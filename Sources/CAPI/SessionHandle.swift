@@ -5,7 +5,9 @@ import Transport
 
 /// The object behind a `satchel_session *`: a configuration the setters change and the
 /// ``Session`` made from it, rebuilt after a change (transfers in flight keep the old one).
-final class SessionHandle: Sendable {
+final class SessionHandle: Sendable, CHandle {
+    static let parameterName = "session"
+
     private struct State {
         var configuration: SessionConfiguration
         var session: Session
@@ -30,11 +32,6 @@ final class SessionHandle: Sendable {
             session: try Session(baseURL: baseURL, configuration: configuration, registry: registry)))
     }
 
-    /// The handle behind a pointer C passed in.
-    static func from(_ pointer: OpaquePointer?) throws(SatchelError) -> SessionHandle {
-        let pointer = try Arguments.required(pointer, "session")
-        return Unmanaged<SessionHandle>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
-    }
 
     /// The session for the next request.
     var session: Session {

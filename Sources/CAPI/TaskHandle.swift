@@ -6,7 +6,9 @@ import Transport
 
 /// The object behind a `satchel_task *`, and the machinery of every send: a ``SessionTask``
 /// whose end wakes the C threads waiting for it.
-final class TaskHandle: Sendable {
+final class TaskHandle: Sendable, CHandle {
+    static let parameterName = "task"
+
     private struct State {
         var task: SessionTask?
         var cancelRequested = false
@@ -42,11 +44,6 @@ final class TaskHandle: Sendable {
         return handle
     }
 
-    /// The handle behind a pointer C passed in.
-    static func from(_ pointer: OpaquePointer?) throws(SatchelError) -> TaskHandle {
-        let pointer = try Arguments.required(pointer, "task")
-        return Unmanaged<TaskHandle>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
-    }
 
     /// Cancels the transfer (also before it has started).
     func cancel() {
