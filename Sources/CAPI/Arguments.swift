@@ -51,14 +51,31 @@ enum Arguments {
         try MediaType(parsing: string(pointer, length, name))
     }
 
-    /// Checks the `struct_size` and `abi_version` a caller put at the start of a struct.
-    static func checkHeader(structSize: UInt32, abiVersion: UInt32, minimumSize: Int, _ name: String) throws(SatchelError) {
+    /// A struct the caller filled or will have filled (`satchel_image_info`, the plugin
+    /// vtables, …), after its `struct_size` and `abi_version` are checked. The two fields are
+    /// read on their own first, so a struct smaller than this library's is never read or
+    /// written past its end.
+    ///
+    /// - Throws: `SATCHEL_E_INVALID_ARGUMENT` for NULL, `SATCHEL_E_ABI_MISMATCH` for an
+    ///   `abi_version` this library does not know or a `struct_size` smaller than version 1's.
+    static func versioned<Struct>(_ pointer: UnsafeMutablePointer<Struct>?, _ name: String) throws(SatchelError) -> UnsafeMutablePointer<Struct> {
+        let pointer = try required(pointer, name)
+        let raw = UnsafeRawPointer(pointer)
+        let structSize = raw.loadUnaligned(as: UInt32.self)
+        let abiVersion = raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self)
+        let typeName = String(describing: Struct.self)
         guard abiVersion >= 1, abiVersion <= UInt32(SATCHEL_ABI_VERSION) else {
-            throw SatchelError(.abiMismatch, "\(name): abi_version \(abiVersion) is not one this library knows (1...\(SATCHEL_ABI_VERSION))")
+            throw SatchelError(.abiMismatch, "\(typeName): abi_version \(abiVersion) is not one this library knows (1...\(SATCHEL_ABI_VERSION))")
         }
-        guard Int(structSize) >= minimumSize else {
-            throw SatchelError(.abiMismatch, "\(name): struct_size \(structSize) is smaller than version 1's \(minimumSize)")
+        guard Int(structSize) >= MemoryLayout<Struct>.size else {
+            throw SatchelError(.abiMismatch, "\(typeName): struct_size \(structSize) is smaller than version 1's \(MemoryLayout<Struct>.size)")
         }
+        return pointer
+    }
+
+    /// ``versioned(_:_:)`` for a struct the library only reads.
+    static func versioned<Struct>(_ pointer: UnsafePointer<Struct>?, _ name: String) throws(SatchelError) -> Struct {
+        try versioned(UnsafeMutablePointer(mutating: pointer), name).pointee
     }
 }
 

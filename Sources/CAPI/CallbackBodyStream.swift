@@ -12,11 +12,8 @@ final class CallbackSource: @unchecked Sendable {
     private let userdata: PluginUserdata
     private let hasBeenRead = Mutex(false)
 
-    /// Copies a caller's source struct.
+    /// Copies a caller's source struct (its version already checked by `Arguments.versioned`).
     init(_ source: satchel_read_source) throws {
-        try Arguments.checkHeader(
-            structSize: source.struct_size, abiVersion: source.abi_version,
-            minimumSize: MemoryLayout<satchel_read_source>.size, "satchel_read_source")
         _ = try Arguments.required(source.read, "source->read")
         guard source.length >= -1 else { throw SatchelError(.invalidArgument, "source->length \(source.length) is negative") }
         declaredLength = source.length == -1 ? nil : source.length

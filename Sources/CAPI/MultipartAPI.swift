@@ -78,7 +78,7 @@ public func satchel_multipart_add_callback(_ multipart: OpaquePointer?, _ name: 
         let mediaType = try contentType.map { _ throws(SatchelError) in
             try Arguments.mediaType(contentType, contentTypeLength, "content_type")
         }
-        let callbackSource = try CallbackSource(try Arguments.required(source, "source").pointee)
+        let callbackSource = try CallbackSource(try Arguments.versioned(source, "source"))
         try handle.add {
             try $0.append(
                 name: name, fileName: filename, mediaType: mediaType, length: callbackSource.declaredLength,

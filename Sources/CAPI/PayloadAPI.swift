@@ -7,10 +7,7 @@ import Serializers
 @c @implementation
 public func satchel_value_image_info(_ info: UnsafeMutablePointer<satchel_image_info>?, _ image: OpaquePointer?) -> satchel_status {
     guarded {
-        let info = try Arguments.required(info, "info")
-        try Arguments.checkHeader(
-            structSize: info.pointee.struct_size, abiVersion: info.pointee.abi_version,
-            minimumSize: MemoryLayout<satchel_image_info>.size, "satchel_image_info")
+        let info = try Arguments.versioned(info, "info")
         let handle = try ValueHandle.from(image, "image")
         let decoded = try handle.payload(DecodedImage.self, "an image")
         info.pointee.format = handle.buffer(.imageFormat) { CBuffer(decoded.format.rawValue) }.cString
@@ -64,10 +61,7 @@ public func satchel_value_xml_query(_ outNodes: UnsafeMutablePointer<OpaquePoint
 @c @implementation
 public func satchel_value_part(_ part: UnsafeMutablePointer<satchel_part>?, _ multipart: OpaquePointer?, _ index: Int) -> satchel_status {
     guarded {
-        let part = try Arguments.required(part, "part")
-        try Arguments.checkHeader(
-            structSize: part.pointee.struct_size, abiVersion: part.pointee.abi_version,
-            minimumSize: MemoryLayout<satchel_part>.size, "satchel_part")
+        let part = try Arguments.versioned(part, "part")
         let handle = try ValueHandle.from(multipart, "multipart")
         let element = try handle.part(at: index)
         func text(_ key: ValueHandle.CacheKey, _ string: String?) -> (UnsafePointer<CChar>?, Int) {
@@ -104,10 +98,7 @@ public func satchel_value_part_header(_ outName: UnsafeMutablePointer<UnsafePoin
 @c @implementation
 public func satchel_value_http_info(_ info: UnsafeMutablePointer<satchel_http_info>?, _ message: OpaquePointer?) -> satchel_status {
     guarded {
-        let info = try Arguments.required(info, "info")
-        try Arguments.checkHeader(
-            structSize: info.pointee.struct_size, abiVersion: info.pointee.abi_version,
-            minimumSize: MemoryLayout<satchel_http_info>.size, "satchel_http_info")
+        let info = try Arguments.versioned(info, "info")
         let handle = try ValueHandle.from(message, "message")
         let embedded = try handle.payload(EmbeddedHTTPMessage.self, "an HTTP message")
         info.pointee.status = Int32(clamping: embedded.status ?? 0)

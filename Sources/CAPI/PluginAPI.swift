@@ -12,12 +12,9 @@ import SerializerRegistry
 public func satchel_registry_register_response_serializer(_ registry: OpaquePointer?, _ serializer: UnsafePointer<satchel_response_serializer>?) -> satchel_status {
     guarded {
         let handle = try RegistryHandle.from(registry)
-        let vtable = try Arguments.required(serializer, "serializer")
-        try Arguments.checkHeader(
-            structSize: vtable.pointee.struct_size, abiVersion: vtable.pointee.abi_version,
-            minimumSize: MemoryLayout<satchel_response_serializer>.size, "satchel_response_serializer")
+        let vtable = try Arguments.versioned(serializer, "serializer")
         // Consulted before the built-in serializers for its media types.
-        handle.registry.register(try PluginResponseSerializer(vtable.pointee), priority: 1)
+        handle.registry.register(try PluginResponseSerializer(vtable), priority: 1)
     }
 }
 
@@ -25,11 +22,8 @@ public func satchel_registry_register_response_serializer(_ registry: OpaquePoin
 public func satchel_registry_register_request_serializer(_ registry: OpaquePointer?, _ serializer: UnsafePointer<satchel_request_serializer>?) -> satchel_status {
     guarded {
         let handle = try RegistryHandle.from(registry)
-        let vtable = try Arguments.required(serializer, "serializer")
-        try Arguments.checkHeader(
-            structSize: vtable.pointee.struct_size, abiVersion: vtable.pointee.abi_version,
-            minimumSize: MemoryLayout<satchel_request_serializer>.size, "satchel_request_serializer")
-        handle.registry.register(try PluginRequestSerializer(vtable.pointee), priority: 1)
+        let vtable = try Arguments.versioned(serializer, "serializer")
+        handle.registry.register(try PluginRequestSerializer(vtable), priority: 1)
     }
 }
 

@@ -13,11 +13,8 @@ struct PluginRequestSerializer: RequestSerializer {
     private let encodeFunction: Encode
     private let userdata: PluginUserdata
 
-    /// Copies a C vtable.
+    /// Copies a C vtable (its version already checked by `Arguments.versioned`).
     init(_ vtable: satchel_request_serializer) throws {
-        try Arguments.checkHeader(
-            structSize: vtable.struct_size, abiVersion: vtable.abi_version,
-            minimumSize: MemoryLayout<satchel_request_serializer>.size, "satchel_request_serializer")
         encodeFunction = try Arguments.required(vtable.encode, "encode")
         name = try Arguments.path(vtable.name, "name")
         contentType = try MediaType(parsing: Arguments.path(vtable.media_type, "media_type"))

@@ -14,14 +14,11 @@ struct PluginResponseSerializer: ResponseSerializer {
     private let decodeFunction: Decode
     private let userdata: PluginUserdata
 
-    /// Copies a C vtable.
+    /// Copies a C vtable (its version already checked by `Arguments.versioned`).
     ///
-    /// - Throws: `SATCHEL_E_ABI_MISMATCH`, `SATCHEL_E_INVALID_ARGUMENT` (no decode function, no
-    ///   media types), `SATCHEL_E_INVALID_MEDIA_TYPE`.
+    /// - Throws: `SATCHEL_E_INVALID_ARGUMENT` (no decode function, no media types),
+    ///   `SATCHEL_E_INVALID_MEDIA_TYPE`.
     init(_ vtable: satchel_response_serializer) throws {
-        try Arguments.checkHeader(
-            structSize: vtable.struct_size, abiVersion: vtable.abi_version,
-            minimumSize: MemoryLayout<satchel_response_serializer>.size, "satchel_response_serializer")
         decodeFunction = try Arguments.required(vtable.decode, "decode")
         name = try Arguments.path(vtable.name, "name")
         let list = try Arguments.required(vtable.media_types, "media_types")
