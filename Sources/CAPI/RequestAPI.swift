@@ -99,7 +99,7 @@ public func satchel_session_send(_ outResponse: UnsafeMutablePointer<OpaquePoint
         let sessionHandle = try SessionHandle.from(session)
         let requestHandle = try RequestHandle.from(request)
         let box = Mutex<DataResponse?>(nil)
-        let task = try TaskHandle.start(session: sessionHandle.session, request: requestHandle) { response in
+        let task = try TaskHandle.start(session: sessionHandle.session(), request: requestHandle) { response in
             box.withLock { $0 = response }
         }
         sessionHandle.track(task)
@@ -120,7 +120,7 @@ public func satchel_session_send_async(_ outTask: UnsafeMutablePointer<OpaquePoi
         let requestHandle = try RequestHandle.from(request)
         let callback = CompletionCallback(function: try Arguments.required(completion, "completion"), userdata: userdata)
         let taskBox = Mutex<TaskHandle?>(nil)
-        let task = try TaskHandle.start(session: sessionHandle.session, request: requestHandle) { response in
+        let task = try TaskHandle.start(session: sessionHandle.session(), request: requestHandle) { response in
             callback.call(with: response)
             if let task = taskBox.withLock({ $0 }) { sessionHandle.forget(task) }
         }

@@ -4,14 +4,17 @@ import Synchronization
 import Transport
 
 /// The object behind a `satchel_session *`: a configuration the setters change and the
-/// ``Session`` made from it, rebuilt after a change (transfers in flight keep the old one).
+/// ``Session`` made from it, rebuilt for the first request after a change (transfers in flight
+/// keep the old one), so a run of setters costs one session, not one each.
 final class SessionHandle: Sendable, CHandle {
     static let parameterName = "session"
 
     private struct State {
         var configuration: SessionConfiguration
         var session: Session
-        /// Sessions replaced by a setter; transfers may still run on them.
+        /// Whether a setter changed the configuration since `session` was made.
+        var isStale = false
+        /// Sessions replaced after a change; transfers may still run on them.
         var retired: [Session] = []
         var tasks: [ObjectIdentifier: TaskHandle] = [:]
     }
@@ -33,20 +36,28 @@ final class SessionHandle: Sendable, CHandle {
     }
 
 
-    /// The session for the next request.
-    var session: Session {
-        state.withLock { $0.session }
+    /// The session for the next request, made anew when the configuration changed.
+    ///
+    /// - Throws: `SATCHEL_E_INTERNAL` when libcurl cannot start another session.
+    func session() throws(SatchelError) -> Session {
+        try state.withLock { state throws(SatchelError) in
+            if state.isStale {
+                let replacement = try Session(baseURL: baseURL, configuration: state.configuration, registry: registry)
+                state.retired.append(state.session)
+                state.session = replacement
+                state.isStale = false
+            }
+            return state.session
+        }
     }
 
     /// Changes the configuration for later requests.
     func configure(_ change: (inout SessionConfiguration) throws -> Void) throws {
         try state.withLock { state in
             var configuration = state.configuration
-            try change(&configuration)
-            let replacement = try Session(baseURL: baseURL, configuration: configuration, registry: registry)
-            state.retired.append(state.session)
-            state.session = replacement
+            try change(&configuration)  // a setter that fails changes nothing
             state.configuration = configuration
+            state.isStale = true
         }
     }
 
