@@ -574,6 +574,12 @@ static void test_plugins(const char *plugin_path) {
     satchel_value_free(rows);
     CHECK_STATUS(satchel_registry_decode(&rows, registry, "text/csv", SATCHEL_NTS, "a,b\n1,2,3\n", 10), SATCHEL_E_SYNTAX);
     CHECK(contains(satchel_last_error_message(), "more fields than the header"));
+    CHECK_STATUS(satchel_registry_decode(&rows, registry, "text/csv", SATCHEL_NTS, "a,b\n1\n", 6), SATCHEL_E_SYNTAX);
+    CHECK(contains(satchel_last_error_message(), "fewer fields than the header"));
+    CHECK_STATUS(satchel_registry_decode(&rows, registry, "text/csv", SATCHEL_NTS, "a\n\"open", 7), SATCHEL_E_TRUNCATED);
+    CHECK(contains(satchel_last_error_message(), "not closed") && contains(satchel_last_error_message(), "at byte 7"));
+    CHECK_STATUS(satchel_registry_decode(&rows, registry, "text/csv", SATCHEL_NTS, "a\n\xff\n", 4), SATCHEL_E_ENCODING);
+    CHECK(rows == NULL);
 
     satchel_registry_free(registry);
     CHECK(calls == -1000); /* destroy ran with the registry */
