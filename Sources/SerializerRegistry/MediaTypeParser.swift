@@ -142,7 +142,14 @@ enum MediaTypeParser {
                 guard let next = current, next != UInt8(ascii: ";"), !(stopAtComma && next == UInt8(ascii: ",")) else {
                     continue  // an empty parameter is allowed by the grammar
                 }
+                let nameStart = index
                 let name = try token("a parameter name")
+                let parameterName = name.lowercased()
+                if parameters.contains(where: { $0.name == parameterName }) {
+                    // Two boundaries (or charsets) let two readers see two different bodies.
+                    index = nameStart
+                    throw failure("parameter \"\(parameterName)\" appears twice (RFC 6838 §4.3)")
+                }
                 guard current == UInt8(ascii: "=") else {
                     throw failure("parameter \"\(name)\" has no \"=value\"")
                 }
