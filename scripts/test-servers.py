@@ -205,6 +205,12 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
     /retry-count?key=K                  {"key", "attempts"} without counting itself
     GET /stall[?body=K][&max_s=60]     a head promising K + 1 bytes, K bytes, then nothing until
                                         the client closes (or max_s seconds)
+    GET /wrong-length?declared=N&actual=M[&length=TEXT]
+                                        a JSON-typed head with Content-Length: N (or the raw
+                                        TEXT, repeated for each comma-separated item) and M
+                                        bytes of body: fewer than N, then the connection closes;
+                                        more than N, and the connection stays open for the next
+                                        request as if the response had ended
     """
 
     protocol_version = "HTTP/1.1"
@@ -247,6 +253,8 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
                                             "attempts": self.server.attempts.get(query.get("key", ""), 0)})
             if path == "/stall":
                 return self.stall(query)
+            if path == "/wrong-length":
+                return self.wrong_length(query)
             self.read_body()
             self.send_json(404, {"error": f"no such path: {path}"})
         except ValueError as error:
@@ -395,6 +403,19 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
         else:
             status, extra = 200, []
         self.send_json(status, {"key": key, "attempt": attempt, "status": status}, extra)
+
+    def wrong_length(self, query):
+        self.read_body()
+        declared, actual = int(query.get("declared", "10")), int(query.get("actual", "5"))
+        lengths = query["length"].split(",") if "length" in query else [str(declared)]
+        head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+        head += "".join(f"Content-Length: {length}\r\n" for length in lengths) + "\r\n"
+        body = (b'"' + b"x" * max(0, actual - 2) + b'"')[:actual]
+        self.wfile.write(head.encode("latin-1") + body)
+        self.wfile.flush()
+        if actual < declared:
+            self.close_connection = True
+            self.connection.shutdown(socket.SHUT_RDWR)
 
     def stall(self, query):
         self.read_body()

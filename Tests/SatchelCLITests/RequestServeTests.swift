@@ -1,63 +1,20 @@
 import Foundation
+import SatchelTestSupport
 import Testing
 
 /// `satchel request` against `satchel serve` (both the built binary): the client's items reach
 /// the server's parsers, and the server's formats come back decoded and printed.
 @Suite(.timeLimit(.minutes(2)))
 struct RequestServeTests {
-    /// A `satchel serve --tls` process and what it printed; stopped (SIGINT) when released.
-    final class Server: @unchecked Sendable {
-        // Immutable after init; the process is only signalled in deinit. Its output goes to a
-        // pipe and /dev/null, never to the test process's own (`swift test` waits for those to
-        // close).
-        let process = Process()
-        let url: String
-        let certificateAuthority: String
-        let pin: String
-
-        init() throws {
-            process.executableURL = CommandRunner.executable
-            process.arguments = ["serve", "--port", "0", "--tls"]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            var lines: [String] = []
-            var buffer = Data()
-            while lines.count < 3 {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                buffer.append(chunk)
-                while let newline = buffer.firstIndex(of: 0x0A) {
-                    lines.append(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
-                    buffer.removeSubrange(buffer.startIndex...newline)
-                }
-            }
-            guard lines.count == 3, lines[0].hasPrefix("Serving on ") else {
-                process.terminate()
-                throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "satchel serve printed \(lines)"])
-            }
-            url = String(lines[0].dropFirst("Serving on ".count))
-            certificateAuthority = String(lines[1].split(separator: " ").last ?? "")
-            pin = String(lines[2].split(separator: " ").last ?? "")
-        }
-
-        deinit {
-            kill(process.processIdentifier, SIGINT)
-            process.waitUntilExit()
-        }
-    }
-
     /// A server for each test (swift-testing makes a suite instance per test).
-    let server: Server
+    let server: ServeProcess
 
     init() throws {
-        server = try Server()
+        server = try ServeProcess(tls: true)
     }
 
     func run(_ arguments: [String]) throws -> CommandRunner.Result {
-        try CommandRunner.run(["request"] + arguments + ["--cacert", server.certificateAuthority, "--pin-sha256", server.pin])
+        try CommandRunner.run(["request"] + arguments + ["--cacert", server.certificateAuthority ?? "", "--pin-sha256", server.pin ?? ""])
     }
 
     @Test func itemsReachTheServersParsers() throws {
@@ -102,7 +59,7 @@ struct RequestServeTests {
         #expect(download.status == 0, "\(download.errorOutput)")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: destination))
         #expect(bytes.count == 3_000_000 && bytes.enumerated().allSatisfy { $0.element == UInt8($0.offset % 251) })
-        let wrongPin = try CommandRunner.run(["request", "GET", "\(url)/json", "--cacert", server.certificateAuthority,
+        let wrongPin = try CommandRunner.run(["request", "GET", "\(url)/json", "--cacert", server.certificateAuthority ?? "",
                                               "--pin-sha256", "sha256//" + String(repeating: "A", count: 43) + "="])
         #expect(wrongPin.status == 60)
     }

@@ -14,7 +14,8 @@ struct ResponseHeadParser {
 
     /// Takes one header line (with or without its CRLF).
     /// - Returns: The final head when `line` completed it.
-    /// - Throws: ``SatchelError/Code/networkFailure`` for a malformed status line.
+    /// - Throws: ``SatchelError/Code/networkFailure`` for a malformed status line, or a final head
+    ///   whose Content-Length values disagree.
     mutating func take(_ line: UnsafeRawBufferPointer) throws(SatchelError) -> HTTPResponse? {
         guard head == nil else { return nil }  // trailers
         var end = line.count
@@ -27,6 +28,7 @@ struct ResponseHeadParser {
                 fields = HTTPFields()
                 return nil
             }
+            try Self.checkContentLength(fields)
             head = HTTPResponse(status: status, headerFields: fields)
             return head
         }
@@ -41,6 +43,18 @@ struct ResponseHeadParser {
         let value = text[text.index(after: colon)...].trimmingCharacters(in: Self.optionalWhitespace)
         fields.append(HTTPField(name: name, value: value))
         return nil
+    }
+
+    /// Refuses a head whose Content-Length fields (or list members) are not all the same: its
+    /// framing is invalid, and the response must be discarded (RFC 9112 §6.3). libcurl would use
+    /// the last value, so two readers could see two different bodies.
+    private static func checkContentLength(_ fields: HTTPFields) throws(SatchelError) {
+        let values = fields[values: .contentLength].flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: optionalWhitespace) }
+        guard let first = values.first, values.contains(where: { $0 != first }) else { return }
+        throw SatchelError(
+            .networkFailure,
+            "the response has conflicting Content-Length values (\(values.joined(separator: ", "))); its framing is invalid (RFC 9112 §6.3)")
     }
 
     /// RFC 9110's OWS around a field value.
