@@ -35,8 +35,10 @@ import Testing
         var files: Set<String> = []
         while let path = enumerator.nextObject() as? String {
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: HostileCase.directory.appendingPathComponent(path).path, isDirectory: &isDirectory)
-            if !isDirectory.boolValue && path != "cases.json" { files.insert(path) }
+            let full = HostileCase.directory.appendingPathComponent(path).path
+            if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue, path != "cases.json" {
+                files.insert(path)
+            }
         }
         #expect(files.subtracting(named).isEmpty, "files without a case: \(files.subtracting(named).sorted())")
         #expect(named.subtracting(files).isEmpty, "cases without a file: \(named.subtracting(files).sorted())")
