@@ -349,7 +349,8 @@ import Testing
     /// Regression: decoding a nested part took about 3 KB of stack per level in release builds
     /// (10 KB unoptimized), so a 70 KB body nested to the default `maxDepth` (512) overflowed a
     /// 512 KiB thread stack.
-    @Test func nestingToTheDefaultMaxDepthFitsASmallThreadStack() {
+    @Test(.disabled(if: AdversarialJSONTests.isSanitized, "sanitized debug frames are far larger than the release frames this stack budget is for"))
+    func nestingToTheDefaultMaxDepthFitsASmallThreadStack() {
         #if DEBUG
         let stackSize = 1024 * 1024  // unoptimized frames are several times larger
         #else
