@@ -7,7 +7,9 @@ import PackageDescription
 let package = Package(
     name: "SatchelBenchmarks",
     dependencies: [
-        .package(name: "Satchel", path: "..")
+        .package(name: "Satchel", path: ".."),
+        // The multipart peer: vapor's serializer and parser.
+        .package(url: "https://github.com/vapor/multipart-kit", exact: "4.7.1"),
     ],
     targets: [
         // The raw json-c baseline: json-c's own strict parse, with no validator and no tree walk.
@@ -47,6 +49,7 @@ let package = Package(
                 "CImageBaseline",
                 "CPlistBaseline",
                 "CCurlBaseline",
+                .product(name: "MultipartKit", package: "multipart-kit"),
             ]
         ),
     ],

@@ -35,14 +35,16 @@ struct BenchmarkOptions: Sendable {
           --markdown FILE  also write the report to FILE as Markdown
           --corpus DIR     corpus folder holding json/ and form/ (default: Benchmarks/Corpus;
                            fill it with scripts/fetch-json-corpus)
-          --only GROUPS    comma-separated groups to run (json, form, image, xml, plist; default:
-                           all; image needs scripts/generate-image-corpus, xml
-                           scripts/generate-xml-corpus, plist scripts/generate-plist-corpus)
+          --only GROUPS    comma-separated groups to run (json, form, image, xml, plist, multipart;
+                           default: all; image needs scripts/generate-image-corpus, xml
+                           scripts/generate-xml-corpus, plist scripts/generate-plist-corpus,
+                           multipart scripts/generate-multipart-corpus)
                            transport runs only when named, through scripts/bench-transport
                            (it needs the nginx that script starts, at SATCHEL_BENCH_SERVER)
           --contender NAME --input FILE
                            internal: time one contender (xml-satchel-document, …) on FILE alone
-                           and print its run times in ns (the xml group runs each contender so)
+                           and print its run times in ns and its peak RSS (the xml group and
+                           the multipart build run each contender so)
         """
 
     /// Parses `arguments` (without the program name).

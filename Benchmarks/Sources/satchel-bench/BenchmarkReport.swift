@@ -31,6 +31,12 @@ enum BenchmarkReport {
         if options.runs("plist") {
             tables += try PropertyListBenchmarks(corpus: corpus, sampler: sampler).run()
         }
+        var multipartBuild: MultipartBuildTable?
+        if options.runs("multipart") {
+            let multipart = try MultipartBenchmarks(corpus: corpus, sampler: sampler, options: options).run()
+            multipartBuild = multipart.build
+            tables.append(multipart.parse)
+        }
         var transportTables: [TransportTable] = []
         if options.groups?.contains("transport") == true {
             transportTables = try TransportBenchmarks(corpus: corpus, sampler: sampler).run()
@@ -53,6 +59,10 @@ enum BenchmarkReport {
         for table in tables {
             sections.append("")
             sections.append(table.markdown)
+        }
+        if let multipartBuild {
+            sections.append("")
+            sections.append(multipartBuild.markdown)
         }
         for table in transportTables {
             sections.append("")

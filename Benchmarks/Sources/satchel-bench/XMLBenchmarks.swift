@@ -47,7 +47,7 @@ struct XMLBenchmarks {
             Progress.note("xml \(file.name)")
             let bytes = file.bytes
             let samples = try IsolatedContender.measure(
-                [.satchelDocument, .libxml2Document, .foundationDocument, .satchelEvents, .foundationEvents, .libxml2SAX],
+                [.satchelDocument, .libxml2Document, .foundationDocument, .satchelEvents, .foundationEvents, .libxml2SAX] as [XMLContender],
                 input: path(name), rounds: Self.rounds, options: options)
             document.rows.append(Comparison(input: file.name, bytes: bytes.count, satchel: samples[0], peer: samples[1]))
             foundationDocument.rows.append(Comparison(input: file.name, bytes: bytes.count, satchel: samples[0], peer: samples[2]))
