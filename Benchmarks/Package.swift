@@ -39,6 +39,13 @@ let package = Package(
             name: "CCurlBaseline",
             linkerSettings: [.linkedLibrary("curl"), .linkedLibrary("json-c")]
         ),
+        // The C side of the C ABI benchmark: a C caller of libsatchel (dlopen'd; satchel.h from
+        // the main package's include/).
+        .target(
+            name: "CSatchelABIBaseline",
+            cSettings: [.unsafeFlags(["-I\(Context.packageDirectory)/../include"])],
+            linkerSettings: [.linkedLibrary("dl")]
+        ),
         // The runner: Satchel against Foundation and the C libraries, side by side in one run.
         .executableTarget(
             name: "satchel-bench",
@@ -49,6 +56,7 @@ let package = Package(
                 "CImageBaseline",
                 "CPlistBaseline",
                 "CCurlBaseline",
+                "CSatchelABIBaseline",
                 .product(name: "MultipartKit", package: "multipart-kit"),
             ]
         ),

@@ -31,6 +31,9 @@ enum BenchmarkReport {
         if options.runs("plist") {
             tables += try PropertyListBenchmarks(corpus: corpus, sampler: sampler).run()
         }
+        if options.runs("capi") {
+            tables += try CABIBenchmarks(corpus: corpus, sampler: sampler).run()
+        }
         var multipartBuild: MultipartBuildTable?
         if options.runs("multipart") {
             let multipart = try MultipartBenchmarks(corpus: corpus, sampler: sampler, options: options).run()
