@@ -39,6 +39,8 @@ let package = Package(
             name: "CCurlBaseline",
             linkerSettings: [.linkedLibrary("curl"), .linkedLibrary("json-c")]
         ),
+        // The C table encoder: AFNetworking's percent-encoding of a flat table of pairs, in C.
+        .target(name: "CFormBaseline"),
         // The C side of the C ABI benchmark: a C caller of libsatchel (dlopen'd; satchel.h from
         // the main package's include/).
         .target(
@@ -57,6 +59,7 @@ let package = Package(
                 "CPlistBaseline",
                 "CCurlBaseline",
                 "CSatchelABIBaseline",
+                "CFormBaseline",
                 .product(name: "MultipartKit", package: "multipart-kit"),
             ]
         ),
