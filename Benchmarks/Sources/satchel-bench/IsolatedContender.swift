@@ -53,8 +53,9 @@ enum IsolatedContender {
                                    options: BenchmarkOptions) throws -> Samples {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try executablePath())
-        var arguments = ["--contender", contender, "--input", path,
-                         "--seconds", String(options.targetSeconds)]
+        // --quick first, so that the --seconds after it wins.
+        var arguments = ["--contender", contender, "--input", path] + (options.quick ? ["--quick"] : [])
+            + ["--seconds", String(options.targetSeconds)]
         if let iterations = options.iterations { arguments += ["--iterations", String(iterations)] }
         process.arguments = arguments
         let output = Pipe()

@@ -29,7 +29,7 @@ struct MultipartBenchmarks {
         try Self.checkBuilders(upload: upload)
         Progress.note("multipart build upload.bin (each contender in its own process)")
         let samples = try IsolatedContender.measure(
-            MultipartBuildContender.allCases, input: upload, rounds: Self.rounds, options: options)
+            MultipartBuildContender.allCases, input: upload, rounds: options.quick ? 1 : Self.rounds, options: options)
         let fileBytes = (try? FileManager.default.attributesOfItem(atPath: upload)[.size] as? Int) ?? 0
         var build = MultipartBuildTable(fileName: "upload.bin", fileBytes: fileBytes)
         for (contender, samples) in zip(MultipartBuildContender.allCases, samples) {

@@ -78,14 +78,19 @@ enum MultipartBuildContender: String, CaseIterable, Sendable {
             if count < 0 && errno == EINTR { continue }
             guard count >= 0 else { throw BenchmarkFailure.corpus("cannot read \(path)") }
             if count == 0 { return total }
-            var offset = 0
-            while offset < count {
-                let written = write(sink, buffer.baseAddress! + offset, count - offset)
-                if written < 0 && errno == EINTR { continue }
-                guard written >= 0 else { throw BenchmarkFailure.guardFailed("cannot write to /dev/null") }
-                offset += written
-            }
+            try writeAll(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), to: sink)
             total += count
+        }
+    }
+
+    /// Writes all of `bytes` to `descriptor`, retrying short writes and interruptions.
+    static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 && errno == EINTR { continue }
+            guard written >= 0 else { throw BenchmarkFailure.guardFailed("write failed, errno \(errno)") }
+            offset += written
         }
     }
 }

@@ -62,16 +62,8 @@ enum MultipartKitPeer {
     /// Writes `buffer` to the descriptor; returns the bytes written.
     static func write(_ buffer: ByteBuffer, to descriptor: Int32) throws -> Int {
         try buffer.withUnsafeReadableBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw BenchmarkFailure.guardFailed("multipart-kit: write failed, errno \(errno)")
-                }
-                offset += written
-            }
-            return offset
+            try MultipartBuildContender.writeAll(bytes, to: descriptor)
+            return bytes.count
         }
     }
 
