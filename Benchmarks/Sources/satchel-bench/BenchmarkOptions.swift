@@ -47,11 +47,11 @@ struct BenchmarkOptions: Sendable {
                            scripts/generate-image-corpus, xml scripts/generate-xml-corpus, plist
                            scripts/generate-plist-corpus, multipart scripts/generate-multipart-corpus,
                            capi scripts/generate-capi-corpus and libSatchelC.so (--product SatchelC);
-                           scripts/bench makes them all)
+                           scripts/bench makes them all); transport runs only when named, through
+                           scripts/bench or scripts/bench-transport (it needs the nginx they
+                           start, at SATCHEL_BENCH_SERVER)
           --quick          short measurements for a smoke run (~0.05 s per contender, at least 2 runs)
           --command TEXT   the command to state in the report (default: this command line)
-                           transport runs only when named, through scripts/bench-transport
-                           (it needs the nginx that script starts, at SATCHEL_BENCH_SERVER)
           --contender NAME --input FILE
                            internal: time one contender (xml-satchel-document, …) on FILE alone
                            and print its run times in ns and its peak RSS (the xml group and
