@@ -7,7 +7,9 @@ import PackageDescription
 let package = Package(
     name: "SatchelBenchmarks",
     dependencies: [
-        .package(name: "Satchel", path: "..")
+        .package(name: "Satchel", path: ".."),
+        // The multipart peer: vapor's serializer and parser.
+        .package(url: "https://github.com/vapor/multipart-kit", exact: "4.7.1"),
     ],
     targets: [
         // The raw json-c baseline: json-c's own strict parse, with no validator and no tree walk.
@@ -37,6 +39,15 @@ let package = Package(
             name: "CCurlBaseline",
             linkerSettings: [.linkedLibrary("curl"), .linkedLibrary("json-c")]
         ),
+        // The C table encoder: AFNetworking's percent-encoding of a flat table of pairs, in C.
+        .target(name: "CFormBaseline"),
+        // The C side of the C ABI benchmark: a C caller of libsatchel (dlopen'd; satchel.h from
+        // the main package's include/).
+        .target(
+            name: "CSatchelABIBaseline",
+            cSettings: [.unsafeFlags(["-I\(Context.packageDirectory)/../include"])],
+            linkerSettings: [.linkedLibrary("dl")]
+        ),
         // The runner: Satchel against Foundation and the C libraries, side by side in one run.
         .executableTarget(
             name: "satchel-bench",
@@ -47,6 +58,9 @@ let package = Package(
                 "CImageBaseline",
                 "CPlistBaseline",
                 "CCurlBaseline",
+                "CSatchelABIBaseline",
+                "CFormBaseline",
+                .product(name: "MultipartKit", package: "multipart-kit"),
             ]
         ),
     ],

@@ -4,6 +4,7 @@ import Foundation
 ///
 /// ```
 /// satchel-bench [--iterations N] [--markdown FILE] [--corpus DIR] [--seconds S] [--only GROUPS]
+///               [--quick] [--command TEXT]
 /// ```
 struct BenchmarkOptions: Sendable {
     /// Timed runs per contender and measurement; `nil` picks enough for ``targetSeconds``.
@@ -16,6 +17,11 @@ struct BenchmarkOptions: Sendable {
     var targetSeconds = 0.5
     /// The benchmark groups to run (`json`, `form`, …); `nil` runs every group.
     var groups: Set<String>?
+    /// Short measurements for a smoke run: ~0.05 s per contender, at least 2 runs, one child
+    /// process per isolated contender.
+    var quick = false
+    /// How the report was produced, as stated in it (`scripts/bench` passes its own command line).
+    var command: String?
     /// Internal: the one contender a child process times (``IsolatedContender``).
     var contender: String?
     /// Internal: the input file of ``contender``.
@@ -29,20 +35,27 @@ struct BenchmarkOptions: Sendable {
     /// The usage text printed by `--help` and after a bad argument.
     static let usage = """
         usage: satchel-bench [--iterations N] [--markdown FILE] [--corpus DIR] [--seconds S] [--only GROUPS]
+                             [--quick] [--command TEXT]
 
           --iterations N   timed runs per contender (default: enough for ~0.5 s, at least 5)
           --seconds S      target time per contender when --iterations is not given (default 0.5)
           --markdown FILE  also write the report to FILE as Markdown
           --corpus DIR     corpus folder holding json/ and form/ (default: Benchmarks/Corpus;
                            fill it with scripts/fetch-json-corpus)
-          --only GROUPS    comma-separated groups to run (json, form, image, xml, plist; default:
-                           all; image needs scripts/generate-image-corpus, xml
-                           scripts/generate-xml-corpus, plist scripts/generate-plist-corpus)
-                           transport runs only when named, through scripts/bench-transport
-                           (it needs the nginx that script starts, at SATCHEL_BENCH_SERVER)
+          --only GROUPS    comma-separated groups to run (json, form, image, xml, plist, multipart,
+                           capi, transport; default: all but transport; image needs
+                           scripts/generate-image-corpus, xml scripts/generate-xml-corpus, plist
+                           scripts/generate-plist-corpus, multipart scripts/generate-multipart-corpus,
+                           capi scripts/generate-capi-corpus and libSatchelC.so (--product SatchelC);
+                           scripts/bench makes them all); transport runs only when named, through
+                           scripts/bench or scripts/bench-transport (it needs the nginx they
+                           start, at SATCHEL_BENCH_SERVER)
+          --quick          short measurements for a smoke run (~0.05 s per contender, at least 2 runs)
+          --command TEXT   the command to state in the report (default: this command line)
           --contender NAME --input FILE
                            internal: time one contender (xml-satchel-document, …) on FILE alone
-                           and print its run times in ns (the xml group runs each contender so)
+                           and print its run times in ns and its peak RSS (the xml group and
+                           the multipart build run each contender so)
         """
 
     /// Parses `arguments` (without the program name).
@@ -78,6 +91,11 @@ struct BenchmarkOptions: Sendable {
                 let names = try value(for: argument).split(separator: ",").map(String.init)
                 guard !names.isEmpty else { throw .usage("--only needs at least one group") }
                 groups = Set(names)
+            case "--quick":
+                quick = true
+                targetSeconds = 0.05
+            case "--command":
+                command = try value(for: argument)
             case "--contender":
                 contender = try value(for: argument)
             case "--input":
@@ -89,6 +107,7 @@ struct BenchmarkOptions: Sendable {
             }
         }
         if (contender == nil) != (inputPath == nil) { throw .usage("--contender and --input go together") }
+        if command == nil { command = (["satchel-bench"] + arguments).joined(separator: " ") }
     }
 
     /// `Benchmarks/Corpus`, found from this source file's location so the runner works from any

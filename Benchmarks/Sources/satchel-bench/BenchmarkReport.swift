@@ -1,63 +1,79 @@
 /// Runs every benchmark and assembles the report.
 enum BenchmarkReport {
-    /// Runs the JSON parse, decode and write benchmarks and the form benchmarks, and returns
-    /// the report as Markdown.
+    /// The groups in report order, as `--only` names them, with their headings.
+    static let groups = [
+        ("json", "JSON"), ("form", "Form"), ("image", "Images"), ("xml", "XML"), ("plist", "Property lists"),
+        ("multipart", "Multipart"), ("capi", "C ABI"), ("transport", "Transport"),
+    ]
+
+    /// Runs the selected groups and returns the report as Markdown: the machine, the method, a
+    /// summary of every target, then each group's tables.
     ///
     /// - Throws: ``BenchmarkFailure`` when the corpus is missing or a correctness guard fails;
     ///   nothing is reported then, since times of wrong results mean nothing.
     static func run(options: BenchmarkOptions) throws -> String {
-        let sampler = Sampler(iterations: options.iterations, targetSeconds: options.targetSeconds)
+        var sampler = Sampler(iterations: options.iterations, targetSeconds: options.targetSeconds)
+        if options.quick { sampler.minimumIterations = 2 }
         if let contender = options.contender, let input = options.inputPath {
             return try IsolatedContender.runChild(contender: contender, input: input, sampler: sampler)
         }
         let machine = MachineInfo.current()
         let corpus = Corpus(path: options.corpusPath)
 
-        var tables: [ComparisonTable] = []
-        if options.runs("json") {
-            tables += try JSONParseBenchmarks(corpus: corpus, sampler: sampler).run()
-            tables += try JSONDecodeBenchmarks(corpus: corpus, sampler: sampler).run()
-            tables += try JSONWriteBenchmarks(corpus: corpus, sampler: sampler).run()
-        }
-        if options.runs("form") {
-            tables += try FormBenchmarks(corpus: corpus, sampler: sampler).run()
-        }
-        if options.runs("image") {
-            tables += try ImageBenchmarks(corpus: corpus, sampler: sampler).run()
-        }
-        if options.runs("xml") {
-            tables += try XMLBenchmarks(corpus: corpus, options: options).run()
-        }
-        if options.runs("plist") {
-            tables += try PropertyListBenchmarks(corpus: corpus, sampler: sampler).run()
-        }
-        var transportTables: [TransportTable] = []
-        if options.groups?.contains("transport") == true {
-            transportTables = try TransportBenchmarks(corpus: corpus, sampler: sampler).run()
+        var summary = TargetSummary()
+        var groupSections: [String] = []
+        for (name, heading) in groups {
+            // transport needs a server (scripts/bench or scripts/bench-transport): only when named.
+            guard name == "transport" ? options.groups?.contains(name) == true : options.runs(name) else { continue }
+            var tables: [ComparisonTable] = []
+            var extra: [String] = []
+            switch name {
+            case "json":
+                tables += try JSONParseBenchmarks(corpus: corpus, sampler: sampler).run()
+                tables += try JSONDecodeBenchmarks(corpus: corpus, sampler: sampler).run()
+                tables += try JSONWriteBenchmarks(corpus: corpus, sampler: sampler).run()
+            case "form":
+                tables += try FormBenchmarks(corpus: corpus, sampler: sampler).run()
+            case "image":
+                tables += try ImageBenchmarks(corpus: corpus, sampler: sampler).run()
+            case "xml":
+                tables += try XMLBenchmarks(corpus: corpus, options: options).run()
+            case "plist":
+                tables += try PropertyListBenchmarks(corpus: corpus, sampler: sampler).run()
+            case "multipart":
+                let multipart = try MultipartBenchmarks(corpus: corpus, sampler: sampler, options: options).run()
+                summary.add(multipart.build)
+                extra.append(multipart.build.markdown)
+                tables.append(multipart.parse)
+            case "capi":
+                tables += try CABIBenchmarks(corpus: corpus, sampler: sampler).run()
+            case "transport":
+                let transport = try TransportBenchmarks(corpus: corpus, sampler: sampler).run()
+                transport.forEach { summary.add($0, group: heading) }
+                extra += transport.map(\.markdown)
+            default:
+                continue
+            }
+            tables.forEach { summary.add($0, group: heading) }
+            groupSections.append((["## \(heading)"] + extra + tables.map(\.markdown)).joined(separator: "\n\n"))
         }
 
         let runs =
             options.iterations.map { "\($0) timed runs per contender" }
-            ?? "enough timed runs for ~\(Format.seconds(options.targetSeconds)) s per contender (at least 5)"
-        var sections = [
-            "## Satchel benchmarks",
-            "",
-            machine.markdown,
+            ?? "enough timed runs for ~\(Format.seconds(options.targetSeconds)) s per contender "
+                + "(at least \(sampler.minimumIterations))"
+        let sections = [
+            "# Satchel benchmarks",
+            machine.markdown(command: options.command),
             "- method: each contender warmed up, then timed with ContinuousClock in interleaved rounds; "
                 + "\(runs); the median run counts. MB/s uses 1 MB = 10^6 bytes. "
-                + "Ratio = peer time ÷ Satchel time: above 1.00× Satchel is faster. "
-                + "Runs column: Satchel/peer timed runs.",
+                + "Speed ratio = peer time ÷ Satchel time: above 1.00× Satchel is faster. "
+                + "Runs column: Satchel/peer timed runs."
+                + (options.quick ? " **Quick run (`--quick`): short measurements, for a smoke test, not for quoting.**" : ""),
             "- guards: before timing, every result is checked against the peer's "
                 + "(same tree shape, same decoded models, output that reads back), and the run stops on a mismatch.",
-        ]
-        for table in tables {
-            sections.append("")
-            sections.append(table.markdown)
-        }
-        for table in transportTables {
-            sections.append("")
-            sections.append(table.markdown)
-        }
-        return sections.joined(separator: "\n")
+            summary.markdown,
+        ] + groupSections
+        return sections.joined(separator: "\n\n")
     }
 }

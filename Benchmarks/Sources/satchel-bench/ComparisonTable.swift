@@ -12,6 +12,20 @@ struct ComparisonTable: Sendable {
     let sizeNote: String
     /// The measured rows.
     var rows: [Comparison] = []
+    /// The least speed ratio (peer time ÷ Satchel time) an earlier issue asks for on every row;
+    /// `nil` when the pairing is for reference.
+    var target: Double? = nil
+
+    /// Whether `row` meets ``target`` (`nil` without a target).
+    func meetsTarget(_ row: Comparison) -> Bool? {
+        target.map { row.speedRatio >= $0 }
+    }
+
+    /// The target column of `row`: `≥ 1.50× met`, `≥ 0.90× missed`, or `reference`.
+    func targetText(_ row: Comparison) -> String {
+        guard let target, let met = meetsTarget(row) else { return "reference" }
+        return "≥ \(Format.fixed(target, digits: 2))× " + (met ? "met" : "**missed**")
+    }
 
     /// The table as Markdown: a heading, what each side runs, and one row per input.
     var markdown: String {
@@ -20,15 +34,14 @@ struct ComparisonTable: Sendable {
             "",
             "Satchel: `\(satchelCall)` — \(peerName): `\(peerCall)`. Size: \(sizeNote).",
             "",
-            "| file | size | Satchel MB/s | \(peerName) MB/s | ratio | runs |",
-            "|---|---:|---:|---:|---|---:|",
+            "| file | size | Satchel MB/s | \(peerName) MB/s | Satchel/\(peerName) speed | target | runs |",
+            "|---|---:|---:|---:|---:|---|---:|",
         ]
         for row in rows {
-            let ratio = Format.fixed(row.speedRatio, digits: 2)
             lines.append(
                 "| \(row.input) | \(Format.size(row.bytes)) | \(Format.fixed(row.satchelThroughput, digits: 1)) "
-                    + "| \(Format.fixed(row.peerThroughput, digits: 1)) "
-                    + "| Satchel is \(ratio)× \(Format.possessive(peerName)) speed | \(row.satchel.count)/\(row.peer.count) |")
+                    + "| \(Format.fixed(row.peerThroughput, digits: 1)) | \(Format.fixed(row.speedRatio, digits: 2))× "
+                    + "| \(targetText(row)) | \(row.satchel.count)/\(row.peer.count) |")
         }
         return lines.joined(separator: "\n")
     }

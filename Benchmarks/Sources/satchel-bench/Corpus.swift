@@ -34,13 +34,28 @@ struct Corpus: Sendable {
         try read("form/nested.txt")
     }
 
-    private func read(_ relativePath: String) throws(BenchmarkFailure) -> File {
+    /// A file of `multipart/` (`scripts/generate-multipart-corpus`).
+    func multipart(_ name: String) throws(BenchmarkFailure) -> File {
+        try read("multipart/\(name)", generator: "scripts/generate-multipart-corpus")
+    }
+
+    /// Any corpus file, by its path under the corpus folder (`capi/small.png`).
+    func file(_ relativePath: String) throws(BenchmarkFailure) -> File {
+        try read(relativePath, generator: "scripts/bench")
+    }
+
+    /// The path of `multipart/NAME`, for inputs too large to read into memory.
+    func multipartPath(_ name: String) -> String {
+        directory.appendingPathComponent("multipart/\(name)").path
+    }
+
+    private func read(_ relativePath: String, generator: String = "scripts/fetch-json-corpus") throws(BenchmarkFailure) -> File {
         let url = directory.appendingPathComponent(relativePath)
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw .corpus("cannot read \(url.path) (run scripts/fetch-json-corpus first): \(error.localizedDescription)")
+            throw .corpus("cannot read \(url.path) (run \(generator) first): \(error.localizedDescription)")
         }
         return File(name: url.lastPathComponent, bytes: [UInt8](data), data: data)
     }

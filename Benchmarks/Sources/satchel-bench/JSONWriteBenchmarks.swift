@@ -24,7 +24,7 @@ struct JSONWriteBenchmarks {
         var serialization = ComparisonTable(
             title: "JSON write from a tree: Satchel vs Foundation",
             satchelCall: "JSONWriter().write(value)", peerName: "JSONSerialization",
-            peerCall: "JSONSerialization.data(withJSONObject: object)", sizeNote: Self.sizeNote)
+            peerCall: "JSONSerialization.data(withJSONObject: object)", sizeNote: Self.sizeNote, target: 10)
         var treeVersusEncoder = ComparisonTable(
             title: "JSON write: Satchel from its tree vs JSONEncoder from a Codable model",
             satchelCall: "JSONWriter().write(value)", peerName: "JSONEncoder",

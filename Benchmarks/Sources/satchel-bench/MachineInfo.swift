@@ -18,6 +18,12 @@ struct MachineInfo: Sendable {
     let date: String
     /// `git rev-parse --short HEAD`, with a note when Satchel's sources differ from it.
     let revision: String
+    /// `MemTotal` of `/proc/meminfo`, in bytes (0 when unknown).
+    let memoryBytes: Int
+    /// `uname -sr`.
+    let kernel: String
+    /// The first line of `swift --version`, or the compiler version this runner was built with.
+    let swiftVersion: String
 
     /// Gathers the facts about this machine and checkout.
     static func current() -> MachineInfo {
@@ -26,17 +32,23 @@ struct MachineInfo: Sendable {
             processorCount: ProcessInfo.processInfo.activeProcessorCount,
             cpuModel: cpuModelName(),
             date: ISO8601DateFormatter().string(from: Date()),
-            revision: gitRevision())
+            revision: gitRevision(),
+            memoryBytes: memoryTotal(),
+            kernel: kernelRelease(),
+            swiftVersion: run("swift", ["--version"])?.split(separator: "\n").first.map(String.init)
+                ?? "built with \(compilerDescription)")
     }
 
-    /// The facts as a Markdown list.
-    var markdown: String {
-        """
-        - machine: \(architecture), \(processorCount) processors, \(cpuModel)
-        - date: \(date)
-        - Satchel revision: \(revision)
-        - build: `swift run -c release` (\(Self.compilerDescription))
-        """
+    /// The facts as a Markdown list, with `command`, the command that produced the report.
+    func markdown(command: String?) -> String {
+        let memory = memoryBytes > 0 ? Format.fixed(Double(memoryBytes) / Double(1 << 30), digits: 1) + " GiB memory" : "memory unknown"
+        return """
+            - machine: \(architecture), \(processorCount) processors, \(cpuModel), \(memory), \(kernel)
+            - Swift: \(swiftVersion); benchmarks built with `swift build -c release`
+            - date: \(date)
+            - Satchel revision: \(revision)
+            - command: `\(command ?? "satchel-bench")`
+            """
     }
 
     private static var compilerDescription: String {
@@ -57,6 +69,23 @@ struct MachineInfo: Sendable {
         }
     }
 
+    private static func kernelRelease() -> String {
+        var name = utsname()
+        guard uname(&name) == 0 else { return "unknown kernel" }
+        func text<T>(_ field: inout T) -> String {
+            withUnsafeBytes(of: &field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        }
+        return "\(text(&name.sysname)) \(text(&name.release))"
+    }
+
+    private static func memoryTotal() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("MemTotal:") }),
+              let kibibytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+        else { return 0 }
+        return kibibytes * 1024
+    }
+
     private static func cpuModelName() -> String {
         guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown CPU" }
         for line in text.split(separator: "\n") where line.hasPrefix("model name") {
@@ -73,8 +102,8 @@ struct MachineInfo: Sendable {
             return "unknown (not a git checkout)"
         }
         // Uncommitted changes to the measured code make the revision alone misleading.
-        let changes = run("git", ["-C", root, "status", "--porcelain", "--", "Sources", "Package.swift"]) ?? ""
-        return changes.isEmpty ? head : "\(head) (with uncommitted changes in Sources/ or Package.swift)"
+        let changes = run("git", ["-C", root, "status", "--porcelain", "--untracked-files=no"]) ?? ""
+        return changes.isEmpty ? head : "\(head)-dirty (uncommitted changes to tracked files)"
     }
 
     /// Runs a program found on `PATH` and returns its trimmed standard output, or `nil` if it

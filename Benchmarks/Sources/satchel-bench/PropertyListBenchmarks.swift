@@ -30,12 +30,12 @@ struct PropertyListBenchmarks {
         var readFoundation = ComparisonTable(
             title: "Plist read: Satchel vs Foundation",
             satchelCall: "PropertyListReader().read(bytes) (format sniffed)", peerName: "Foundation",
-            peerCall: "PropertyListSerialization.propertyList(from: data, options: [], format: nil)", sizeNote: "the input")
+            peerCall: "PropertyListSerialization.propertyList(from: data, options: [], format: nil)", sizeNote: "the input", target: 5)
         var writeFoundation = ComparisonTable(
             title: "Plist write: Satchel vs Foundation",
             satchelCall: "PropertyListWriter(format: f).write(value)", peerName: "Foundation",
             peerCall: "PropertyListSerialization.data(fromPropertyList: tree, format: f, options: 0)",
-            sizeNote: "Satchel's output")
+            sizeNote: "Satchel's output", target: 5)
         var readLibplist = ComparisonTable(
             title: "Plist read: Satchel vs libplist 2.2 (raw C tree, no Value)",
             satchelCall: "PropertyListReader().read(bytes)", peerName: "libplist",

@@ -2,6 +2,9 @@
 struct Samples: Sendable {
     /// Every run's duration, in the order they ran.
     let durations: [Duration]
+    /// The peak resident set size of the process the runs were timed in, when the contender ran
+    /// alone in one (``IsolatedContender``); `nil` otherwise.
+    var peakResidentBytes: Int? = nil
 
     /// The median run (the mean of the middle two for an even count).
     var median: Duration {

@@ -52,7 +52,7 @@ struct TransportTable: Sendable {
             let ratio = row.ratio.map { Format.fixed($0, digits: 2) + "×" } ?? "—"
             var target = "reference"
             if let wanted = row.target {
-                let verdict = row.ratio.map { $0 >= wanted ? " met" : " missed" } ?? ""
+                let verdict = row.ratio.map { $0 >= wanted ? " met" : " **missed**" } ?? ""
                 target = "≥ \(Format.fixed(wanted, digits: 2))×\(verdict)"
             }
             lines.append(

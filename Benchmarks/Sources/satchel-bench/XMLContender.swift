@@ -21,6 +21,14 @@ enum XMLContender: String, CaseIterable, Sendable {
     /// libxml2's SAX push parser with empty callbacks.
     case libxml2SAX = "xml-libxml2-sax"
 
+    /// The work to time on the file at `path`, read into memory first.
+    func work(input path: String) throws -> Sampler.Work {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw BenchmarkFailure.corpus("cannot read \(path)")
+        }
+        return work(on: Corpus.File(name: URL(fileURLWithPath: path).lastPathComponent, bytes: [UInt8](data), data: data))
+    }
+
     /// The work to time on `file`.
     func work(on file: Corpus.File) -> Sampler.Work {
         let bytes = file.bytes
