@@ -56,7 +56,9 @@ extension FuzzTarget {
             try dispatching.decode(body, contentType: contentType, limits: FuzzLimits.tight)
         }
         if let contentType, let member = fuzzRegistry.responseSerializer(for: contentType) {
-            _ = decodeBothWays("compound member \(member.name)", member, input, contentType: contentType, body: body)
+            // libxml2's push parser may name another first error (docs/Fuzzing.md).
+            let isXML = member.name == "xml" || member.name == "xml-events"
+            _ = decodeBothWays("compound member \(member.name)", member, input, contentType: contentType, body: body, sameCode: !isXML)
         }
     }
 
