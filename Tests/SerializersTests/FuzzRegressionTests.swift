@@ -50,13 +50,36 @@ import Testing
     /// position: the chunked parse always gives the whole one's value.
     @Test func prologCutAnywhere() throws {
         let text: [UInt8] = Array("""
-            <?xml version="1.0" encoding="UTF-8"?><?pi a='>'?><!-- don't > --><!DOCTYPE r PUBLIC "-//A//B>" 'x>y' [
+            <?xml version="1.0" encoding="UTF-8"?><?pi a='>'?><!-- don't > --><!DOCTYPE r PUBLIC "-//A//B" 'x>y' [
             <!ENTITY e "a>b"><!ATTLIST r d CDATA "]>">]><r>&e;</r>
             """.utf8)
         let serializer = XMLEventResponseSerializer()
         let whole = try #require(try serializer.decode(text, contentType: nil, limits: .default))
         for cut in 0...text.count {
             #expect(try Self.decodeChunked(serializer, [Array(text[..<cut]), Array(text[cut...])]) == whole, "cut at \(cut)")
+        }
+    }
+
+    /// Fuzz target `xml-events`: `<` and NULs (which libxml2 takes for UCS-4) followed by bytes
+    /// that do not convert. libxml2 stopped without an error and without any element, so the
+    /// whole body gave an empty event document while chunks (41, 54, 37, 21 bytes) failed with
+    /// "Document is empty". A document without a root element is now an error either way.
+    @Test func documentWithoutRootElementFails() throws {
+        let url = MultipartSamples.root.appendingPathComponent("Tests/Fixtures/fuzz/xml-ucs4-no-root.xml")
+        let bytes = [UInt8](try Data(contentsOf: url))
+        var chunks: [[UInt8]] = []
+        var start = 0
+        for size in [41, 54, 37, 21] {
+            chunks.append(Array(bytes[start..<start + size]))
+            start += size
+        }
+        #expect(start == bytes.count)
+        let serializers: [any ResponseSerializer] = [XMLDocumentResponseSerializer(), XMLEventResponseSerializer()]
+        for serializer in serializers {
+            let whole = satchelError { try serializer.decode(bytes, contentType: nil, limits: .default) }
+            let chunked = satchelError { try Self.decodeChunked(serializer, chunks) }
+            #expect(whole?.code == .syntaxError, "\(serializer.name): \(String(describing: whole))")
+            #expect(chunked?.code == .syntaxError, "\(serializer.name): \(String(describing: chunked))")
         }
     }
 

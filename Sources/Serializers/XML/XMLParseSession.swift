@@ -134,6 +134,11 @@ final class XMLParseSession {
         if parser.pointee.wellFormed == 0 {
             throw SatchelError(.syntaxError, "libxml2 rejected the document (error \(parser.pointee.errNo))")
         }
+        // libxml2 can stop without an error (input it took for UCS-4 that does not convert)
+        // before any element: that is no document, however it was chunked.
+        if !context.sawElement {
+            throw SatchelError(.syntaxError, "the document has no root element", offset: context.inputLength)
+        }
         let document = parser.pointee.myDoc
         parser.pointee.myDoc = nil
         if case .document = context.mode { return document }
