@@ -78,7 +78,7 @@ typedef struct {
     int has_icc_profile;            /* PNG iCCP, JPEG APP2 ICC_PROFILE */
     int adobe_inverted;             /* JPEG CMYK/YCCK with an Adobe marker: samples inverted */
     const uint8_t *exif;            /* the EXIF TIFF structure (after "Exif\0\0"), or NULL */
-    size_t exif_size;               /* valid until the decoder is destroyed */
+    size_t exif_size;               /* valid until the pixels are read (libjpeg frees its markers) */
 } satchel_image_header;
 
 typedef struct satchel_image_decoder satchel_image_decoder;

@@ -54,6 +54,9 @@ public struct ImageDecoder: Sendable {
         var header = satchel_image_header()
         try check(satchel_image_decoder_read_header(decoder, &request, &header), decoder, name)
 
+        // The EXIF bytes live in libjpeg's saved markers, which reading the pixels frees
+        // (jpeg_finish_decompress): read the orientation first.
+        let orientation = header.exif.map { ImageOrientation(exif: UnsafeRawBufferPointer(start: $0, count: header.exif_size)) ?? .up } ?? .up
         let conversion = CMYKConversion(header: header, output: options.output)
         let (pixelBytes, overflow) = header.out_row_bytes.multipliedReportingOverflow(by: Int(header.out_height))
         guard !overflow else { throw SatchelError.limitExceeded("maxImagePixels", limits.maxImagePixels, "a \(name) image this large") }
@@ -67,7 +70,6 @@ public struct ImageDecoder: Sendable {
         try check(status, decoder, name)
 
         let channels = conversion?.outputChannels ?? Int(header.out_channels)
-        let orientation = header.exif.map { ImageOrientation(exif: UnsafeRawBufferPointer(start: $0, count: header.exif_size)) ?? .up } ?? .up
         let metadata = DecodedImage.Metadata(
             width: Int(header.width), height: Int(header.height), bitDepth: Int(header.bit_depth),
             colorType: ImageColorType(header.color),

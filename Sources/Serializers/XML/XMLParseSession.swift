@@ -4,14 +4,17 @@ import SerializerRegistry
 /// One libxml2 parse, fed whole or in chunks: owns the parser context (and, until it is handed
 /// over, the document), and turns the outcome into a result or a ``SatchelError``.
 ///
-/// Chunks go to libxml2's push parser (`xmlCreatePushParserCtxt`/`xmlParseChunk`); the first
-/// four bytes are held back until they are all there, so that libxml2 can detect the encoding
-/// (a byte order mark, UTF-16) whatever the chunk size. A whole body is one chunk.
+/// Chunks go to libxml2's push parser (`xmlCreatePushParserCtxt`/`xmlParseChunk`); the bytes
+/// up to the start of the root element (at least four, so that libxml2 can detect the encoding
+/// from a byte order mark or UTF-16 whatever the chunk size) are held back and handed over in
+/// one piece, because libxml2's push parser misreads a prolog cut at some points
+/// (``XMLPrologScanner``). A whole body is one chunk.
 final class XMLParseSession {
     let context: XMLParseContext
     private let encoding: String?
     private var parser: xmlParserCtxtPtr?
     private var head: [UInt8] = []
+    private var prolog = XMLPrologScanner()
     private var finished = false
 
     /// Creates a session.
@@ -41,14 +44,10 @@ final class XMLParseSession {
         context.inputLength += chunk.count
         try context.limits.checkBody(count: context.inputLength)
         if parser == nil {
-            let needed = 4 - head.count
-            guard chunk.count >= needed else {
-                head.append(contentsOf: chunk)
-                return
-            }
-            head.append(contentsOf: chunk.prefix(needed))
+            head.append(contentsOf: chunk)
+            let rootStarted = prolog.scan(chunk)
+            guard rootStarted && head.count >= 4 else { return }
             try start()
-            try push(UnsafeRawBufferPointer(rebasing: chunk[needed...]), terminate: false)
             return
         }
         try push(chunk, terminate: false)
@@ -134,6 +133,11 @@ final class XMLParseSession {
         // Warnings also set errNo; only a document that is not well-formed fails.
         if parser.pointee.wellFormed == 0 {
             throw SatchelError(.syntaxError, "libxml2 rejected the document (error \(parser.pointee.errNo))")
+        }
+        // libxml2 can stop without an error (input it took for UCS-4 that does not convert)
+        // before any element: that is no document, however it was chunked.
+        if !context.sawElement {
+            throw SatchelError(.syntaxError, "the document has no root element", offset: context.inputLength)
         }
         let document = parser.pointee.myDoc
         parser.pointee.myDoc = nil

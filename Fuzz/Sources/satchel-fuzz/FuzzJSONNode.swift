@@ -1,0 +1,51 @@
+/// Any JSON text as a `Decodable`, so the JSON target drives `JSONReader.read(_:from:)` (json-c's
+/// tree decoded straight into a type) through every container kind.
+enum FuzzJSONNode: Decodable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case unsigned(UInt64)
+    case double(Double)
+    case string(String)
+    case array([FuzzJSONNode])
+    case object([String: FuzzJSONNode])
+
+    /// A key that is whatever the object holds.
+    struct AnyKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        if let object = try? decoder.container(keyedBy: AnyKey.self) {
+            var members: [String: FuzzJSONNode] = [:]
+            for key in object.allKeys {
+                members[key.stringValue] = try object.decode(FuzzJSONNode.self, forKey: key)
+            }
+            self = .object(members)
+        } else if var array = try? decoder.unkeyedContainer() {
+            var elements: [FuzzJSONNode] = []
+            while !array.isAtEnd {
+                elements.append(try array.decode(FuzzJSONNode.self))
+            }
+            self = .array(elements)
+        } else {
+            let single = try decoder.singleValueContainer()
+            if single.decodeNil() {
+                self = .null
+            } else if let value = try? single.decode(Bool.self) {
+                self = .bool(value)
+            } else if let value = try? single.decode(Int64.self) {
+                self = .integer(value)
+            } else if let value = try? single.decode(UInt64.self) {
+                self = .unsigned(value)
+            } else if let value = try? single.decode(Double.self) {
+                self = .double(value)
+            } else {
+                self = .string(try single.decode(String.self))
+            }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import SerializerRegistry
+import Serializers
+import Testing
+
+/// The inputs `scripts/fuzz` found bugs with (docs/Fuzzing.md), each with the exact bytes and,
+/// for the incremental parsers, the exact chunks the fuzz target fed. The reproducers are also
+/// seeds in Fuzz/Seeds, so the fuzzer keeps retesting them.
+@Suite struct FuzzRegressionTests {
+    /// Feeds `chunks` to a fresh incremental decoder of `serializer` and finishes it.
+    static func decodeChunked(_ serializer: some ResponseSerializer, _ chunks: [[UInt8]]) throws -> Value? {
+        let decoder = try #require(serializer.makeIncrementalDecoder(contentType: nil, limits: .default))
+        for chunk in chunks { try decoder.feed(chunk) }
+        return try decoder.finish()
+    }
+
+    /// Fuzz target `xml-document` (also `xml-events`): a body of five CRs fed as an empty chunk
+    /// then the five bytes made libxml2's push parser report "Document is empty", while the
+    /// whole body is no value.
+    @Test func blankXMLBodyInChunksIsNoValue() throws {
+        let blank: [UInt8] = [0x0D, 0x0D, 0x0D, 0x0D, 0x0D]
+        let serializers: [any ResponseSerializer] = [XMLDocumentResponseSerializer(), XMLEventResponseSerializer()]
+        for serializer in serializers {
+            #expect(try serializer.decode(blank, contentType: nil, limits: .default) == nil)
+            #expect(try Self.decodeChunked(serializer, [[], blank]) == nil)
+            #expect(try Self.decodeChunked(serializer, blank.map { [$0] }) == nil)
+        }
+    }
+
+    /// Fuzz target `xml-events`: a DOCTYPE whose system literal holds `]>`, cut after it (39 +
+    /// 12 bytes). libxml2's push parser took the `>` for the end of the declaration and failed a
+    /// valid document with "Unfinished System or Public ID"; the prolog is now held back until
+    /// the root element starts.
+    @Test func doctypeLiteralWithGreaterThanCutInsideIt() throws {
+        let text: [UInt8] = Array(#"<!DOCTYPE r SYSTEM "file:/]>//etc/passwd"><r>ok</r>"#.utf8)
+        #expect(text.count == 51)
+        let serializers: [any ResponseSerializer] = [XMLDocumentResponseSerializer(), XMLEventResponseSerializer()]
+        for serializer in serializers {
+            let whole = try #require(try serializer.decode(text, contentType: nil, limits: .default))
+            #expect(try Self.decodeChunked(serializer, [Array(text[..<39]), Array(text[39...])]) == whole)
+            for cut in 0...text.count {
+                #expect(try Self.decodeChunked(serializer, [Array(text[..<cut]), Array(text[cut...])]) == whole, "cut at \(cut)")
+            }
+        }
+        let events = try #require(try XMLEventResponseSerializer().decode(text, contentType: nil, limits: .default))
+        #expect(events.canonicalJSON() == #"{"$xml":{"children":[{"name":"r","namespace":null,"namespaces":{},"attributes":{},"children":["ok"]}]}}"#)
+    }
+
+    /// Prolog declarations and comments with quotes, `>` and `[`…`]` inside, cut at every
+    /// position: the chunked parse always gives the whole one's value.
+    @Test func prologCutAnywhere() throws {
+        let text: [UInt8] = Array("""
+            <?xml version="1.0" encoding="UTF-8"?><?pi a='>'?><!-- don't > --><!DOCTYPE r PUBLIC "-//A//B" 'x>y' [
+            <!ENTITY e "a>b"><!ATTLIST r d CDATA "]>">]><r>&e;</r>
+            """.utf8)
+        let serializer = XMLEventResponseSerializer()
+        let whole = try #require(try serializer.decode(text, contentType: nil, limits: .default))
+        for cut in 0...text.count {
+            #expect(try Self.decodeChunked(serializer, [Array(text[..<cut]), Array(text[cut...])]) == whole, "cut at \(cut)")
+        }
+    }
+
+    /// Fuzz target `xml-events`: `<` and NULs (which libxml2 takes for UCS-4) followed by bytes
+    /// that do not convert. libxml2 stopped without an error and without any element, so the
+    /// whole body gave an empty event document while chunks (41, 54, 37, 21 bytes) failed with
+    /// "Document is empty". A document without a root element is now an error either way.
+    @Test func documentWithoutRootElementFails() throws {
+        let url = MultipartSamples.root.appendingPathComponent("Tests/Fixtures/fuzz/xml-ucs4-no-root.xml")
+        let bytes = [UInt8](try Data(contentsOf: url))
+        var chunks: [[UInt8]] = []
+        var start = 0
+        for size in [41, 54, 37, 21] {
+            chunks.append(Array(bytes[start..<start + size]))
+            start += size
+        }
+        #expect(start == bytes.count)
+        let serializers: [any ResponseSerializer] = [XMLDocumentResponseSerializer(), XMLEventResponseSerializer()]
+        for serializer in serializers {
+            let whole = satchelError { try serializer.decode(bytes, contentType: nil, limits: .default) }
+            let chunked = satchelError { try Self.decodeChunked(serializer, chunks) }
+            #expect(whole?.code == .syntaxError, "\(serializer.name): \(String(describing: whole))")
+            #expect(chunked?.code == .syntaxError, "\(serializer.name): \(String(describing: chunked))")
+        }
+    }
+
+    /// Fuzz target `jpeg` (AddressSanitizer: heap-use-after-free): the EXIF orientation was read
+    /// from libjpeg's saved APP1 marker after jpeg_finish_decompress had freed it. Any JPEG with
+    /// EXIF did it; this is the test image with orientation 5. Without AddressSanitizer the
+    /// freed bytes usually still hold the right value, so this test proves the fix under
+    /// `swift test --sanitize=address`.
+    @Test func jpegEXIFOrientationIsReadBeforeThePixels() throws {
+        let url = MultipartSamples.root.appendingPathComponent("Tests/Fixtures/fuzz/jpeg-exif-5-use-after-free.jpg")
+        let bytes = [UInt8](try Data(contentsOf: url))
+        for scale in ImageDecodingOptions.Scale.allCases {
+            let image = try ImageDecoder(options: ImageDecodingOptions(scale: scale)).decode(bytes)
+            #expect(image.metadata.orientation == .leftMirrored)
+        }
+    }
+}
