@@ -43,6 +43,7 @@ struct BenchmarkOptions: Sendable {
           --contender NAME --input FILE
                            internal: time one contender (xml-satchel-document, …) on FILE alone
                            and print its run times in ns (the xml group runs each contender so)
+                           (json-satchel-value, json-satchel-decode, …: scripts/callgrind-json)
         """
 
     /// Parses `arguments` (without the program name).

@@ -11,15 +11,21 @@ import Foundation
 enum IsolatedContender {
     /// The child's side: times `contender` on the file at `path` and returns the report line.
     static func runChild(contender name: String, input path: String, sampler: Sampler) throws -> String {
-        guard let contender = XMLContender(rawValue: name) else {
-            let known = XMLContender.allCases.map(\.rawValue).joined(separator: ", ")
-            throw BenchmarkFailure.usage("unknown contender \(name) (known: \(known))")
-        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw BenchmarkFailure.corpus("cannot read \(path)")
         }
         let file = Corpus.File(name: URL(fileURLWithPath: path).lastPathComponent, bytes: [UInt8](data), data: data)
-        let samples = try sampler.measure([contender.work(on: file)])[0]
+        let work: Sampler.Work
+        if let contender = XMLContender(rawValue: name) {
+            work = contender.work(on: file)
+        } else if let contender = JSONContender(rawValue: name) {
+            work = try contender.work(on: file)
+        } else {
+            let known = (XMLContender.allCases.map(\.rawValue) + JSONContender.allCases.map(\.rawValue))
+                .joined(separator: ", ")
+            throw BenchmarkFailure.usage("unknown contender \(name) (known: \(known))")
+        }
+        let samples = try sampler.measure([work])[0]
         let nanoseconds = samples.durations.map { String(Int64(($0.seconds * 1e9).rounded())) }
         return "durations-ns: " + nanoseconds.joined(separator: " ")
     }
