@@ -55,9 +55,43 @@ struct KeyedJSONNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        let (member, found) = lookup(key)
-        guard found, let member else { return nil }
+        guard let member = presentMember(key) else { return nil }
         return try decoder.decode(type, from: member, key: key)
+    }
+
+    /// The member's node, or `nil` when it is absent or JSON null: one look-up where the
+    /// standard library's `decodeIfPresent` for the scalar types makes three (`contains`,
+    /// `decodeNil`, `decode`), with the same result.
+    private func presentMember(_ key: Key) -> OpaquePointer? {
+        let (member, found) = lookup(key)
+        return found ? member : nil
+    }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        try presentMember(key).map { try decoder.unboxBool($0, key: key) }
+    }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        try presentMember(key).map { try decoder.unboxString($0, key: key) }
+    }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        try presentMember(key).map { try decoder.unboxDouble($0, key: key) }
+    }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+        try presentMember(key).map { try decoder.unboxFloat($0, key: key) }
+    }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try presentInteger(key) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try presentInteger(key) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try presentInteger(key) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try presentInteger(key) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try presentInteger(key) }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try presentInteger(key) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try presentInteger(key) }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try presentInteger(key) }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try presentInteger(key) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try presentInteger(key) }
+
+    private func presentInteger<I: FixedWidthInteger>(_ key: Key) throws -> I? {
+        try presentMember(key).map { try decoder.unboxInteger($0, as: I.self, key: key) }
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {

@@ -124,30 +124,24 @@ final class JSONNodeDecoder: Decoder {
     }
 
     /// Decodes `type` from `node`, a member or element of this decoder's node.
+    ///
+    /// Scalars and arrays of scalars take ``fastValue(_:from:)``; when it returns `nil` (another
+    /// type, or a node that does not fit) the general path decodes or throws.
     func decode<T: Decodable>(_ type: T.Type, from node: OpaquePointer?, key: any CodingKey) throws -> T {
-        switch type {
-        case is String.Type: return try unboxString(node, key: key) as! T
-        case is Int.Type: return try unboxInteger(node, as: Int.self, key: key) as! T
-        case is Double.Type: return try unboxDouble(node, key: key) as! T
-        case is Bool.Type: return try unboxBool(node, key: key) as! T
-        case is Int64.Type: return try unboxInteger(node, as: Int64.self, key: key) as! T
-        default: return try child(node, key: key).decodeValue(type)
-        }
+        if let value = Self.fastValue(type, from: node) { return value }
+        return try child(node, key: key).decodeValue(type)
     }
 
     // MARK: Scalars
 
     func unboxBool(_ node: OpaquePointer?, key: (any CodingKey)?) throws -> Bool {
-        guard let node, json_object_get_type(node) == json_type_boolean else { throw mismatch("a bool", node, key: key) }
-        return json_object_get_boolean(node) != 0
+        guard let value = Self.boolValue(node) else { throw mismatch("a bool", node, key: key) }
+        return value
     }
 
     func unboxString(_ node: OpaquePointer?, key: (any CodingKey)?) throws -> String {
-        guard let node, json_object_get_type(node) == json_type_string, let text = json_object_get_string(node) else {
-            throw mismatch("a string", node, key: key)
-        }
-        let bytes = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
-        return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(json_object_get_string_len(node))), as: UTF8.self)
+        guard let value = Self.stringValue(node) else { throw mismatch("a string", node, key: key) }
+        return value
     }
 
     func unboxDouble(_ node: OpaquePointer?, key: (any CodingKey)?) throws -> Double {

@@ -78,6 +78,61 @@ import Testing
         #expect(syntax?.line == 2)
     }
 
+    struct Scalars: Codable, Equatable {
+        var doubles: [Double]
+        var ints: [Int]
+        var int64s: [Int64]
+        var bools: [Bool]
+        var strings: [String]
+        var rings: [[Double]]
+        var maybeText: String?
+        var maybeCount: Int?
+        var maybeRatio: Double?
+        var maybeFlag: Bool?
+    }
+
+    /// Scalars and arrays of them take a fast path past the `Decodable` machinery, and optional
+    /// scalars one look-up; values and errors must be those of the general path.
+    @Test func fastPathsAgreeWithTheGeneralPath() throws {
+        let text = #"""
+            {"doubles":[1,2.5,-0.0,1e300,18446744073709551615],"ints":[0,-9223372036854775808,3.0],
+             "int64s":[9223372036854775807],"bools":[true,false],"strings":["","é","\u0000"],
+             "rings":[[1.5,2],[]],"maybeText":"x","maybeCount":null,"maybeFlag":false}
+            """#
+        let bytes = Array(text.utf8)
+        let direct = try JSONReader().read(Scalars.self, from: bytes)
+        #expect(direct == (try ValueDecoder().decode(Scalars.self, from: JSONReader().read(bytes))))
+        #expect(direct.doubles[4] == 18446744073709551615.0 && direct.ints[2] == 3 && direct.maybeCount == nil)
+
+        let good = #""doubles":[],"ints":[],"int64s":[],"bools":[],"strings":[],"rings":[]"#
+        let cases: [(String, SatchelError.Code, String, String)] = [
+            (#"{"doubles":[1,"2"],"ints":[],"int64s":[],"bools":[],"strings":[],"rings":[]}"#,
+             .typeMismatch, "$.doubles[1]", "expected a number, found string"),
+            (#"{"doubles":[1e400],"ints":[],"int64s":[],"bools":[],"strings":[],"rings":[]}"#,
+             .numberOutOfRange, "", ""),
+            (#"{"doubles":[],"ints":[1,null],"int64s":[],"bools":[],"strings":[],"rings":[]}"#,
+             .valueNotFound, "$.ints[1]", "expected an integer, found null"),
+            (#"{"doubles":[],"ints":[],"int64s":[1,2,3.5],"bools":[],"strings":[],"rings":[]}"#,
+             .numberOutOfRange, "$.int64s[2]", "3.5 does not fit in Int64"),
+            (#"{"doubles":[],"ints":[],"int64s":[],"bools":[1],"strings":[],"rings":[]}"#,
+             .typeMismatch, "$.bools[0]", "expected a bool, found integer"),
+            (#"{"doubles":[],"ints":[],"int64s":[],"bools":[],"strings":{},"rings":[]}"#,
+             .typeMismatch, "$.strings", "expected an array, found object"),
+            (#"{"doubles":[],"ints":[],"int64s":[],"bools":[],"strings":[],"rings":[[1],[true]]}"#,
+             .typeMismatch, "$.rings[1][0]", "expected a number, found bool"),
+            ("{\(good),\"maybeText\":1}", .typeMismatch, "$.maybeText", "expected a string, found integer"),
+            ("{\(good),\"maybeCount\":1.5}", .numberOutOfRange, "$.maybeCount", "1.5 does not fit in Int"),
+            ("{\(good),\"maybeRatio\":[]}", .typeMismatch, "$.maybeRatio", "expected a number, found array"),
+            ("{\(good),\"maybeFlag\":\"no\"}", .typeMismatch, "$.maybeFlag", "expected a bool, found string"),
+        ]
+        for (document, code, keyPath, message) in cases {
+            let error = failure(Scalars.self, document)
+            #expect(error?.code == code, "\(document)")
+            if !keyPath.isEmpty { #expect(error?.keyPath == keyPath, "\(document)") }
+            if !message.isEmpty { #expect(error?.message == message, "\(document)") }
+        }
+    }
+
     struct Named: Codable, Equatable {
         var name: String?
         var count: Int

@@ -55,7 +55,8 @@ struct BenchmarkOptions: Sendable {
           --contender NAME --input FILE
                            internal: time one contender (xml-satchel-document, …) on FILE alone
                            and print its run times in ns and its peak RSS (the xml group and
-                           the multipart build run each contender so)
+                           the multipart build run each contender so; json-satchel-value,
+                           json-satchel-decode, …: scripts/callgrind-json)
         """
 
     /// Parses `arguments` (without the program name).

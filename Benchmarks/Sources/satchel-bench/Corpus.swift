@@ -60,3 +60,13 @@ struct Corpus: Sendable {
         return File(name: url.lastPathComponent, bytes: [UInt8](data), data: data)
     }
 }
+
+extension Corpus.File {
+    /// Reads the file at `path`, named by its last path component.
+    init(reading path: String) throws {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw BenchmarkFailure.corpus("cannot read \(path)")
+        }
+        self.init(name: URL(fileURLWithPath: path).lastPathComponent, bytes: [UInt8](data), data: data)
+    }
+}

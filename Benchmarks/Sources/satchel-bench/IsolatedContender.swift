@@ -19,8 +19,11 @@ enum IsolatedContender {
             work = try contender.work(input: path)
         } else if let contender = MultipartBuildContender(rawValue: name) {
             work = try contender.work(input: path)
+        } else if let contender = JSONContender(rawValue: name) {
+            work = try contender.work(on: try Corpus.File(reading: path))
         } else {
-            let known = (XMLContender.allCases.map(\.rawValue) + MultipartBuildContender.allCases.map(\.rawValue))
+            let known = XMLContender.allCases.map(\.rawValue) + MultipartBuildContender.allCases.map(\.rawValue)
+                + JSONContender.allCases.map(\.rawValue)
             throw BenchmarkFailure.usage("unknown contender \(name) (known: \(known.joined(separator: ", ")))")
         }
         let samples = try sampler.measure([work])[0]

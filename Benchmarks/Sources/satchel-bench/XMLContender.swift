@@ -23,10 +23,7 @@ enum XMLContender: String, CaseIterable, Sendable {
 
     /// The work to time on the file at `path`, read into memory first.
     func work(input path: String) throws -> Sampler.Work {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw BenchmarkFailure.corpus("cannot read \(path)")
-        }
-        return work(on: Corpus.File(name: URL(fileURLWithPath: path).lastPathComponent, bytes: [UInt8](data), data: data))
+        work(on: try Corpus.File(reading: path))
     }
 
     /// The work to time on `file`.
