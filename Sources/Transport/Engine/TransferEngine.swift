@@ -32,6 +32,8 @@ final class TransferEngine: @unchecked Sendable {
     private let queue = Mutex(Queue())
     /// Signalled once the engine thread has released libcurl's handles.
     private let stopped = DispatchSemaphore(value: 0)
+    /// The engine thread until a shutdown joins or detaches it (exactly one of them does).
+    private let thread = Mutex<pthread_t?>(nil)
     private var running: [UnsafeMutableRawPointer: Transfer] = [:]
     private var idleHandles: [EasyHandle] = []
     private static let idleHandleLimit = 64
@@ -61,7 +63,7 @@ final class TransferEngine: @unchecked Sendable {
             if let share { curl_share_cleanup(share) }
             throw SatchelError(.internal, "cannot start the transfer thread (error \(status))")
         }
-        pthread_detach(thread)
+        self.thread.withLock { $0 = thread }
     }
 
     /// Hands a command to the engine thread and wakes it. After shutdown, a transfer that
@@ -86,11 +88,26 @@ final class TransferEngine: @unchecked Sendable {
     ///
     /// - Parameter waiting: Whether to block until the handles are released. Never wait on
     ///   the engine thread itself (from a progress callback).
+    ///
+    /// The first waiting call joins the thread, so everything it releases as it ends — OpenSSL's
+    /// per-thread random generators, libcurl's cached CA store — is gone when this returns (a
+    /// host process may exit at once and check for leaks). Other waiters wait for the handles.
     func shutDown(waiting: Bool) {
         enqueue(.shutdown)
-        guard waiting else { return }
-        stopped.wait()
-        stopped.signal()  // lets another waiter through
+        let engineThread = thread.withLock { thread in
+            defer { thread = nil }
+            return thread
+        }
+        guard waiting else {
+            if let engineThread { pthread_detach(engineThread) }
+            return
+        }
+        if let engineThread {
+            pthread_join(engineThread, nil)
+        } else {
+            stopped.wait()
+            stopped.signal()  // lets another waiter through
+        }
     }
 
     /// The engine loop: run commands, let libcurl move data, finish completed transfers, wait.
