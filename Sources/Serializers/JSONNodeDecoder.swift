@@ -145,20 +145,11 @@ final class JSONNodeDecoder: Decoder {
     }
 
     func unboxDouble(_ node: OpaquePointer?, key: (any CodingKey)?) throws -> Double {
-        guard let node else { throw mismatch("a number", node, key: key) }
-        switch json_object_get_type(node) {
-        case json_type_int:
-            let signed = json_object_get_int64(node)
-            return signed == Int64.max ? Double(json_object_get_uint64(node)) : Double(signed)
-        case json_type_double:
-            let number = json_object_get_double(node)
-            guard number.isFinite else {
-                throw SatchelError(.numberOutOfRange, "the number is outside the range of Double", keyPath: path(appending: key))
-            }
-            return number
-        default:
-            throw mismatch("a number", node, key: key)
+        if let number = Self.doubleValue(node) { return number }
+        if let node, json_object_get_type(node) == json_type_double {
+            throw SatchelError(.numberOutOfRange, "the number is outside the range of Double", keyPath: path(appending: key))
         }
+        throw mismatch("a number", node, key: key)
     }
 
     func unboxFloat(_ node: OpaquePointer?, key: (any CodingKey)?) throws -> Float {
