@@ -2,8 +2,6 @@ import Foundation
 import HTTPTypes
 import SatchelTestSupport
 import SerializerRegistry
-import Serializers
-import Synchronization
 import Testing
 @testable import Transport
 
