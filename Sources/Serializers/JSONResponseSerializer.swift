@@ -58,10 +58,11 @@ public struct JSONResponseSerializer: ResponseSerializer {
         try JSONReader(options: options, limits: limits).read(type, from: body)
     }
 
-    /// A reader fed the body as it arrives.
+    /// A reader fed the body as it arrives (a UTF-16 or UTF-32 body is collected and decoded
+    /// whole, as ``decode(_:contentType:limits:)`` would).
     public func makeIncrementalDecoder(contentType: MediaType?, limits: Limits) -> (any IncrementalDecoder)? {
         let reader = JSONIncrementalReader(options: options, limits: limits)
         reader.treatsEmptyBodyAsNoValue = true
-        return reader
+        return JSONBodyDecoder(serializer: self, contentType: contentType, limits: limits, reader: reader)
     }
 }

@@ -96,4 +96,37 @@ import Testing
             #expect(image.metadata.orientation == .leftMirrored)
         }
     }
+
+    /// Fuzz target `compound` (10-minute run): a JSON body starting with a UTF-16 byte order mark
+    /// was transcoded when decoded whole but refused ("looks like UTF-16 or UTF-32") when
+    /// streamed. Both now read it as the whole decode does, in any chunking.
+    @Test func wideJSONBodiesDecodeTheSameWholeAndStreamed() throws {
+        let serializer = JSONResponseSerializer()
+        let utf16: [UInt8] = [0xFE, 0xFF] + Array(#"{"a":[1,"é"]}"#.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] })
+        let utf32LittleEndian: [UInt8] = [0xFF, 0xFE, 0x00, 0x00] + Array("[true]".unicodeScalars.flatMap { [UInt8($0.value & 0xFF), 0, 0, 0] })
+        for body in [utf16, utf32LittleEndian] {
+            let whole = try serializer.decode(body, contentType: nil, limits: .default)
+            #expect(whole != nil)
+            #expect(try Self.decodeChunked(serializer, [body]) == whole)
+            #expect(try Self.decodeChunked(serializer, body.map { [$0] }) == whole)
+            #expect(try Self.decodeChunked(serializer, [[], Array(body.prefix(1)), Array(body.dropFirst())]) == whole)
+        }
+        // The fuzzer's body: a UTF-16BE mark, then code units that do not decode.
+        let found: [UInt8] = [0xFE, 0xFF, 0xFF, 0xFF, 0x7B, 0x22, 0x61, 0x22, 0x3A] + Array(repeating: 0xC7, count: 9)
+        var wholeError: SatchelError?
+        do { _ = try serializer.decode(found, contentType: nil, limits: .default) } catch let error as SatchelError { wholeError = error }
+        #expect(wholeError != nil)
+        for chunks in [[found], found.map { [$0] }] {
+            do {
+                _ = try Self.decodeChunked(serializer, chunks)
+                Issue.record("the streamed decode accepted what the whole one refused")
+            } catch let error as SatchelError {
+                #expect(error.code == wholeError?.code)
+                #expect(error.message == wholeError?.message)
+            }
+        }
+        // An UTF-8 body that starts like a mark (FF) still streams and fails as before.
+        #expect(throws: SatchelError.self) { try Self.decodeChunked(serializer, [[0xFF], [0x7B, 0x7D]]) }
+        #expect(try Self.decodeChunked(serializer, [[0x7B], [0x7D]]) == [:])
+    }
 }
