@@ -50,8 +50,8 @@ final class JSONBodyDecoder: IncrementalDecoder {
     /// Decides from `head` whether the body is wide; waits while a longer mark could still match
     /// (`FF FE` starts both UTF-16LE's and UTF-32LE's).
     private func settle(atEnd: Bool) throws {
-        let undecided = Self.wideMarks.contains { $0.starts(with: head) || (head.starts(with: $0) && $0.count < 4) }
-        if !atEnd && head.count < 4 && undecided { return }
+        let couldBeWide = Self.wideMarks.contains { $0.starts(with: head.prefix($0.count)) }
+        if !atEnd && head.count < 4 && couldBeWide { return }
         if let mark = Charset.byteOrderMark(of: head), Self.wideCharsets.contains(mark) {
             wideBody = head
         } else {
