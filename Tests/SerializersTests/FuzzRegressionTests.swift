@@ -125,6 +125,20 @@ import Testing
                 #expect(error.message == wholeError?.message)
             }
         }
+        // A wide body over maxBodyBytes fails streamed as it does whole (the limit is checked as
+        // the body is collected).
+        var limits = Limits.default
+        limits.maxBodyBytes = 64
+        let long = utf16 + Array(repeating: 0x00, count: 100)
+        let streamed = try #require(serializer.makeIncrementalDecoder(contentType: nil, limits: limits))
+        do {
+            for byte in long { try streamed.feed([byte]) }
+            _ = try streamed.finish()
+            Issue.record("a 118-byte wide body passed a 64-byte limit")
+        } catch let error as SatchelError {
+            #expect(error.code == .limitExceeded)
+            #expect(error.limit == "maxBodyBytes")
+        }
         // An UTF-8 body that starts like a mark (FF) still streams and fails as before.
         #expect(throws: SatchelError.self) { try Self.decodeChunked(serializer, [[0xFF], [0x7B, 0x7D]]) }
         #expect(try Self.decodeChunked(serializer, [[0x7B], [0x7D]]) == [:])
