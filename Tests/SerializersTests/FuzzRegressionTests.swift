@@ -8,8 +8,10 @@ import Testing
 /// seeds in Fuzz/Seeds, so the fuzzer keeps retesting them.
 @Suite struct FuzzRegressionTests {
     /// Feeds `chunks` to a fresh incremental decoder of `serializer` and finishes it.
-    static func decodeChunked(_ serializer: some ResponseSerializer, _ chunks: [[UInt8]]) throws -> Value? {
-        let decoder = try #require(serializer.makeIncrementalDecoder(contentType: nil, limits: .default))
+    static func decodeChunked(
+        _ serializer: some ResponseSerializer, _ chunks: [[UInt8]], contentType: MediaType? = nil
+    ) throws -> Value? {
+        let decoder = try #require(serializer.makeIncrementalDecoder(contentType: contentType, limits: .default))
         for chunk in chunks { try decoder.feed(chunk) }
         return try decoder.finish()
     }
@@ -63,7 +65,9 @@ import Testing
     /// Fuzz target `xml-events`: `<` and NULs (which libxml2 takes for UCS-4) followed by bytes
     /// that do not convert. libxml2 stopped without an error and without any element, so the
     /// whole body gave an empty event document while chunks (41, 54, 37, 21 bytes) failed with
-    /// "Document is empty". A document without a root element is now an error either way.
+    /// "Document is empty". A document without a root element is an error either way, and
+    /// since libxml2's silent halts on bytes that do not convert are noticed, this one is
+    /// `invalidEncoding` both ways.
     @Test func documentWithoutRootElementFails() throws {
         let url = MultipartSamples.root.appendingPathComponent("Tests/Fixtures/fuzz/xml-ucs4-no-root.xml")
         let bytes = [UInt8](try Data(contentsOf: url))
@@ -78,8 +82,64 @@ import Testing
         for serializer in serializers {
             let whole = satchelError { try serializer.decode(bytes, contentType: nil, limits: .default) }
             let chunked = satchelError { try Self.decodeChunked(serializer, chunks) }
-            #expect(whole?.code == .syntaxError, "\(serializer.name): \(String(describing: whole))")
-            #expect(chunked?.code == .syntaxError, "\(serializer.name): \(String(describing: chunked))")
+            #expect(whole?.code == .invalidEncoding, "\(serializer.name): \(String(describing: whole))")
+            #expect(chunked?.code == .invalidEncoding, "\(serializer.name): \(String(describing: chunked))")
+        }
+    }
+
+    /// Fuzz target `xml-events` (CI run): a body sent as `charset=iso-8859-1` declaring
+    /// `encoding="UT-F7"` (iconv's UTF-7). libxml2 let the declaration override the Content-Type
+    /// and then halted silently on a byte UTF-7 does not have: the whole body (converted before
+    /// any parsing) gave "no root element", chunks of 18, 28, 4, 44, 0, 11 and 7 bytes an empty
+    /// document with the root element still open. Now the charset is authoritative (RFC 7303)
+    /// and a halt on bytes that do not convert is an error either way.
+    @Test func declaredEncodingDoesNotOverrideTheCharset() throws {
+        let url = MultipartSamples.root.appendingPathComponent("Tests/Fixtures/fuzz/xml-declared-charset-unclosed-root.xml")
+        let bytes = [UInt8](try Data(contentsOf: url))
+        let latin1 = MediaType(type: "application", subtype: "xml").setting(parameter: "charset", to: "iso-8859-1")
+        var chunks: [[UInt8]] = []
+        var start = 0
+        for size in [18, 28, 4, 44, 0, 11, 7] {
+            chunks.append(Array(bytes[start..<start + size]))
+            start += size
+        }
+        #expect(start == bytes.count)
+        let serializers: [any ResponseSerializer] = [XMLDocumentResponseSerializer(), XMLEventResponseSerializer()]
+        for serializer in serializers {
+            let whole = satchelError { try serializer.decode(bytes, contentType: latin1, limits: .default) }
+            let chunked = satchelError { try Self.decodeChunked(serializer, chunks, contentType: latin1) }
+            #expect(whole?.code == .truncatedInput, "\(serializer.name): \(String(describing: whole))")
+            #expect(chunked?.code == whole?.code, "\(serializer.name): \(String(describing: chunked))")
+            #expect(chunked?.offset == whole?.offset)
+        }
+        // The same rule on a valid document: "+AGE-" is "a" in UTF-7, itself in Latin-1.
+        let utf7 = Array(#"<?xml version="1.0" encoding="UTF-7"?><r>+AGE-</r>"#.utf8)
+        let declared = try XMLEventResponseSerializer().decode(utf7, contentType: nil, limits: .default)
+        let overridden = try XMLEventResponseSerializer().decode(utf7, contentType: latin1, limits: .default)
+        #expect(declared?.canonicalJSON().contains(#"["a"]"#) == true, "\(String(describing: declared))")
+        #expect(overridden?.canonicalJSON().contains(#"["+AGE-"]"#) == true, "\(String(describing: overridden))")
+    }
+
+    /// Bytes that do not convert after the root element started (libxml2 halts without
+    /// reporting an error) fail with `invalidEncoding`, whole and in any chunking, in both forms.
+    @Test func bytesThatDoNotConvertMidDocumentFail() throws {
+        let cases: [(body: [UInt8], contentType: MediaType?, encoding: String)] = [
+            (Array(#"<?xml version="1.0" encoding="UTF-7"?><root><a"#.utf8) + [0xE8] + Array("ild/></root>".utf8), nil, "UTF-7"),
+            (Array("<root><a>".utf8) + [0xE8] + Array("</a></root>".utf8),
+             MediaType(type: "text", subtype: "xml").setting(parameter: "charset", to: "us-ascii"), "us-ascii"),
+        ]
+        let serializers: [any ResponseSerializer] = [XMLDocumentResponseSerializer(), XMLEventResponseSerializer()]
+        for (body, contentType, encoding) in cases {
+            for serializer in serializers {
+                let whole = satchelError { try serializer.decode(body, contentType: contentType, limits: .default) }
+                #expect(whole?.code == .invalidEncoding, "\(serializer.name): \(String(describing: whole))")
+                #expect(whole?.message.lowercased().contains(encoding.lowercased()) == true, "\(String(describing: whole))")
+                for cut in 1..<body.count {
+                    let chunks = [Array(body[..<cut]), Array(body[cut...])]
+                    let chunked = satchelError { try Self.decodeChunked(serializer, chunks, contentType: contentType) }
+                    #expect(chunked?.code == .invalidEncoding, "\(serializer.name), cut at \(cut): \(String(describing: chunked))")
+                }
+            }
         }
     }
 
@@ -144,3 +204,4 @@ import Testing
         #expect(try Self.decodeChunked(serializer, [[0x7B], [0x7D]]) == [:])
     }
 }
+

@@ -24,6 +24,7 @@ extension XMLParseContext {
         guard error.level.rawValue >= XML_ERR_ERROR.rawValue, error.code != Int32(XML_ERR_USER_STOP.rawValue) else {
             return nil
         }
+        if let conversion = conversionFailure(ctxt) { return conversion }
         let code = error.code
         var message = error.message.map { String(cString: $0) }.map { String($0.trimmingSuffix(while: \.isWhitespace)) } ?? ""
         if message.isEmpty { message = "libxml2 error \(code)" }
@@ -49,6 +50,33 @@ extension XMLParseContext {
             converted.column = error.int2 > 0 ? Int(error.int2) : converted.column
         }
         return converted
+    }
+
+    /// The error for input bytes that do not convert from the document's encoding, if the
+    /// parser met some.
+    ///
+    /// libxml2 converts ahead of the parse and keeps what converted: it parses up to the bad
+    /// bytes, then stops without reporting an error (or reports what it could not read, such as
+    /// "Extra content at the end of the document"). The input buffer records the failure
+    /// (`XML_IO_ENCODER`), or keeps the bytes unconverted (libxml2's built-in converters), or,
+    /// when the bytes just pushed failed, is freed as the parser halts.
+    /// - Parameters:
+    ///   - halted: Whether `xmlParseChunk` halted on the bytes pushed.
+    ///   - encoder: The converter's name before that push, for the message.
+    func conversionFailure(_ ctxt: xmlParserCtxtPtr, halted: Bool = false, encoder: String? = nil) -> SatchelError? {
+        let parser = mainParser ?? ctxt
+        let buffer = parser.pointee.input?.pointee.buf
+        let failed = buffer.map { buffer in
+            buffer.pointee.error != 0
+                || (inputEnded && buffer.pointee.encoder != nil && buffer.pointee.raw.map { xmlBufUse($0) > 0 } == true)
+        }
+        guard halted || failed == true else { return nil }
+        let name = buffer?.pointee.encoder?.pointee.name.map { String(cString: $0) } ?? encoder
+        var error = SatchelError(.invalidEncoding, "the body does not convert from the character encoding \(name.map { "'\($0)'" } ?? "libxml2 detected")")
+        locate(&error, ctxt: parser)
+        // A halt resets the byte count; the line and column are still right.
+        if buffer == nil { error.offset = nil }
+        return error
     }
 
     /// Whether libxml2 gave up ("no progress in element content") in front of a byte sequence

@@ -79,9 +79,12 @@ final class XMLParseContext {
 
     /// Attaches this context to `ctxt` and installs the callbacks of ``mode``; `self` must
     /// outlive the parser context.
-    func install(on ctxt: xmlParserCtxtPtr) {
+    /// - Parameter ignoringDeclaredEncoding: Whether the document's encoding declaration is
+    ///   ignored (`XML_PARSE_IGNORE_ENC`), because the caller set the encoding.
+    func install(on ctxt: xmlParserCtxtPtr, ignoringDeclaredEncoding: Bool = false) {
         XMLLibrary.initialize()
-        xmlCtxtUseOptions(ctxt, Self.options)
+        let ignoreDeclaration = ignoringDeclaredEncoding ? Int32(XML_PARSE_IGNORE_ENC.rawValue) : 0
+        xmlCtxtUseOptions(ctxt, Self.options | ignoreDeclaration)
         // Internal entities are replaced by their content. The XML_PARSE_NOENT option would do
         // that too, but it also lets libxml2 load external entities; our getEntity callback
         // refuses those anyway, and leaving the option off keeps a second line of defence.

@@ -90,7 +90,9 @@ final class XMLParseSession {
         }
         guard let created else { throw SatchelError(.internal, "libxml2 could not create a push parser context") }
         parser = created
-        context.install(on: created)
+        // A charset from the Content-Type is authoritative (RFC 7303 §3.2): the document's
+        // encoding declaration must not switch the decoder again.
+        context.install(on: created, ignoringDeclaredEncoding: encoding != nil)
         if encoding != nil {
             try switchEncoding(created)
             try bytes.withUnsafeBytes { try push($0, terminate: false) }
@@ -120,8 +122,14 @@ final class XMLParseSession {
             let count = min(piece, chunk.count - start)
             let base = chunk.baseAddress.map { UnsafeRawPointer($0 + start).assumingMemoryBound(to: CChar.self) }
             let last = terminate && start + count == chunk.count
-            xmlParseChunk(parser, base, Int32(count), last ? 1 : 0)
+            // The converter's name, while it exists: a halt frees the input buffer with it.
+            let encoder = parser.pointee.input?.pointee.buf?.pointee.encoder?.pointee.name.map { String(cString: $0) }
+            let status = xmlParseChunk(parser, base, Int32(count), last ? 1 : 0)
             try context.check()
+            // libxml2 halts without reporting an error when bytes do not convert; -1 (with the
+            // input buffer freed) when the bytes pushed now did not.
+            let halted = status == -1 && parser.pointee.input?.pointee.buf == nil
+            if let failure = context.conversionFailure(parser, halted: halted, encoder: encoder) { throw failure }
             start += count
         } while start < chunk.count
     }
