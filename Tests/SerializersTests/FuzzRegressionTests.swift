@@ -122,9 +122,21 @@ import Testing
 
     /// Bytes that do not convert after the root element started (libxml2 halts without
     /// reporting an error) fail with `invalidEncoding`, whole and in any chunking, in both forms.
+    /// Fuzz target `xml-events` (10-minute run after the fix above): `encoding="UT-F8"` (iconv's
+    /// UTF-8) and invalid UTF-8 in chunks of 50, 11 and 47 bytes — libxml2 kept what converted,
+    /// recorded no error and halted only at the end, returning XML_ERR_INVALID_ENCODING.
     @Test func bytesThatDoNotConvertMidDocumentFail() throws {
+        let url = MultipartSamples.root.appendingPathComponent("Tests/Fixtures/fuzz/xml-declared-ut-f8-halt.xml")
+        let found = [UInt8](try Data(contentsOf: url))
+        #expect(found.count == 108)
+        for serializer in [XMLDocumentResponseSerializer(), XMLEventResponseSerializer()] as [any ResponseSerializer] {
+            let chunks = [Array(found[..<50]), Array(found[50..<61]), Array(found[61...])]
+            let chunked = satchelError { try Self.decodeChunked(serializer, chunks) }
+            #expect(chunked?.code == .invalidEncoding, "\(serializer.name): \(String(describing: chunked))")
+        }
         let cases: [(body: [UInt8], contentType: MediaType?, encoding: String)] = [
             (Array(#"<?xml version="1.0" encoding="UTF-7"?><root><a"#.utf8) + [0xE8] + Array("ild/></root>".utf8), nil, "UTF-7"),
+            (Array(#"<?xml version="1.0" encoding="UT-F8"?><root><a"#.utf8) + [0xE8] + Array("ild/></root>".utf8), nil, "UT-F8"),
             (Array("<root><a>".utf8) + [0xE8] + Array("</a></root>".utf8),
              MediaType(type: "text", subtype: "xml").setting(parameter: "charset", to: "us-ascii"), "us-ascii"),
         ]

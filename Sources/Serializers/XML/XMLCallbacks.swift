@@ -10,13 +10,21 @@ enum XMLCallbacks {
 
     /// libxml2's structured error callback: the per-parser channel (`ctxt->sax->serror`, called
     /// with `ctxt->userData`, which is the parser context itself). Its variadic generic callback
-    /// cannot be written in Swift, and the process-wide handler would mix up concurrent parses.
+    /// cannot be written in Swift.
     static let structuredError: xmlStructuredErrorFunc = { userData, error in
         guard let (context, ctxt) = XMLParseContext.of(userData), let error else { return }
         if context.failure != nil { return }
         if let converted = context.convert(error.pointee, ctxt: ctxt) {
             context.fail(converted, stopping: ctxt)
         }
+    }
+
+    /// libxml2's per-thread structured error handler while a session calls into libxml2
+    /// (``XMLParseSession``), called with the ``XMLParseContext`` itself: the errors libxml2
+    /// raises without a parser context, such as the input buffer's conversion errors.
+    static let contextlessError: xmlStructuredErrorFunc = { userData, error in
+        guard let userData, let error else { return }
+        Unmanaged<XMLParseContext>.fromOpaque(userData)._withUnsafeGuaranteedRef { $0.noteContextless(error.pointee) }
     }
 
     /// Looks an entity up as libxml2 does, refuses external ones and charges internal ones to

@@ -24,7 +24,7 @@ extension XMLParseContext {
         guard error.level.rawValue >= XML_ERR_ERROR.rawValue, error.code != Int32(XML_ERR_USER_STOP.rawValue) else {
             return nil
         }
-        if let conversion = conversionFailure(ctxt) { return conversion }
+        if let failure = inputFailure(ctxt) { return failure }
         let code = error.code
         var message = error.message.map { String(cString: $0) }.map { String($0.trimmingSuffix(while: \.isWhitespace)) } ?? ""
         if message.isEmpty { message = "libxml2 error \(code)" }
@@ -52,27 +52,46 @@ extension XMLParseContext {
         return converted
     }
 
-    /// The error for input bytes that do not convert from the document's encoding, if the
-    /// parser met some.
+    /// Records the first error libxml2 raised without a parser context: bytes that did not
+    /// convert (the input buffer's converter, `XML_FROM_I18N`/`XML_IO_ENCODER`), or encoding
+    /// detection while the push parser was being created.
+    func noteContextless(_ error: xmlError) {
+        guard contextlessError == nil, error.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+        let message = error.message.map { String(String(cString: $0).trimmingSuffix(while: \.isWhitespace)) } ?? "libxml2 error \(error.code)"
+        let encoding = error.domain == Int32(XML_FROM_I18N.rawValue) || error.code == Int32(XML_IO_ENCODER.rawValue)
+            || Self.encodingCodes.contains(error.code)
+        contextlessError = SatchelError(encoding ? .invalidEncoding : .syntaxError, message)
+    }
+
+    /// The error for input libxml2 could not read, if it met some: bytes that do not convert
+    /// from the document's encoding, or another error raised without a parser context.
     ///
     /// libxml2 converts ahead of the parse and keeps what converted: it parses up to the bad
-    /// bytes, then stops without reporting an error (or reports what it could not read, such as
-    /// "Extra content at the end of the document"). The input buffer records the failure
-    /// (`XML_IO_ENCODER`), or keeps the bytes unconverted (libxml2's built-in converters), or,
-    /// when the bytes just pushed failed, is freed as the parser halts.
+    /// bytes, then goes on (some converters skip a byte), stops without reporting an error, or
+    /// reports what it never got ("Extra content at the end of the document"). The signs: an
+    /// error raised outside the parser (``noteContextless(_:)``), the input buffer's
+    /// `XML_IO_ENCODER`, bytes left unconverted at the end, or the input buffer freed by a halt.
+    /// Checked after every chunk and before converting a parser error.
     /// - Parameters:
-    ///   - halted: Whether `xmlParseChunk` halted on the bytes pushed.
+    ///   - halted: Whether `xmlParseChunk` halted the parser.
     ///   - encoder: The converter's name before that push, for the message.
-    func conversionFailure(_ ctxt: xmlParserCtxtPtr, halted: Bool = false, encoder: String? = nil) -> SatchelError? {
+    func inputFailure(_ ctxt: xmlParserCtxtPtr, halted: Bool = false, encoder: String? = nil) -> SatchelError? {
         let parser = mainParser ?? ctxt
         let buffer = parser.pointee.input?.pointee.buf
-        let failed = buffer.map { buffer in
+        let unconverted = buffer.map { buffer in
             buffer.pointee.error != 0
                 || (inputEnded && buffer.pointee.encoder != nil && buffer.pointee.raw.map { xmlBufUse($0) > 0 } == true)
+        } ?? false
+        guard halted || unconverted || contextlessError != nil else { return nil }
+        var error: SatchelError
+        if let contextlessError, contextlessError.code != .invalidEncoding {
+            error = contextlessError
+        } else {
+            let name = buffer?.pointee.encoder?.pointee.name.map { String(cString: $0) } ?? encoder
+            var message = "the body does not convert from the character encoding \(name.map { "'\($0)'" } ?? "libxml2 detected")"
+            if let detail = contextlessError?.message { message += " (\(detail))" }
+            error = SatchelError(.invalidEncoding, message)
         }
-        guard halted || failed == true else { return nil }
-        let name = buffer?.pointee.encoder?.pointee.name.map { String(cString: $0) } ?? encoder
-        var error = SatchelError(.invalidEncoding, "the body does not convert from the character encoding \(name.map { "'\($0)'" } ?? "libxml2 detected")")
         locate(&error, ctxt: parser)
         // A halt resets the byte count; the line and column are still right.
         if buffer == nil { error.offset = nil }

@@ -35,6 +35,8 @@ final class XMLParseContext {
     /// Whether the input has ended (set before the final, terminating parse): an error found
     /// then, before the root element started or while it is open, is truncation.
     var inputEnded = false
+    /// The first error libxml2 raised without a parser context (``XMLCallbacks/contextlessError``).
+    @exclusivity(unchecked) var contextlessError: SatchelError?
     /// Whether an element has started.
     @exclusivity(unchecked) var sawElement = false
     /// Elements open now.

@@ -79,14 +79,17 @@ final class XMLParseSession {
     private func start() throws {
         let bytes = head
         head = []
-        let created: xmlParserCtxtPtr? = if encoding == nil {
-            bytes.withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: CChar.self) {
-                    xmlCreatePushParserCtxt(nil, nil, $0.baseAddress, Int32($0.count), nil)
+        // Creating with the first bytes detects their encoding, before our handlers are in.
+        let created: xmlParserCtxtPtr? = withContextlessErrors {
+            if encoding == nil {
+                bytes.withUnsafeBufferPointer { buffer in
+                    buffer.withMemoryRebound(to: CChar.self) {
+                        xmlCreatePushParserCtxt(nil, nil, $0.baseAddress, Int32($0.count), nil)
+                    }
                 }
+            } else {
+                xmlCreatePushParserCtxt(nil, nil, nil, 0, nil)
             }
-        } else {
-            xmlCreatePushParserCtxt(nil, nil, nil, 0, nil)
         }
         guard let created else { throw SatchelError(.internal, "libxml2 could not create a push parser context") }
         parser = created
@@ -124,14 +127,27 @@ final class XMLParseSession {
             let last = terminate && start + count == chunk.count
             // The converter's name, while it exists: a halt frees the input buffer with it.
             let encoder = parser.pointee.input?.pointee.buf?.pointee.encoder?.pointee.name.map { String(cString: $0) }
-            let status = xmlParseChunk(parser, base, Int32(count), last ? 1 : 0)
+            withContextlessErrors { _ = xmlParseChunk(parser, base, Int32(count), last ? 1 : 0) }
             try context.check()
-            // libxml2 halts without reporting an error when bytes do not convert; -1 (with the
-            // input buffer freed) when the bytes pushed now did not.
-            let halted = status == -1 && parser.pointee.input?.pointee.buf == nil
-            if let failure = context.conversionFailure(parser, halted: halted, encoder: encoder) { throw failure }
+            // libxml2 halts without reporting an error when bytes do not convert (returning -1
+            // or XML_ERR_INVALID_ENCODING); a halt frees the input buffer, nothing else does.
+            let halted = parser.pointee.input?.pointee.buf == nil
+            if let failure = context.inputFailure(parser, halted: halted, encoder: encoder) { throw failure }
             start += count
         } while start < chunk.count
+    }
+
+    /// Calls libxml2 with its structured error handler pointed at ``context``, so that errors
+    /// it raises without a parser context reach ``XMLParseContext/noteContextless(_:)`` rather
+    /// than stderr; the caller's handler is restored after. libxml2 keeps that handler per
+    /// thread and it is ours only during the call, so parses on other threads, or interleaved
+    /// on this one, never see each other's errors.
+    private func withContextlessErrors<Result>(_ body: () -> Result) -> Result {
+        let savedHandler = __xmlStructuredError().pointee
+        let savedContext = __xmlStructuredErrorContext().pointee
+        xmlSetStructuredErrorFunc(Unmanaged.passUnretained(context).toOpaque(), XMLCallbacks.contextlessError)
+        defer { xmlSetStructuredErrorFunc(savedContext, savedHandler) }
+        return body()
     }
 
     /// The outcome after the last byte: the first failure, or the document (document mode).
