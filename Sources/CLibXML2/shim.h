@@ -20,4 +20,23 @@
 static inline void satchel_xml_free(void *pointer) {
     xmlFree(pointer);
 }
+
+/* libxml2 reports a few failures only through its generic error handler, a printf-style
+ * variadic callback Swift cannot define, which prints to stderr by default ("xmlParseChunk:
+ * encoder error"). Satchel detects those failures itself (XMLParseContext.inputFailure), so
+ * xmlParseChunk runs with the calling thread's generic handler discarding them; the caller's
+ * handler is restored after. */
+static void satchel_xml_discard_message(void *context, const char *message, ...) {
+    (void)context;
+    (void)message;
+}
+
+static inline int satchel_xml_parse_chunk(xmlParserCtxtPtr parser, const char *chunk, int size, int terminate) {
+    xmlGenericErrorFunc saved = xmlGenericError;
+    void *savedContext = xmlGenericErrorContext;
+    xmlSetGenericErrorFunc(NULL, satchel_xml_discard_message);
+    int status = xmlParseChunk(parser, chunk, size, terminate);
+    xmlSetGenericErrorFunc(savedContext, saved);
+    return status;
+}
 #endif

@@ -41,6 +41,21 @@ import Testing
         #expect(empty.status == 0 && empty.output.isEmpty)
     }
 
+    /// Bytes that do not convert: one line of ours on stderr, none of libxml2's ("encoding
+    /// error : input conversion failed…", "I/O error : encoder error"), in both forms.
+    @Test func bytesThatDoNotConvertAreOneErrorLine() throws {
+        let body = Array(#"<?xml version="1.0" encoding="UTF-7"?><root><a"#.utf8) + [0xE8] + Array("ild/></root>".utf8)
+        for type in ["application/xml", "application/xml; charset=us-ascii"] {
+            for form in [[], ["--xml-events"]] {
+                let result = try CommandRunner.run(["decode", "-c", type] + form, input: body)
+                #expect(result.status == 65, "\(type), \(form): \(result.errorOutput)")
+                #expect(result.errorOutput.hasPrefix("satchel: invalidEncoding: the body does not convert"), "\(result.errorOutput)")
+                #expect(result.errorOutput.split(separator: "\n").count == 1, "\(type), \(form): \(result.errorOutput)")
+                #expect(result.output.isEmpty)
+            }
+        }
+    }
+
     @Test func encodeRoundTripsTheCanonicalForm() throws {
         let encoded = try CommandRunner.run(["encode", "--as", "xml"], input: Array(Self.canonical.utf8))
         #expect(encoded.status == 0, "\(encoded.errorOutput)")

@@ -127,7 +127,7 @@ final class XMLParseSession {
             let last = terminate && start + count == chunk.count
             // The converter's name, while it exists: a halt frees the input buffer with it.
             let encoder = parser.pointee.input?.pointee.buf?.pointee.encoder?.pointee.name.map { String(cString: $0) }
-            withContextlessErrors { _ = xmlParseChunk(parser, base, Int32(count), last ? 1 : 0) }
+            withContextlessErrors { _ = satchel_xml_parse_chunk(parser, base, Int32(count), last ? 1 : 0) }
             try context.check()
             // libxml2 halts without reporting an error when bytes do not convert (returning -1
             // or XML_ERR_INVALID_ENCODING); a halt frees the input buffer, nothing else does.
