@@ -155,6 +155,73 @@ import Testing
         }
     }
 
+    /// Fuzz target `xml-events` (10-minute run): the comment `<!-->/>;&"<q ryoc>-->` before a
+    /// DOCTYPE, in chunks of 13, 39, 1 and 16 bytes. The prolog scan took the comment's first
+    /// `>` for its end and `<q` for the root element, and libxml2's push parser, looking for
+    /// `-->` from the comment's `<`, took the opener's `--` and that `>` for it: "Comment not
+    /// terminated" for a valid document. Comments are now scanned to their real end, and one
+    /// libxml2 would misread is held back until its end arrives (``XMLCommentHoldBack``).
+    @Test func commentStartingWithGreaterThanCutInsideIt() throws {
+        let url = MultipartSamples.root.appendingPathComponent("Tests/Fixtures/fuzz/xml-comment-opener-gt.xml")
+        let bytes = [UInt8](try Data(contentsOf: url))
+        #expect(bytes.count == 69)
+        for serializer in [XMLDocumentResponseSerializer(), XMLEventResponseSerializer()] as [any ResponseSerializer] {
+            let whole = try #require(try serializer.decode(bytes, contentType: nil, limits: .default))
+            var chunks: [[UInt8]] = []
+            var start = 0
+            for size in [13, 39, 1, 16] {
+                chunks.append(Array(bytes[start..<start + size]))
+                start += size
+            }
+            #expect(try Self.decodeChunked(serializer, chunks) == whole)
+            for cut in 0...bytes.count {
+                #expect(try Self.decodeChunked(serializer, [Array(bytes[..<cut]), Array(bytes[cut...])]) == whole, "cut at \(cut)")
+            }
+        }
+    }
+
+    /// Comments whose text starts with `>` or `->`, in the prolog, the content and after the
+    /// root element, with `>`, `<` and quotes inside comments and processing instructions
+    /// before a DOCTYPE: every cut in two, and byte by byte, gives the whole parse's value, in UTF-8 and in UTF-16
+    /// (detected from the byte order mark, or from the Content-Type's charset).
+    @Test func commentsAndProcessingInstructionsCutAnywhere() throws {
+        let text = """
+            <?pi a>b <c '?><!-- x>y <z " --><!-->'<w--><!DOCTYPE r SYSTEM "s]>t"><r><!-->a<b--><!--->c--><!---->\
+            <![CDATA[<!-->]]>d</r><!-->e-->
+            """
+        let utf8 = Array(text.utf8)
+        let utf16LittleEndian: [UInt8] = [0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let utf16BigEndian: [UInt8] = text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        let xml = MediaType(type: "application", subtype: "xml")
+        let cases: [(body: [UInt8], contentType: MediaType?)] = [
+            (utf8, nil), (utf16LittleEndian, nil), (utf16BigEndian, xml.setting(parameter: "charset", to: "utf-16be")),
+        ]
+        let serializer = XMLEventResponseSerializer()
+        var expected: Value?
+        for (body, contentType) in cases {
+            let whole = try #require(try serializer.decode(body, contentType: contentType, limits: .default))
+            if let expected { #expect(whole == expected) } else { expected = whole }
+            for cut in 0...body.count {
+                let chunks = [Array(body[..<cut]), Array(body[cut...])]
+                #expect(try Self.decodeChunked(serializer, chunks, contentType: contentType) == whole, "cut at \(cut) of \(body.count)")
+            }
+            #expect(try Self.decodeChunked(serializer, body.map { [$0] }, contentType: contentType) == whole, "byte by byte")
+        }
+        let events = try #require(expected).canonicalJSON()
+        #expect(events.contains(#"{"comment":">a<b"},{"comment":"->c"},{"comment":""},{"cdata":"<!-->"},"d"]"#), "\(events)")
+        #expect(events.hasSuffix(#"{"comment":">e"}]}}"#), "\(events)")
+    }
+
+    /// A long comment the hold-back keeps (its text starts with `>`) arriving in small chunks is
+    /// delivered whole once its end arrives.
+    @Test func longHeldCommentArrivesInSmallChunks() throws {
+        let body = Array("<r><!-->".utf8) + Array(repeating: UInt8(ascii: "x"), count: 200_000) + Array("--><a/></r>".utf8)
+        let serializer = XMLEventResponseSerializer()
+        let whole = try #require(try serializer.decode(body, contentType: nil, limits: .default))
+        let chunks = stride(from: 0, to: body.count, by: 100).map { Array(body[$0..<min($0 + 100, body.count)]) }
+        #expect(try Self.decodeChunked(serializer, chunks) == whole)
+    }
+
     /// Fuzz target `jpeg` (AddressSanitizer: heap-use-after-free): the EXIF orientation was read
     /// from libjpeg's saved APP1 marker after jpeg_finish_decompress had freed it. Any JPEG with
     /// EXIF did it; this is the test image with orientation 5. Without AddressSanitizer the

@@ -8,13 +8,17 @@ import SerializerRegistry
 /// up to the start of the root element (at least four, so that libxml2 can detect the encoding
 /// from a byte order mark or UTF-16 whatever the chunk size) are held back and handed over in
 /// one piece, because libxml2's push parser misreads a prolog cut at some points
-/// (``XMLPrologScanner``). A whole body is one chunk.
+/// (``XMLPrologScanner``), and so is a comment it would misread (``XMLCommentHoldBack``). A
+/// whole body is one chunk.
 final class XMLParseSession {
     let context: XMLParseContext
     private let encoding: String?
     private var parser: xmlParserCtxtPtr?
     private var head: [UInt8] = []
     private var prolog = XMLPrologScanner()
+    /// How the body holds its markup, known from the first four bytes.
+    private var units: XMLCodeUnits?
+    private var holdBack = XMLCommentHoldBack()
     private var finished = false
 
     /// Creates a session.
@@ -43,14 +47,15 @@ final class XMLParseSession {
         guard !finished else { throw SatchelError(.invalidArgument, "the XML parser was fed after finish()") }
         context.inputLength += chunk.count
         try context.limits.checkBody(count: context.inputLength)
-        if parser == nil {
-            head.append(contentsOf: chunk)
-            let rootStarted = prolog.scan(chunk)
-            guard rootStarted && head.count >= 4 else { return }
-            try start()
-            return
+        if let units, parser != nil {
+            return try holdBack.take(chunk, units: units) { try push($0, terminate: false) }
         }
-        try push(chunk, terminate: false)
+        head.append(contentsOf: chunk)
+        guard head.count >= 4 else { return }
+        let units = self.units ?? XMLCodeUnits(charset: encoding, first: head)
+        self.units = units
+        guard head.withUnsafeBytes({ prolog.scan($0, units: units) }) else { return }
+        try start()
     }
 
     /// Ends the input.
@@ -60,6 +65,7 @@ final class XMLParseSession {
         try context.check()
         guard !finished else { throw SatchelError(.invalidArgument, "finish() was called twice") }
         if parser == nil { try start() }
+        try holdBack.flush { try push($0, terminate: false) }
         context.inputEnded = true
         try push(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true)
         finished = true
@@ -75,9 +81,12 @@ final class XMLParseSession {
         return try finish()
     }
 
-    /// Creates the push parser with the held-back bytes.
+    /// Creates the push parser with the held-back bytes (those the comment hold-back lets go).
     private func start() throws {
-        let bytes = head
+        let units = self.units ?? XMLCodeUnits(charset: encoding, first: head)
+        self.units = units
+        var bytes: [UInt8] = []
+        try head.withUnsafeBytes { try holdBack.take($0, units: units) { bytes.append(contentsOf: $0) } }
         head = []
         // Creating with the first bytes detects their encoding, before our handlers are in.
         let created: xmlParserCtxtPtr? = withContextlessErrors {
