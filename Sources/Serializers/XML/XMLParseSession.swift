@@ -85,9 +85,14 @@ final class XMLParseSession {
     private func start() throws {
         let units = self.units ?? XMLCodeUnits(charset: encoding, first: head)
         self.units = units
-        var bytes: [UInt8] = []
-        try head.withUnsafeBytes { try holdBack.take($0, units: units) { bytes.append(contentsOf: $0) } }
+        let held = head
         head = []
+        // The hold-back passes on one prefix, usually all of it (then no copy is made).
+        var passed: [UInt8]?
+        try held.withUnsafeBytes { all in
+            try holdBack.take(all, units: units) { prefix in passed = prefix.count == all.count ? held : Array(prefix) }
+        }
+        let bytes = passed ?? []
         // Creating with the first bytes detects their encoding, before our handlers are in.
         let created: xmlParserCtxtPtr? = withContextlessErrors {
             if encoding == nil {
