@@ -16,6 +16,8 @@ import Musl
 /// looks like an opener (inside CDATA, say) is held the same way, which only delays it. The
 /// bytes passed on always end on a whole unit (``XMLCodeUnits``).
 struct XMLCommentHoldBack {
+    private static let opener: [UInt8] = Array("<!--".utf8)
+
     /// Bytes not passed on yet: from a possible opener on, or a partial unit.
     private var held: [UInt8] = []
     /// When ``held`` starts with an opener: where the search for its `-->` resumes.
@@ -71,12 +73,11 @@ struct XMLCommentHoldBack {
     static func firstUnsafeOpener(in bytes: UnsafeRawBufferPointer, units: XMLCodeUnits, resumingAt resume: Int) -> Int? {
         let width = units.width
         let end = units.wholeUnits(bytes.count)
-        let opener: [UInt8] = Array("<!--".utf8)
         var start = 0
         while let candidate = nextLessThanBang(in: bytes, units: units, from: start, end: end) {
             start = candidate
             var matched = 1
-            while matched < 4, start + matched * width < end, units.ascii(in: bytes, at: start + matched * width) == opener[matched] {
+            while matched < 4, start + matched * width < end, units.ascii(in: bytes, at: start + matched * width) == Self.opener[matched] {
                 matched += 1
             }
             if matched < 4 {
