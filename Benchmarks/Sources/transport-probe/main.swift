@@ -3,8 +3,13 @@
 //
 //   transport-probe satchel|c URL COUNT [IN_FLIGHT [SWITCHES]]
 //
-// Instructions per request: run under callgrind with two counts and divide the difference, e.g.
-// `valgrind --tool=callgrind --separate-threads=no transport-probe satchel $URL 2000`.
+// Instructions per request: run under callgrind with two counts (200 and 1200) and divide the
+// difference by 1000, which cancels start-up. Valgrind 3.19 cannot read Swift 6.3's DWARF 5, so
+// profile a copy without debug info (symbols stay):
+//   strip --strip-debug -o /tmp/probe transport-probe
+//   valgrind --tool=callgrind --separate-threads=no /tmp/probe satchel $URL 1200
+//   callgrind_annotate --inclusive=yes callgrind.out.<pid>
+// SWITCHES (comma-separated, Satchel only): nocookies, nocompress, shortaccept.
 import CCurlBaseline
 import Dispatch
 import Glibc
@@ -13,7 +18,7 @@ import Satchel
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 4, let count = Int(arguments[3]), count > 0 else {
-    print("usage: transport-probe satchel|c URL COUNT [IN_FLIGHT]")
+    print("usage: transport-probe satchel|c URL COUNT [IN_FLIGHT [SWITCHES]]")
     exit(64)
 }
 let url = arguments[2]
@@ -27,7 +32,6 @@ case "c":
     decoded = satchel_bench_curl_loop_run(loop, count, &bytes)
     satchel_bench_curl_loop_destroy(loop)
 default:
-    // Profiling switches (a fifth argument, comma-separated): nocookies, nocompress, shortaccept.
     let switches = arguments.count > 5 ? arguments[5].split(separator: ",").map(String.init) : []
     var configuration = SessionConfiguration()
     configuration.handlesCookies = !switches.contains("nocookies")
