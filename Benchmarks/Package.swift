@@ -63,6 +63,11 @@ let package = Package(
                 .product(name: "MultipartKit", package: "multipart-kit"),
             ]
         ),
+        // A small driver for profiling the transport's per-request cost (callgrind, perf).
+        .executableTarget(
+            name: "transport-probe",
+            dependencies: [.product(name: "Satchel", package: "Satchel"), "CCurlBaseline"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -204,7 +204,7 @@ extension Session {
     }
 
     private func prepareHead(_ request: SessionRequest) throws -> (ResolvedURL, HTTPRequest, RequestBody) {
-        let url = try ResolvedURL(request.url, relativeTo: baseURL)
+        let url = try resolvedURLs.resolve(request.url, relativeTo: baseURL)
         var head = HTTPRequest(method: request.method, scheme: url.scheme, authority: url.authority, path: url.pathAndQuery)
         head.headerFields = request.headers
         for field in configuration.defaultHeaders where head.headerFields[field.name] == nil {

@@ -28,6 +28,8 @@ public final class Session: Sendable {
     public let responseSerializer: any ResponseSerializer
 
     let engine: TransferEngine
+    /// The request URL resolved last.
+    let resolvedURLs = ResolvedURLCache()
 
     /// Creates a session and starts its transfer thread.
     ///

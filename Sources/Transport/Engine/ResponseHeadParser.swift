@@ -1,9 +1,11 @@
-import Foundation
 import HTTPTypes
 import SerializerRegistry
 
 /// Builds a response head from the header lines libcurl hands over one by one, skipping
 /// interim (1xx) heads.
+///
+/// Field lines are split and trimmed on their bytes; only the name and the value become
+/// strings (this runs for every header line of every response).
 struct ResponseHeadParser {
     private var status: HTTPResponse.Status?
     private var fields = HTTPFields()
@@ -16,11 +18,12 @@ struct ResponseHeadParser {
     /// - Returns: The final head when `line` completed it.
     /// - Throws: ``SatchelError/Code/networkFailure`` for a malformed status line, or a final head
     ///   whose Content-Length values disagree.
+    /// - Complexity: O(*n*) in the length of the line.
     mutating func take(_ line: UnsafeRawBufferPointer) throws(SatchelError) -> HTTPResponse? {
         guard head == nil else { return nil }  // trailers
-        var end = line.count
-        while end > 0, line[end - 1] == 0x0A || line[end - 1] == 0x0D { end -= 1 }
-        let text = String(decoding: UnsafeRawBufferPointer(rebasing: line[0..<end]), as: UTF8.self)
+        let bytes = line.assumingMemoryBound(to: UInt8.self)
+        var end = bytes.count
+        while end > 0, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
         if end == 0 {
             guard let status else { return nil }
             if (100..<200).contains(status.code) {
@@ -33,15 +36,24 @@ struct ResponseHeadParser {
             return head
         }
         if status == nil {
+            if let parsed = Self.plainStatusLine(bytes, end) {
+                (status, version) = parsed
+                return nil
+            }
+            let text = Self.string(bytes, 0, end)
             status = try Self.status(from: text)
             version = String(text.prefix { $0 != " " }.dropFirst("HTTP/".count))
             return nil
         }
-        guard let colon = text.firstIndex(of: ":"), let name = HTTPField.Name(String(text[..<colon])) else {
+        guard let colon = bytes[0..<end].firstIndex(of: UInt8(ascii: ":")),
+            let name = HTTPField.Name(Self.string(bytes, 0, colon))
+        else {
             return nil  // a malformed field line is dropped, as libcurl's own parser would keep going
         }
-        let value = text[text.index(after: colon)...].trimmingCharacters(in: Self.optionalWhitespace)
-        fields.append(HTTPField(name: name, value: value))
+        var start = colon + 1
+        while start < end, Self.isOptionalWhitespace(bytes[start]) { start += 1 }
+        while end > start, Self.isOptionalWhitespace(bytes[end - 1]) { end -= 1 }
+        fields.append(HTTPField(name: name, value: Self.string(bytes, start, end)))
         return nil
     }
 
@@ -49,16 +61,61 @@ struct ResponseHeadParser {
     /// framing is invalid, and the response must be discarded (RFC 9112 §6.3). libcurl would use
     /// the last value, so two readers could see two different bodies.
     private static func checkContentLength(_ fields: HTTPFields) throws(SatchelError) {
+        let declared = fields[values: .contentLength]
+        if declared.count < 2, declared.first?.utf8.contains(UInt8(ascii: ",")) != true { return }
         let values = fields[values: .contentLength].flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: optionalWhitespace) }
+            .map { trimmingOptionalWhitespace($0) }
         guard let first = values.first, values.contains(where: { $0 != first }) else { return }
         throw SatchelError(
             .networkFailure,
             "the response has conflicting Content-Length values (\(values.joined(separator: ", "))); its framing is invalid (RFC 9112 §6.3)")
     }
 
-    /// RFC 9110's OWS around a field value.
-    private static let optionalWhitespace = CharacterSet(charactersIn: " \t")
+    /// RFC 9110's OWS around a field value: space or horizontal tab.
+    private static func isOptionalWhitespace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
+    }
+
+    /// `text` without the optional whitespace at its ends.
+    private static func trimmingOptionalWhitespace(_ text: Substring) -> String {
+        let utf8 = text.utf8
+        let start = utf8.firstIndex { !isOptionalWhitespace($0) } ?? utf8.endIndex
+        let end = utf8[start...].lastIndex { !isOptionalWhitespace($0) }.map { utf8.index(after: $0) } ?? start
+        return String(text[start..<end])
+    }
+
+    /// The bytes `start..<end` of a line as a string (invalid UTF-8 repaired).
+    private static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+    }
+
+    /// The status and version of the usual status line — `HTTP/`, a version without spaces, one
+    /// space, three digits (the first not 0), then the end or one space and a reason — read from
+    /// the bytes; `nil` for any other line, which ``status(from:)`` then parses or refuses.
+    private static func plainStatusLine(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ end: Int
+    ) -> (HTTPResponse.Status, version: String)? {
+        let prefix = "HTTP/".utf8
+        guard end >= prefix.count + 4, bytes.starts(with: prefix),
+            let space = bytes[prefix.count..<end].firstIndex(of: UInt8(ascii: " ")), space + 4 <= end
+        else { return nil }
+        var code = 0
+        for index in space + 1...space + 3 {
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            guard digit <= 9 else { return nil }
+            code = code * 10 + Int(digit)
+        }
+        guard code >= 100 else { return nil }
+        var reason = ""
+        if space + 4 < end {
+            guard bytes[space + 4] == UInt8(ascii: " ") else { return nil }
+            if space + 5 < end {
+                guard bytes[space + 5] != UInt8(ascii: " ") else { return nil }
+                reason = string(bytes, space + 5, end)
+            }
+        }
+        return (HTTPResponse.Status(code: code, reasonPhrase: reason), string(bytes, prefix.count, space))
+    }
 
     /// Parses `HTTP/1.1 200 OK` or `HTTP/2 200`.
     private static func status(from line: String) throws(SatchelError) -> HTTPResponse.Status {

@@ -71,11 +71,15 @@ final class TransferEngine: @unchecked Sendable {
     func enqueue(_ command: Command) {
         let accepted = queue.withLock { queue -> Bool in
             guard !queue.isClosed else { return false }
+            let wasEmpty = queue.commands.isEmpty
             queue.commands.append(command)
             if case .shutdown = command { queue.isClosed = true }
-            // Woken under the lock: the engine takes its batch under the same lock, so the
-            // multi handle cannot be cleaned up before this returns.
-            curl_multi_wakeup(multi)
+            // A queue that already held commands was woken for them and the engine has not
+            // taken them yet: the pending wakeup makes its next poll return, and it takes the
+            // whole batch, this command included (one write to libcurl's wakeup pipe per
+            // batch instead of per command). Woken under the lock: the engine takes its batch
+            // under the same lock, so the multi handle cannot be cleaned up before this returns.
+            if wasEmpty { curl_multi_wakeup(multi) }
             return true
         }
         if !accepted, case let .start(transfer) = command {

@@ -1,0 +1,71 @@
+// A tiny driver for profiling the transport's per-request cost (valgrind callgrind, perf):
+// `count` keep-alive GETs of `url`, each decoded, by Satchel's Session or by the C multi loop.
+//
+//   transport-probe satchel|c URL COUNT [IN_FLIGHT [SWITCHES]]
+//
+// Instructions per request: run under callgrind with two counts (200 and 1200) and divide the
+// difference by 1000, which cancels start-up. Valgrind 3.19 cannot read Swift 6.3's DWARF 5, so
+// profile a copy without debug info (symbols stay):
+//   strip --strip-debug -o /tmp/probe transport-probe
+//   valgrind --tool=callgrind --separate-threads=no /tmp/probe satchel $URL 1200
+//   callgrind_annotate --inclusive=yes callgrind.out.<pid>
+// SWITCHES (comma-separated, Satchel only): nocookies, nocompress, shortaccept.
+import CCurlBaseline
+import Dispatch
+import Glibc
+import HTTPTypes
+import Satchel
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 4, let count = Int(arguments[3]), count > 0 else {
+    print("usage: transport-probe satchel|c URL COUNT [IN_FLIGHT [SWITCHES]]")
+    exit(64)
+}
+let url = arguments[2]
+let inFlight = arguments.count > 4 ? Int(arguments[4]) ?? 1 : 1
+let started = ContinuousClock.now
+var decoded = 0
+switch arguments[1] {
+case "c":
+    guard let loop = satchel_bench_curl_loop_create(url, Int32(inFlight)) else { exit(1) }
+    var bytes: Int64 = 0
+    decoded = satchel_bench_curl_loop_run(loop, count, &bytes)
+    satchel_bench_curl_loop_destroy(loop)
+default:
+    let switches = arguments.count > 5 ? arguments[5].split(separator: ",").map(String.init) : []
+    var configuration = SessionConfiguration()
+    configuration.handlesCookies = !switches.contains("nocookies")
+    configuration.acceptsCompressedResponses = !switches.contains("nocompress")
+    let session = try Session(configuration: configuration)
+    // shortaccept: a one-type Accept instead of the registry's list of every decodable type.
+    let headers: HTTPFields = switches.contains("shortaccept") ? [.accept: "application/json"] : [:]
+    let done = DispatchSemaphore(value: 0)
+    let box = Box()
+    Task.detached {
+        let total = await withTaskGroup(of: Int.self) { group in
+            for worker in 0..<inFlight {
+                let share = count / inFlight + (worker < count % inFlight ? 1 : 0)
+                group.addTask {
+                    var good = 0
+                    for _ in 0..<share {
+                        let result = try? await session.get(url, headers: headers)
+                        if result?.response?.status.code == 200, case .object? = result?.value { good += 1 }
+                    }
+                    return good
+                }
+            }
+            var total = 0
+            for await good in group { total += good }
+            return total
+        }
+        box.set(total)
+        done.signal()
+    }
+    done.wait()
+    decoded = box.get()
+    session.invalidateAndCancel()
+}
+let elapsed = ContinuousClock.now - started
+let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+print("\(arguments[1]): \(decoded)/\(count) decoded, \(Int(Double(count) / seconds)) req/s")
+exit(decoded == count ? 0 : 1)

@@ -1,0 +1,78 @@
+import HTTPTypes
+import SerializerRegistry
+import Testing
+@testable import Transport
+
+/// The per-request shortcuts (status lines read from their bytes, the last resolved URL kept)
+/// answer exactly as the general code they bypass.
+@Suite struct TransportFastPathTests {
+    /// Status lines of the usual shape take the byte path; the others (marked) the general parser.
+    @Test(arguments: [
+        ("HTTP/1.1 200 OK", 200, "OK", "1.1"),
+        ("HTTP/2 204", 204, "", "2"),
+        ("HTTP/1.1 200 ", 200, "", "1.1"),
+        ("HTTP/1.1 404 Not Found ", 404, "Not Found ", "1.1"),
+        ("HTTP/1.0 999 Custom\t", 999, "Custom\t", "1.0"),
+        ("HTTP/1.1 200  Two spaces", 200, " Two spaces", "1.1"),  // general: two spaces
+        ("HTTP/1.1  301 Moved", 301, "Moved", "1.1"),  // general: two spaces before the code
+        ("HTTP/ 100 Continue", 100, "Continue", ""),
+    ])
+    func statusLinesParseAlikeOnEitherPath(line: String, code: Int, reason: String, version: String) throws {
+        var parser = ResponseHeadParser()
+        #expect(try Array((line + "\r\n").utf8).withUnsafeBytes { try parser.take($0) } == nil)
+        #expect(parser.version == version)
+        let head: HTTPResponse?
+        if code < 200 {
+            #expect(try Array("\r\n".utf8).withUnsafeBytes { try parser.take($0) } == nil)  // interim
+            head = try Array("HTTP/1.1 200 OK\r\n\r\n".utf8).withUnsafeBytes { bytes in
+                try parser.take(UnsafeRawBufferPointer(rebasing: bytes[0..<17]))
+            }
+            #expect(head == nil)
+            return
+        }
+        head = try Array("\r\n".utf8).withUnsafeBytes { try parser.take($0) }
+        let status = try #require(head?.status)
+        #expect(status.code == code)
+        #expect(status.reasonPhrase == reason)
+    }
+
+    @Test(arguments: ["HTTP/1.1 20 OK", "HTTP/1.1 099 Low", "HTTP/1.1 2000 Big", "HTTP/1.1 20x OK", "HTTP/1.1 +99 Plus", "HTTX/1.1 200 OK"])
+    func malformedStatusLinesAreRefusedOnEitherPath(line: String) {
+        var parser = ResponseHeadParser()
+        #expect(throws: SatchelError.self) { try Array((line + "\r\n").utf8).withUnsafeBytes { _ = try parser.take($0) } }
+    }
+
+    @Test func fieldValuesAreTrimmedOfSpacesAndTabsOnly() throws {
+        var parser = ResponseHeadParser()
+        let lines = ["HTTP/1.1 200 OK", "X-A: \t value with  inner \t ", "X-B:", "X-C:   ", "Content-Length: 0, 0", ""]
+        var head: HTTPResponse?
+        for line in lines { head = try Array((line + "\r\n").utf8).withUnsafeBytes { try parser.take($0) } }
+        let fields = try #require(head?.headerFields)
+        #expect(fields[HTTPField.Name("X-A")!] == "value with  inner")
+        #expect(fields[HTTPField.Name("X-B")!] == "")
+        #expect(fields[HTTPField.Name("X-C")!] == "")
+        var conflicting = ResponseHeadParser()
+        for line in ["HTTP/1.1 200 OK", "Content-Length: 3, 4"] {
+            _ = try Array((line + "\r\n").utf8).withUnsafeBytes { try conflicting.take($0) }
+        }
+        #expect(throws: SatchelError.self) { try Array("\r\n".utf8).withUnsafeBytes { _ = try conflicting.take($0) } }
+    }
+
+    @Test func theResolvedURLCacheAnswersAsTheParserDoes() throws {
+        let cache = ResolvedURLCache()
+        let cases: [(String, String?)] = [
+            ("a/b?x=1", "http://h.test/v1/"), ("a/b?x=1", "http://h.test/v1/"), ("a/b?x=1", "http://other.test/"),
+            ("a/b?x=1", nil), ("ftp://h.test/", nil), ("http://x.test/p", nil), ("http://x.test/p", nil),
+            ("../up", "https://h.test/v1/deep/"),
+        ]
+        for (reference, base) in cases {
+            let direct = Result { () throws(SatchelError) in try ResolvedURL(reference, relativeTo: base) }
+            let cached = Result { () throws(SatchelError) in try cache.resolve(reference, relativeTo: base) }
+            switch (direct, cached) {
+            case let (.success(expected), .success(actual)): #expect(actual == expected)
+            case let (.failure(expected), .failure(actual)): #expect(actual.code == expected.code)
+            default: Issue.record("\(reference) against \(base ?? "no base"): \(direct) but the cache gave \(cached)")
+            }
+        }
+    }
+}
