@@ -7,6 +7,24 @@ import Testing
 /// for the incremental parsers, the exact chunks the fuzz target fed. The reproducers are also
 /// seeds in Fuzz/Seeds, so the fuzzer keeps retesting them.
 @Suite struct FuzzRegressionTests {
+    /// The bytes of a reproducer in Tests/Fixtures/fuzz.
+    static func fixture(_ name: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: MultipartSamples.root.appendingPathComponent("Tests/Fixtures/fuzz/\(name)")))
+    }
+
+    /// `bytes` cut into chunks of `sizes` (the chunks a fuzz target fed), which must add up to
+    /// all of it.
+    static func split(_ bytes: [UInt8], sizes: [Int]) -> [[UInt8]] {
+        var chunks: [[UInt8]] = []
+        var start = 0
+        for size in sizes {
+            chunks.append(Array(bytes[start..<start + size]))
+            start += size
+        }
+        #expect(start == bytes.count)
+        return chunks
+    }
+
     /// Feeds `chunks` to a fresh incremental decoder of `serializer` and finishes it.
     static func decodeChunked(
         _ serializer: some ResponseSerializer, _ chunks: [[UInt8]], contentType: MediaType? = nil
@@ -69,15 +87,8 @@ import Testing
     /// since libxml2's silent halts on bytes that do not convert are noticed, this one is
     /// `invalidEncoding` both ways.
     @Test func documentWithoutRootElementFails() throws {
-        let url = MultipartSamples.root.appendingPathComponent("Tests/Fixtures/fuzz/xml-ucs4-no-root.xml")
-        let bytes = [UInt8](try Data(contentsOf: url))
-        var chunks: [[UInt8]] = []
-        var start = 0
-        for size in [41, 54, 37, 21] {
-            chunks.append(Array(bytes[start..<start + size]))
-            start += size
-        }
-        #expect(start == bytes.count)
+        let bytes = try Self.fixture("xml-ucs4-no-root.xml")
+        let chunks = Self.split(bytes, sizes: [41, 54, 37, 21])
         let serializers: [any ResponseSerializer] = [XMLDocumentResponseSerializer(), XMLEventResponseSerializer()]
         for serializer in serializers {
             let whole = satchelError { try serializer.decode(bytes, contentType: nil, limits: .default) }
@@ -94,16 +105,9 @@ import Testing
     /// document with the root element still open. Now the charset is authoritative (RFC 7303)
     /// and a halt on bytes that do not convert is an error either way.
     @Test func declaredEncodingDoesNotOverrideTheCharset() throws {
-        let url = MultipartSamples.root.appendingPathComponent("Tests/Fixtures/fuzz/xml-declared-charset-unclosed-root.xml")
-        let bytes = [UInt8](try Data(contentsOf: url))
+        let bytes = try Self.fixture("xml-declared-charset-unclosed-root.xml")
         let latin1 = MediaType(type: "application", subtype: "xml").setting(parameter: "charset", to: "iso-8859-1")
-        var chunks: [[UInt8]] = []
-        var start = 0
-        for size in [18, 28, 4, 44, 0, 11, 7] {
-            chunks.append(Array(bytes[start..<start + size]))
-            start += size
-        }
-        #expect(start == bytes.count)
+        let chunks = Self.split(bytes, sizes: [18, 28, 4, 44, 0, 11, 7])
         let serializers: [any ResponseSerializer] = [XMLDocumentResponseSerializer(), XMLEventResponseSerializer()]
         for serializer in serializers {
             let whole = satchelError { try serializer.decode(bytes, contentType: latin1, limits: .default) }
@@ -126,11 +130,10 @@ import Testing
     /// UTF-8) and invalid UTF-8 in chunks of 50, 11 and 47 bytes — libxml2 kept what converted,
     /// recorded no error and halted only at the end, returning XML_ERR_INVALID_ENCODING.
     @Test func bytesThatDoNotConvertMidDocumentFail() throws {
-        let url = MultipartSamples.root.appendingPathComponent("Tests/Fixtures/fuzz/xml-declared-ut-f8-halt.xml")
-        let found = [UInt8](try Data(contentsOf: url))
+        let found = try Self.fixture("xml-declared-ut-f8-halt.xml")
         #expect(found.count == 108)
         for serializer in [XMLDocumentResponseSerializer(), XMLEventResponseSerializer()] as [any ResponseSerializer] {
-            let chunks = [Array(found[..<50]), Array(found[50..<61]), Array(found[61...])]
+            let chunks = Self.split(found, sizes: [50, 11, 47])
             let chunked = satchelError { try Self.decodeChunked(serializer, chunks) }
             #expect(chunked?.code == .invalidEncoding, "\(serializer.name): \(String(describing: chunked))")
         }
@@ -162,18 +165,11 @@ import Testing
     /// terminated" for a valid document. Comments are now scanned to their real end, and one
     /// libxml2 would misread is held back until its end arrives (``XMLCommentHoldBack``).
     @Test func commentStartingWithGreaterThanCutInsideIt() throws {
-        let url = MultipartSamples.root.appendingPathComponent("Tests/Fixtures/fuzz/xml-comment-opener-gt.xml")
-        let bytes = [UInt8](try Data(contentsOf: url))
+        let bytes = try Self.fixture("xml-comment-opener-gt.xml")
         #expect(bytes.count == 69)
         for serializer in [XMLDocumentResponseSerializer(), XMLEventResponseSerializer()] as [any ResponseSerializer] {
             let whole = try #require(try serializer.decode(bytes, contentType: nil, limits: .default))
-            var chunks: [[UInt8]] = []
-            var start = 0
-            for size in [13, 39, 1, 16] {
-                chunks.append(Array(bytes[start..<start + size]))
-                start += size
-            }
-            #expect(try Self.decodeChunked(serializer, chunks) == whole)
+            #expect(try Self.decodeChunked(serializer, Self.split(bytes, sizes: [13, 39, 1, 16])) == whole)
             for cut in 0...bytes.count {
                 #expect(try Self.decodeChunked(serializer, [Array(bytes[..<cut]), Array(bytes[cut...])]) == whole, "cut at \(cut)")
             }
@@ -228,8 +224,7 @@ import Testing
     /// freed bytes usually still hold the right value, so this test proves the fix under
     /// `swift test --sanitize=address`.
     @Test func jpegEXIFOrientationIsReadBeforeThePixels() throws {
-        let url = MultipartSamples.root.appendingPathComponent("Tests/Fixtures/fuzz/jpeg-exif-5-use-after-free.jpg")
-        let bytes = [UInt8](try Data(contentsOf: url))
+        let bytes = try Self.fixture("jpeg-exif-5-use-after-free.jpg")
         for scale in ImageDecodingOptions.Scale.allCases {
             let image = try ImageDecoder(options: ImageDecodingOptions(scale: scale)).decode(bytes)
             #expect(image.metadata.orientation == .leftMirrored)
