@@ -3,18 +3,19 @@ import SerializerRegistry
 import Testing
 @testable import Transport
 
-/// The per-request shortcuts (status lines read from their bytes, the last resolved URL kept)
-/// answer exactly as the general code they bypass.
+/// The per-request shortcuts (status lines and field lines read from their bytes, the last
+/// resolved URL kept) answer as the string parsing and the URL parser they replaced.
 @Suite struct TransportFastPathTests {
-    /// Status lines of the usual shape take the byte path; the others (marked) the general parser.
+    /// Status lines of the usual shape and the unusual ones (marked) read as the string parser
+    /// read them: spaces collapsed before the code, the reason phrase kept as sent.
     @Test(arguments: [
         ("HTTP/1.1 200 OK", 200, "OK", "1.1"),
         ("HTTP/2 204", 204, "", "2"),
         ("HTTP/1.1 200 ", 200, "", "1.1"),
         ("HTTP/1.1 404 Not Found ", 404, "Not Found ", "1.1"),
         ("HTTP/1.0 999 Custom\t", 999, "Custom\t", "1.0"),
-        ("HTTP/1.1 200  Two spaces", 200, " Two spaces", "1.1"),  // general: two spaces
-        ("HTTP/1.1  301 Moved", 301, "Moved", "1.1"),  // general: two spaces before the code
+        ("HTTP/1.1 200  Two spaces", 200, " Two spaces", "1.1"),  // unusual: two spaces
+        ("HTTP/1.1  301 Moved", 301, "Moved", "1.1"),  // unusual: two spaces before the code
         ("HTTP/ 100 Continue", 100, "Continue", ""),
     ])
     func statusLinesParseAlikeOnEitherPath(line: String, code: Int, reason: String, version: String) throws {
@@ -36,7 +37,8 @@ import Testing
         #expect(status.reasonPhrase == reason)
     }
 
-    @Test(arguments: ["HTTP/1.1 20 OK", "HTTP/1.1 099 Low", "HTTP/1.1 2000 Big", "HTTP/1.1 20x OK", "HTTP/1.1 +99 Plus", "HTTX/1.1 200 OK"])
+    @Test(arguments: ["HTTP/1.1 20 OK", "HTTP/1.1 099 Low", "HTTP/1.1 2000 Big", "HTTP/1.1 20x OK", "HTTP/1.1 +99 Plus", "HTTX/1.1 200 OK",
+                          "HTTP/1.1 99999999999999999999999999 Overflow", "HTTP/1.1"])
     func malformedStatusLinesAreRefusedOnEitherPath(line: String) {
         var parser = ResponseHeadParser()
         #expect(throws: SatchelError.self) { try Array((line + "\r\n").utf8).withUnsafeBytes { _ = try parser.take($0) } }

@@ -36,13 +36,7 @@ struct ResponseHeadParser {
             return head
         }
         if status == nil {
-            if let parsed = Self.plainStatusLine(bytes, end) {
-                (status, version) = parsed
-                return nil
-            }
-            let text = Self.string(bytes, 0, end)
-            status = try Self.status(from: text)
-            version = String(text.prefix { $0 != " " }.dropFirst("HTTP/".count))
+            (status, version) = try Self.statusLine(bytes, end)
             return nil
         }
         guard let colon = bytes[0..<end].firstIndex(of: UInt8(ascii: ":")),
@@ -63,7 +57,7 @@ struct ResponseHeadParser {
     private static func checkContentLength(_ fields: HTTPFields) throws(SatchelError) {
         let declared = fields[values: .contentLength]
         if declared.count < 2, declared.first?.utf8.contains(UInt8(ascii: ",")) != true { return }
-        let values = fields[values: .contentLength].flatMap { $0.split(separator: ",") }
+        let values = declared.flatMap { $0.split(separator: ",") }
             .map { trimmingOptionalWhitespace($0) }
         guard let first = values.first, values.contains(where: { $0 != first }) else { return }
         throw SatchelError(
@@ -89,41 +83,34 @@ struct ResponseHeadParser {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
     }
 
-    /// The status and version of the usual status line — `HTTP/`, a version without spaces, one
-    /// space, three digits (the first not 0), then the end or one space and a reason — read from
-    /// the bytes; `nil` for any other line, which ``status(from:)`` then parses or refuses.
-    private static func plainStatusLine(
+    /// Parses `HTTP/1.1 200 OK` or `HTTP/2 200` from the bytes `0..<end`: `HTTP/` and the
+    /// version up to the first space, spaces, a three-digit code from 100, then the end or one
+    /// space and the reason phrase as sent.
+    /// - Throws: ``SatchelError/Code/networkFailure`` for any other line.
+    private static func statusLine(
         _ bytes: UnsafeBufferPointer<UInt8>, _ end: Int
-    ) -> (HTTPResponse.Status, version: String)? {
-        let prefix = "HTTP/".utf8
-        guard end >= prefix.count + 4, bytes.starts(with: prefix),
-            let space = bytes[prefix.count..<end].firstIndex(of: UInt8(ascii: " ")), space + 4 <= end
-        else { return nil }
+    ) throws(SatchelError) -> (HTTPResponse.Status, version: String) {
+        let space = UInt8(ascii: " ")
+        var start = 0
+        while start < end, bytes[start] == space { start += 1 }
+        let versionEnd = bytes[start..<end].firstIndex(of: space) ?? end
+        var codeStart = versionEnd
+        while codeStart < end, bytes[codeStart] == space { codeStart += 1 }
+        let codeEnd = bytes[codeStart..<end].firstIndex(of: space) ?? end
         var code = 0
-        for index in space + 1...space + 3 {
-            let digit = bytes[index] &- UInt8(ascii: "0")
-            guard digit <= 9 else { return nil }
-            code = code * 10 + Int(digit)
-        }
-        guard code >= 100 else { return nil }
-        var reason = ""
-        if space + 4 < end {
-            guard bytes[space + 4] == UInt8(ascii: " ") else { return nil }
-            if space + 5 < end {
-                guard bytes[space + 5] != UInt8(ascii: " ") else { return nil }
-                reason = string(bytes, space + 5, end)
+        if codeEnd - codeStart == 3 {
+            for index in codeStart..<codeEnd {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit <= 9 else { code = 0; break }
+                code = code * 10 + Int(digit)
             }
         }
-        return (HTTPResponse.Status(code: code, reasonPhrase: reason), string(bytes, prefix.count, space))
-    }
-
-    /// Parses `HTTP/1.1 200 OK` or `HTTP/2 200`.
-    private static func status(from line: String) throws(SatchelError) -> HTTPResponse.Status {
-        let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/"), parts[1].count == 3, let code = Int(parts[1]), code >= 100 else {
-            throw SatchelError(.networkFailure, "the server sent a malformed status line: \(line.prefix(80))")
+        guard bytes[start..<end].starts(with: "HTTP/".utf8), code >= 100 else {
+            throw SatchelError(.networkFailure, "the server sent a malformed status line: \(string(bytes, 0, min(end, 80)))")
         }
-        let reason = parts.count > 2 ? String(parts[2]) : ""
-        return HTTPResponse.Status(code: code, reasonPhrase: reason)
+        let reason = codeEnd < end ? string(bytes, codeEnd + 1, end) : ""
+        // A line with spaces before `HTTP/` names no version (as the first space ends it).
+        let version = start == 0 ? string(bytes, "HTTP/".utf8.count, versionEnd) : ""
+        return (HTTPResponse.Status(code: code, reasonPhrase: reason), version)
     }
 }
