@@ -26,8 +26,7 @@ extension XMLParseContext {
         }
         if let failure = inputFailure(ctxt) { return failure }
         let code = error.code
-        var message = error.message.map { String(cString: $0) }.map { String($0.trimmingSuffix(while: \.isWhitespace)) } ?? ""
-        if message.isEmpty { message = "libxml2 error \(code)" }
+        let message = Self.message(of: error)
         var converted: SatchelError
         if code == Int32(XML_ERR_NO_MEMORY.rawValue) {
             converted = SatchelError(.internal, message)
@@ -57,7 +56,7 @@ extension XMLParseContext {
     /// detection while the push parser was being created.
     func noteContextless(_ error: xmlError) {
         guard contextlessError == nil, error.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
-        let message = error.message.map { String(String(cString: $0).trimmingSuffix(while: \.isWhitespace)) } ?? "libxml2 error \(error.code)"
+        let message = Self.message(of: error)
         let encoding = error.domain == Int32(XML_FROM_I18N.rawValue) || error.code == Int32(XML_IO_ENCODER.rawValue)
             || Self.encodingCodes.contains(error.code)
         contextlessError = SatchelError(encoding ? .invalidEncoding : .syntaxError, message)
@@ -96,6 +95,12 @@ extension XMLParseContext {
         // A halt resets the byte count; the line and column are still right.
         if buffer == nil { error.offset = nil }
         return error
+    }
+
+    /// libxml2's message for `error` without its trailing newline, or its code when it has none.
+    private static func message(of error: xmlError) -> String {
+        let message = error.message.map { String(String(cString: $0).trimmingSuffix(while: \.isWhitespace)) } ?? ""
+        return message.isEmpty ? "libxml2 error \(error.code)" : message
     }
 
     /// Whether libxml2 gave up ("no progress in element content") in front of a byte sequence
