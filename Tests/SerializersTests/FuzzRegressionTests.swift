@@ -218,6 +218,26 @@ import Testing
         #expect(try Self.decodeChunked(serializer, chunks) == whole)
     }
 
+    /// Bodies that end inside what the hold-back keeps (a comment opened with `<!-->` or
+    /// `<!--->`, an opener cut short, a last `<`) are `truncatedInput` whole and in every cut;
+    /// UCS-4 bodies, which this libxml2 cannot read, are `invalidEncoding` both ways.
+    @Test func bodiesEndingInsideAHeldCommentAreTruncatedAlike() throws {
+        let truncated = ["<r><!-->abc", "<r><!--", "<r><", "<r><!---", "<r>a</r><!-->e", "<r><!--->x--"]
+        let ucs4 = "<r><!-->a<b--><!--->c--></r>".unicodeScalars.flatMap { [UInt8($0.value & 0xFF), 0, 0, 0] }
+        let cases: [(body: [UInt8], code: SatchelError.Code)] = truncated.map { (Array($0.utf8), .truncatedInput) }
+            + [(ucs4, .invalidEncoding), (Array(ucs4.prefix(30)), .invalidEncoding)]
+        for (body, code) in cases {
+            for serializer in [XMLDocumentResponseSerializer(), XMLEventResponseSerializer()] as [any ResponseSerializer] {
+                let whole = satchelError { try serializer.decode(body, contentType: nil, limits: .default) }
+                #expect(whole?.code == code, "\(serializer.name), \(body): \(String(describing: whole))")
+                for cut in 0...body.count {
+                    let chunked = satchelError { try Self.decodeChunked(serializer, [Array(body[..<cut]), Array(body[cut...])]) }
+                    #expect(chunked?.code == code, "\(serializer.name), \(body), cut at \(cut): \(String(describing: chunked))")
+                }
+            }
+        }
+    }
+
     /// Fuzz target `jpeg` (AddressSanitizer: heap-use-after-free): the EXIF orientation was read
     /// from libjpeg's saved APP1 marker after jpeg_finish_decompress had freed it. Any JPEG with
     /// EXIF did it; this is the test image with orientation 5. Without AddressSanitizer the
