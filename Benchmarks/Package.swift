@@ -13,7 +13,7 @@ let package = Package(
     ],
     targets: [
         // The raw json-c baseline: json-c's own strict parse, with no validator and no tree walk.
-        // (Not named CJSONC: the main package already has a module of that name.)
+        // (Not named CSatchelJSONC: the main package already has a module of that name.)
         .target(
             name: "CJSONCBaseline",
             linkerSettings: [.linkedLibrary("json-c")]

@@ -59,10 +59,15 @@
 extern "C" {
 #endif
 
-#if defined(__GNUC__) && __GNUC__ >= 4
-#  define SATCHEL_API __attribute__((visibility("default")))
-#else
-#  define SATCHEL_API
+/* SATCHEL_API marks every exported declaration. Define it before including this header to
+** override it (as CURL_EXTERN and SQLITE_API allow): for example empty, or with an attribute
+** of your own when you build Satchel's C library into a larger one. */
+#ifndef SATCHEL_API
+#  if defined(__GNUC__) && __GNUC__ >= 4
+#    define SATCHEL_API __attribute__((visibility("default")))
+#  else
+#    define SATCHEL_API
+#  endif
 #endif
 
 /* ---------------------------------------------------------------------------------------- */

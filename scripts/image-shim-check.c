@@ -1,4 +1,4 @@
-/* Runs the CImageCodecs shim under AddressSanitizer, LeakSanitizer and UBSan (see
+/* Runs the CSatchelImageCodecs shim under AddressSanitizer, LeakSanitizer and UBSan (see
    scripts/check-image-shim): every file given is decoded whole, cut at many lengths and with
    seeded byte flips, in every output layout and scale. Leaks, overflows and undefined
    behaviour on any error path make the sanitizers fail the run. */
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "CImageCodecs.h"
+#include "CSatchelImageCodecs.h"
 
 static unsigned long long state = 0x1234567;
 

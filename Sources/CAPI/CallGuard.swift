@@ -24,14 +24,3 @@ extension satchel_status {
         self.init(rawValue: UInt32(clamping: code.rawValue))
     }
 }
-
-extension SatchelError.Code {
-    /// An allocation failed.
-    static let noMemory = SatchelError.Code(rawValue: 22)
-    /// A call out of order: a builder read from, a handle owned by another object.
-    static let misuse = SatchelError.Code(rawValue: 23)
-    /// A `struct_size` or `abi_version` the library does not understand.
-    static let abiMismatch = SatchelError.Code(rawValue: 24)
-    /// A plugin failed to load or initialise.
-    static let plugin = SatchelError.Code(rawValue: 25)
-}

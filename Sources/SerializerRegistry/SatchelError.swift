@@ -54,6 +54,22 @@ public struct SatchelError: Error, Sendable, CustomStringConvertible {
         /// The connection failed mid-transfer or the server broke HTTP (a cut body, a bad
         /// header, a wrong Content-Length).
         public static let networkFailure = Code(rawValue: 21)
+        /// An allocation failed (the C ABI's `SATCHEL_E_NO_MEMORY`).
+        public static let noMemory = Code(rawValue: 22)
+        /// A call out of order: a builder read from, a handle owned by another object.
+        public static let misuse = Code(rawValue: 23)
+        /// A `struct_size` or `abi_version` the library does not understand (C ABI).
+        public static let abiMismatch = Code(rawValue: 24)
+        /// A plugin failed to load or initialise.
+        public static let plugin = Code(rawValue: 25)
+
+        /// Every code, in the order of their numbers (1 to 25).
+        public static let allCases: [Code] = [
+            .invalidArgument, .syntaxError, .truncatedInput, .limitExceeded, .invalidEncoding, .numberOutOfRange,
+            .unacceptableContentType, .unacceptableStatusCode, .typeMismatch, .valueNotFound, .unencodableValue,
+            .invalidMediaType, .io, .internal, .unsupportedFormat, .cancelled, .timedOut, .cannotConnect, .tlsFailure,
+            .tooManyRedirects, .networkFailure, .noMemory, .misuse, .abiMismatch, .plugin,
+        ]
 
         /// The code's name, such as `"syntaxError"`.
         public var name: String {
@@ -79,6 +95,10 @@ public struct SatchelError: Error, Sendable, CustomStringConvertible {
             case .tlsFailure: "tlsFailure"
             case .tooManyRedirects: "tooManyRedirects"
             case .networkFailure: "networkFailure"
+            case .noMemory: "noMemory"
+            case .misuse: "misuse"
+            case .abiMismatch: "abiMismatch"
+            case .plugin: "plugin"
             default: "code\(rawValue)"
             }
         }

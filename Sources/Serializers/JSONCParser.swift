@@ -1,4 +1,4 @@
-import CJSONC
+import CSatchelJSONC
 import SerializerRegistry
 
 /// Owns a json-c tokener and the tree it builds; frees both when released.

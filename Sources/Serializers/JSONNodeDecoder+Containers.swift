@@ -1,4 +1,4 @@
-import CJSONC
+import CSatchelJSONC
 import SerializerRegistry
 
 struct KeyedJSONNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {

@@ -1,4 +1,4 @@
-import CJSONC
+import CSatchelJSONC
 
 /// Non-throwing readers of json-c nodes, shared by the throwing `unbox…` functions and by the
 /// fast paths that decode common types without going through the `Decodable` machinery.

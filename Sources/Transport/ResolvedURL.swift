@@ -1,4 +1,4 @@
-import CCurl
+import CSatchelCurl
 import SerializerRegistry
 
 /// An absolute http or https URL, resolved and normalised by libcurl's URL parser (RFC 3986).

@@ -3,7 +3,6 @@ import SatchelTestSupport
 import SerializerRegistry
 import Serializers
 import CAPI
-import SatchelServer
 import Testing
 
 /// Examples/c and Examples/python, built and run the way their comments say, plus the C plugin
@@ -68,13 +67,13 @@ struct ExampleTests {
     }
 
     @Test func uploadExampleStreamsFilesToSatchelServeWithProgress() async throws {
-        let server = try await FixtureServer.start(FixtureServerConfiguration())
-        defer { Task { await server.stop() } }
+        let server = try ServeProcess()
+        defer { withExtendedLifetime(server) {} }
         let (directory, files) = try Self.payloads()
         let big = directory.appendingPathComponent("big.bin")
         try Data((0..<300_000).map { UInt8($0 % 251) }).write(to: big)
         let program = try await Self.buildExample("upload")
-        let result = try await Command.run(program.path, ["\(server.baseURL)/echo", files["rows.csv"]!.path, big.path])
+        let result = try await Command.run(program.path, ["\(server.url)/echo", files["rows.csv"]!.path, big.path])
         #expect(result.status == 0, "\(result.errorOutput)")
         #expect(result.errorOutput.contains("HTTP 200"))
         #expect(result.errorOutput.contains("of 300"))  // progress with the total
@@ -122,8 +121,8 @@ struct ExampleTests {
     }
 
     @Test func pythonExamplesUseTheLibraryThroughCtypes() async throws {
-        let server = try await FixtureServer.start(FixtureServerConfiguration())
-        defer { Task { await server.stop() } }
+        let server = try ServeProcess()
+        defer { withExtendedLifetime(server) {} }
         let (_, files) = try Self.payloads()
         let library = try CLibrary.prefix().appendingPathComponent("lib/libsatchel.so.0").path
         let examples = CLibrary.root.appendingPathComponent("Examples/python")
@@ -140,7 +139,7 @@ struct ExampleTests {
         #expect(bad.status == 1)
         #expect(bad.errorOutput.contains("syntaxError"))
         let upload = try await Command.run(VenvPython.executable.path, [
-            examples.appendingPathComponent("upload.py").path, "\(server.baseURL)/echo",
+            examples.appendingPathComponent("upload.py").path, "\(server.url)/echo",
             files["rows.csv"]!.path,
         ], environment: ["SATCHEL_LIBRARY": library])
         #expect(upload.status == 0, "\(upload.errorOutput)")

@@ -33,6 +33,23 @@ struct HeaderTests {
         #expect(result.status == 0, "\(mode): \(result.errorOutput)")
     }
 
+    /// A user's own SATCHEL_API replaces the header's (as with CURL_EXTERN and SQLITE_API).
+    @Test func exportMacroCanBeOverridden() async throws {
+        let directory = try CLibrary.temporaryDirectory()
+        let source = directory.appendingPathComponent("override.c")
+        try """
+            #define SATCHEL_API extern __attribute__((deprecated("from the user's SATCHEL_API")))
+            #include "satchel.h"
+            int main(void) { return satchel_version() != 0 ? 0 : 1; }
+            """.write(to: source, atomically: true, encoding: .utf8)
+        let result = try await Command.run("/usr/bin/env", [
+            "gcc", "-std=c99", "-fsyntax-only", "-I", CLibrary.root.appendingPathComponent("include").path, source.path,
+        ])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        // The override took effect: every use of a declaration now carries the user's attribute.
+        #expect(result.errorOutput.contains("from the user's SATCHEL_API"), "\(result.errorOutput)")
+    }
+
     @Test func exportsAreExactlyTheHeadersFunctions() async throws {
         let declared = try declaredFunctions()
         let library = try CLibrary.prefix().appendingPathComponent("lib/libsatchel.so.0").resolvingSymlinksInPath()

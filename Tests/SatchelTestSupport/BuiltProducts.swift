@@ -1,22 +1,25 @@
 import Foundation
 
-/// The build products folder the test bundle runs from, and what was built into it.
+/// The build products folder the test bundle runs from, and the `satchel` executable.
 public enum BuiltProducts {
     /// The folder holding the test bundle (`.build/<triple>/debug`), found from this process's
-    /// executable; `.build/debug` of the repository when it cannot be told.
-    public static let directory: URL = {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            if FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("satchel").path) {
-                return directory
-            }
-            directory.deleteLastPathComponent()
-        }
-        return TestServers.root.appendingPathComponent(".build/debug")
-    }()
+    /// executable.
+    public static let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
 
-    /// A built product in ``directory``, such as the `satchel` executable.
+    /// A built product in ``directory``, such as the C library.
     public static func file(_ name: String) -> URL {
         directory.appendingPathComponent(name)
     }
+
+    /// The `satchel` executable: `$SATCHEL_EXECUTABLE`, else beside the test bundle (Tools' own
+    /// tests), else Tools' debug build (`swift build --package-path Tools`, which `scripts/test`
+    /// runs before the library's tests).
+    public static let satchel: URL = {
+        if let path = ProcessInfo.processInfo.environment["SATCHEL_EXECUTABLE"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
+        let beside = file("satchel")
+        if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
+        return TestServers.root.appendingPathComponent("Tools/.build/debug/satchel")
+    }()
 }

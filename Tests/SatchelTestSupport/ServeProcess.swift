@@ -17,7 +17,7 @@ public final class ServeProcess: @unchecked Sendable {
 
     /// Starts `satchel serve --port 0` (with `--tls` when `tls`) and reads its first lines.
     public init(tls: Bool = false) throws {
-        process.executableURL = BuiltProducts.file("satchel")
+        process.executableURL = BuiltProducts.satchel
         process.arguments = ["serve", "--port", "0"] + (tls ? ["--tls"] : [])
         let output = Pipe()
         process.standardOutput = output

@@ -152,9 +152,10 @@ public struct TestServers: Sendable {
         public init(_ description: String) { self.description = description }
     }
 
-    /// The repository's root folder.
-    public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    /// The repository's root folder (Tools/Tests/SatchelTestSupport links this file: the link is
+    /// resolved first).
+    public static let root = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// Started once, kept (with its standard input open) for the life of the process.
     private static let started = Result { try launch() }

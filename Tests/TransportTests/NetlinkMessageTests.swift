@@ -1,4 +1,4 @@
-import CNetlink
+import CSatchelNetlink
 import Testing
 @testable import Transport
 

@@ -1,4 +1,4 @@
-import CImageCodecs
+import CSatchelImageCodecs
 
 /// Turns the CMYK rows libjpeg writes for CMYK and YCCK JPEGs into the layout asked for, in
 /// place: RGB(A) as Pillow computes it (`R = (255 − K) − (C · (255 − K)) / 255`, rounded the way

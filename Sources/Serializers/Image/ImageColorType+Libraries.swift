@@ -1,4 +1,4 @@
-import CImageCodecs
+import CSatchelImageCodecs
 
 extension ImageColorType {
     /// The colour type the C shim read from a PNG or JPEG header.

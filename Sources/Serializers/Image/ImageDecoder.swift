@@ -1,4 +1,4 @@
-import CImageCodecs
+import CSatchelImageCodecs
 import SerializerRegistry
 
 /// Decodes PNG (libpng) and JPEG (libjpeg-turbo) images from memory into a ``DecodedImage``.

@@ -1,4 +1,4 @@
-import CLibXML2
+import CSatchelLibXML2
 import SerializerRegistry
 
 /// The C callbacks ``XMLParseContext`` installs in a parser context's SAX handler.

@@ -1,4 +1,4 @@
-import CLibXML2
+import CSatchelLibXML2
 import SerializerRegistry
 
 extension XMLDocumentPayload {

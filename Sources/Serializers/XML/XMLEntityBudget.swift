@@ -1,4 +1,4 @@
-import CLibXML2
+import CSatchelLibXML2
 
 /// What expanding each internal entity costs: how many entity references one reference to it
 /// expands (itself and every nested one) and how many bytes of text it produces.

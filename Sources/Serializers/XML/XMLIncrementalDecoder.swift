@@ -1,4 +1,4 @@
-import CLibXML2
+import CSatchelLibXML2
 import SerializerRegistry
 
 /// Decodes an XML body fed in chunks, for both response serializers: to an

@@ -1,4 +1,4 @@
-import CLibXML2
+import CSatchelLibXML2
 
 /// One-time set-up of libxml2 shared by every parser, document and XPath context.
 enum XMLLibrary {

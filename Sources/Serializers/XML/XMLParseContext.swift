@@ -1,4 +1,4 @@
-import CLibXML2
+import CSatchelLibXML2
 import SerializerRegistry
 
 /// The Swift side of one libxml2 parse: the ``Limits`` it obeys, the first error, and for the

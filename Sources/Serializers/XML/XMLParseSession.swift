@@ -1,4 +1,4 @@
-import CLibXML2
+import CSatchelLibXML2
 import SerializerRegistry
 
 /// One libxml2 parse, fed whole or in chunks: owns the parser context (and, until it is handed

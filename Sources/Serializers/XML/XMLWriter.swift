@@ -1,4 +1,4 @@
-import CLibXML2
+import CSatchelLibXML2
 import SerializerRegistry
 
 /// Writes a ``Value`` as an XML document (UTF-8, with an XML declaration), for

@@ -1,4 +1,4 @@
-import CLibXML2
+import CSatchelLibXML2
 import SerializerRegistry
 
 /// The first error of one XPath evaluation, delivered through the XPath context's structured

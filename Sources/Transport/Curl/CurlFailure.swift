@@ -1,4 +1,4 @@
-import CCurl
+import CSatchelCurl
 import SerializerRegistry
 
 /// A libcurl error code with libcurl's own words for it, kept as a ``SatchelError``'s

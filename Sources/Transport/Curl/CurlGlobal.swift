@@ -1,4 +1,4 @@
-import CCurl
+import CSatchelCurl
 
 /// libcurl's process-wide initialisation, done once before the first handle is made.
 enum CurlGlobal {

@@ -1,4 +1,4 @@
-import CCurl
+import CSatchelCurl
 import SerializerRegistry
 
 /// One libcurl easy handle, with typed option setters. Used only on its engine's thread.

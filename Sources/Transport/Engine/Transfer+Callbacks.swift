@@ -1,4 +1,4 @@
-import CCurl
+import CSatchelCurl
 import SerializerRegistry
 
 /// libcurl's callbacks. Each gets the transfer back from its `userdata` pointer (unretained:

@@ -1,4 +1,4 @@
-import CCurl
+import CSatchelCurl
 import Dispatch
 import Glibc
 import SerializerRegistry

@@ -1,4 +1,4 @@
-import CNetlink
+import CSatchelNetlink
 import Glibc
 import SerializerRegistry
 

@@ -1,4 +1,4 @@
-import CNetlink
+import CSatchelNetlink
 
 /// One rtnetlink message received from the kernel, copied out of the receive buffer.
 struct NetlinkMessage: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import CNetlink
+import CSatchelNetlink
 import Synchronization
 
 /// An rtnetlink request being built: a message header, a family header, then attributes.
