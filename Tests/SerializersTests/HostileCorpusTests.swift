@@ -163,12 +163,12 @@ struct HostileCase: Decodable, Sendable, CustomStringConvertible {
             #expect(value.canonicalJSON().contains(text), "\(self): \(value.canonicalJSON()) lacks \(text)")
         }
         if let safeFilenames {
-            let parts = try #require(value.payloadValue as? MultipartParts, "\(self)")
+            let parts = try #require(value.multipartParts, "\(self)")
             #expect(parts.map(\.part.safeFilename) == safeFilenames, "\(self)")
         }
         if let partError {
-            let parts = try #require(value.payloadValue as? MultipartParts, "\(self)")
-            let failure = try #require(parts[partError.index].value.payloadValue as? DecodingFailure, "\(self): part \(partError.index) decoded")
+            let parts = try #require(value.multipartParts, "\(self)")
+            let failure = try #require(parts[partError.index].value.decodingFailure, "\(self): part \(partError.index) decoded")
             #expect(failure.error.code.name == partError.code, "\(self): \(failure.error)")
             #expect(failure.error.description.localizedCaseInsensitiveContains(partError.message), "\(self): \(failure.error)")
         }

@@ -70,8 +70,8 @@ import Testing
         let withID = Array(String(decoding: batchBody, as: UTF8.self)
             .replacingOccurrences(of: "application/http\r\n", with: "application/http\r\nContent-ID: <response-item1>\r\n").utf8)
         let batchResponse = HTTPResponse(status: .ok, headerFields: [.contentType: "multipart/mixed; boundary=batch"])
-        let parts = registry.decode(response: batchResponse, body: withID).value?.payloadValue as? MultipartParts
-        let answer = parts?.response(answering: "item1")?.value.payloadValue as? EmbeddedHTTPMessage
+        let parts = registry.decode(response: batchResponse, body: withID).value?.multipartParts
+        let answer = parts?.response(answering: "item1")?.value.httpMessage
         #expect(answer?.status == 404)
         #expect(answer?.value == ["error": "gone"])
         #expect(answer?.error?.code == .unacceptableStatusCode)

@@ -1,3 +1,4 @@
+import Foundation
 import SerializerRegistry
 import Testing
 
@@ -61,3 +62,7 @@ func satchelError<T>(_ body: () throws -> T) -> SatchelError? {
         return nil
     }
 }
+
+/// The repository's root folder (this file is Tests/SerializersTests/TestSupport.swift).
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()

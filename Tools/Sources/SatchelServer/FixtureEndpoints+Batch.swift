@@ -21,7 +21,7 @@ extension FixtureEndpoints {
             guard contentType.type == "multipart", contentType.subtype == "mixed" else {
                 return .problem(status: 400, detail: "/batch takes multipart/mixed, not \(contentType.essence)")
             }
-            guard let decoded = try registry.decode(body, contentType: contentType)?.payloadValue as? MultipartParts else {
+            guard let decoded = try registry.decode(body, contentType: contentType)?.multipartParts else {
                 return .problem(status: 400, detail: "the batch body has no parts")
             }
             parts = decoded
@@ -53,13 +53,13 @@ extension FixtureEndpoints {
 
     /// The fixture answer to one batch part.
     private func answer(_ element: MultipartParts.Element, index: Int) -> FixtureResponse {
-        if let failure = element.value.payloadValue as? DecodingFailure {
+        if let failure = element.value.decodingFailure {
             return .problem(for: failure.error, reading: "batch part \(index)")
         }
-        guard let message = element.value.payloadValue as? EmbeddedHTTPMessage, let method = message.method, let target = message.target else {
+        guard let message = element.value.httpMessage, let method = message.method, let target = message.target else {
             return .problem(status: 400, detail: "batch part \(index) is not an application/http request")
         }
-        if let failure = message.value.payloadValue as? DecodingFailure {
+        if let failure = message.value.decodingFailure {
             return .problem(for: failure.error, reading: "the body of batch part \(index)")
         }
         let request = FixtureRequest(method: method, target: target, headers: message.headers, body: .decoded(message.value))

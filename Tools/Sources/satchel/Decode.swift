@@ -109,7 +109,7 @@ struct Decode: ParsableCommand {
             let body = try CommandIO.read(file, limit: registry.limits.maxBodyBytes)
             guard var value = try registry.decode(body, contentType: mediaType) else { return }
             if let dumpPixels {
-                guard let image = value.payloadValue as? DecodedImage else {
+                guard let image = value.image else {
                     throw SatchelError(.typeMismatch, "--dump-pixels needs an image, but the payload decoded to \(value.kindName)")
                 }
                 try CommandIO.write(image.pixels, toFile: dumpPixels)
@@ -123,7 +123,7 @@ struct Decode: ParsableCommand {
 
     /// The nodes `expression` selects in an XML document value.
     private func select(_ expression: String, in value: Value) throws -> Value {
-        guard let document = value.payloadValue as? XMLDocumentPayload else {
+        guard let document = value.xmlDocument else {
             throw SatchelError(.invalidArgument, "--xpath needs an XML document (without --xml-events)")
         }
         var namespaces: [String: String] = [:]

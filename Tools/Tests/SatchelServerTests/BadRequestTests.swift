@@ -74,8 +74,8 @@ final class BadRequestTests: XCTestCase {
             var batch = MultipartFormData(subtype: .mixed)
             try batch.append(MultipartPart(mediaType: try MediaType(parsing: "application/http"), body: .bytes(Array("GET /bytes/5000 HTTP/1.1\r\n\r\n".utf8))))
             let answer = await session.response(for: SessionRequest(.post, "batch", body: .multipart(batch)))
-            let parts = try XCTUnwrap(try ServerTestSupport.json(answer).payloadValue as? MultipartParts)
-            XCTAssertEqual((parts.first?.value.payloadValue as? EmbeddedHTTPMessage)?.status, 413)
+            let parts = try XCTUnwrap(try ServerTestSupport.json(answer).multipartParts)
+            XCTAssertEqual((parts.first?.value.httpMessage)?.status, 413)
         }
     }
 
@@ -101,8 +101,8 @@ final class BadRequestTests: XCTestCase {
                 try hostile.append(MultipartPart(mediaType: try MediaType(parsing: "application/http"), body: .bytes(Array(message.utf8))))
             }
             let answer = await session.response(for: SessionRequest(.post, "batch", body: .multipart(hostile)))
-            let parts = try XCTUnwrap(try ServerTestSupport.json(answer).payloadValue as? MultipartParts)
-            let statuses = parts.map { ($0.value.payloadValue as? EmbeddedHTTPMessage)?.status }
+            let parts = try XCTUnwrap(try ServerTestSupport.json(answer).multipartParts)
+            let statuses = parts.map { ($0.value.httpMessage)?.status }
             XCTAssertEqual(statuses, [400, 400, 200])
         }
     }

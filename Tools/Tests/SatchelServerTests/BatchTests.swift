@@ -30,12 +30,12 @@ final class BatchTests: XCTestCase {
             let answerType = try MediaType(parsing: try XCTUnwrap(response.response?.headerFields[.contentType]))
             XCTAssertEqual(answerType.essence, "multipart/mixed")
             XCTAssertNotNil(answerType[parameter: "boundary"])
-            let parts = try XCTUnwrap(ServerTestSupport.json(response).payloadValue as? MultipartParts)
+            let parts = try XCTUnwrap(ServerTestSupport.json(response).multipartParts)
             XCTAssertEqual(parts.count, 6)
             func message(_ id: String) throws -> EmbeddedHTTPMessage {
                 let element = try XCTUnwrap(parts.response(answering: id), id)
                 XCTAssertEqual(element.part.contentType, "application/http")
-                return try XCTUnwrap(element.value.payloadValue as? EmbeddedHTTPMessage, id)
+                return try XCTUnwrap(element.value.httpMessage, id)
             }
             let json = try message("json")
             XCTAssertEqual(json.status, 200)
@@ -98,8 +98,8 @@ final class BatchTests: XCTestCase {
             var nested = MultipartFormData(subtype: .mixed)
             try nested.append(Self.part("inner", "POST /batch HTTP/1.1\r\nContent-Type: multipart/mixed; boundary=z\r\n\r\n--z--\r\n"))
             let answer = await session.response(for: SessionRequest(.post, "batch", body: .multipart(nested)))
-            let inner = try XCTUnwrap(try ServerTestSupport.json(answer).payloadValue as? MultipartParts)
-            let message = try XCTUnwrap(inner.first?.value.payloadValue as? EmbeddedHTTPMessage)
+            let inner = try XCTUnwrap(try ServerTestSupport.json(answer).multipartParts)
+            let message = try XCTUnwrap(inner.first?.value.httpMessage)
             XCTAssertEqual(message.status, 400)
         }
     }

@@ -101,7 +101,7 @@ final class FixtureEndpointTests: XCTestCase {
             XCTAssertEqual(Array(binary.body.prefix(8)), Array("bplist00".utf8))
             let xml = await session.fetch("xml")
             XCTAssertEqual(xml.response?.headerFields[.contentType], "application/xml;charset=utf-8")
-            let document = try XCTUnwrap(try ServerTestSupport.json(xml).payloadValue as? XMLDocumentPayload)
+            let document = try XCTUnwrap(try ServerTestSupport.json(xml).xmlDocument)
             XCTAssertEqual(try document.nodes(xpath: "/fixture/owner/login")[0]["children"], ["satchel"])
 
             // Independent readers: Python's ElementTree, plistlib and json.
@@ -129,7 +129,7 @@ final class FixtureEndpointTests: XCTestCase {
             for (path, format) in [("png", ImageFormat.png), ("jpeg", ImageFormat.jpeg)] {
                 let response = await session.fetch(path)
                 XCTAssertEqual(response.response?.headerFields[.contentType], "image/\(path)")
-                let image = try XCTUnwrap(try ServerTestSupport.json(response).payloadValue as? DecodedImage, path)
+                let image = try XCTUnwrap(try ServerTestSupport.json(response).image, path)
                 XCTAssertEqual(image.format, format)
                 XCTAssertEqual([image.width, image.height], [FixtureImages.width, FixtureImages.height])
                 let pillow = try ServerTestSupport.runPython(

@@ -1,0 +1,47 @@
+import HTTPTypes
+import SerializerRegistry
+
+/// Everything about one request a ``Session`` sends.
+///
+/// `parameters` go where the request serializer puts them (the query for GET, HEAD and
+/// DELETE, the body otherwise); with an explicit ``body`` they go in the query string.
+public struct SessionRequest: Sendable {
+    /// The method.
+    public var method: HTTPRequest.Method
+    /// An absolute URL, or a reference resolved against the session's base URL (RFC 3986).
+    public var url: String
+    /// Parameters for the request serializer.
+    public var parameters: Value?
+    /// Headers; they win over the session's default headers.
+    public var headers: HTTPFields
+    /// An explicit body; ``RequestBody/none`` lets the request serializer build one.
+    public var body: RequestBody
+    /// The request serializer; `nil` for the session's.
+    public var requestSerializer: (any RequestSerializer)?
+    /// The response serializer; `nil` for the session's.
+    public var responseSerializer: (any ResponseSerializer)?
+    /// The acceptable status codes (and content types); `nil` for the registry's.
+    public var validation: ResponseValidation?
+    /// Timeouts for this request; `nil` for the session's.
+    public var timeouts: TransferTimeouts?
+    /// Called with the transfer's progress, at most once per the session's progress interval
+    /// and once at the end, on the session's transfer thread.
+    public var progress: (@Sendable (TransferProgress) -> Void)?
+
+    /// Creates a request.
+    public init(
+        _ method: HTTPRequest.Method, _ url: String, parameters: Value? = nil, headers: HTTPFields = [:],
+        body: RequestBody = .none
+    ) {
+        self.method = method
+        self.url = url
+        self.parameters = parameters
+        self.headers = headers
+        self.body = body
+    }
+
+    /// Sets an `Authorization: Basic` header for `username` and `password` (RFC 7617, UTF-8).
+    public mutating func authenticate(username: String, password: String) {
+        headers.setBasicAuthorization(username: username, password: password)
+    }
+}
