@@ -46,7 +46,7 @@ public func satchel_multipart_add_data(_ multipart: OpaquePointer?, _ name: Unsa
         let mediaType = try contentType == nil
             ? MediaType(type: "application", subtype: "octet-stream")
             : Arguments.mediaType(contentType, contentTypeLength, "content_type")
-        try handle.add { try $0.append(bytes, name: name, fileName: filename, mediaType: mediaType) }
+        try handle.add { try $0.append(bytes, name: name, filename: filename, mediaType: mediaType) }
     }
 }
 
@@ -65,7 +65,7 @@ public func satchel_multipart_add_file(_ multipart: OpaquePointer?, _ name: Unsa
             throw SatchelError(.io, "cannot open \(path): \(String(cString: strerror(errno)))")
         }
         close(descriptor)
-        try handle.add { try $0.append(fileAt: path, name: name, fileName: filename, mediaType: mediaType) }
+        try handle.add { try $0.append(fileAt: path, name: name, filename: filename, mediaType: mediaType) }
     }
 }
 
@@ -81,7 +81,7 @@ public func satchel_multipart_add_callback(_ multipart: OpaquePointer?, _ name: 
         let callbackSource = try CallbackSource(try Arguments.versioned(source, "source"))
         try handle.add {
             try $0.append(
-                name: name, fileName: filename, mediaType: mediaType, length: callbackSource.declaredLength,
+                name: name, filename: filename, mediaType: mediaType, length: callbackSource.declaredLength,
                 stream: { try callbackSource.makeStream() })
         }
     }

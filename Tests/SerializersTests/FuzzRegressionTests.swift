@@ -29,7 +29,7 @@ import Testing
     static func decodeChunked(
         _ serializer: some ResponseSerializer, _ chunks: [[UInt8]], contentType: MediaType? = nil
     ) throws -> Value? {
-        let decoder = try #require(serializer.makeIncrementalDecoder(contentType: contentType, limits: .default))
+        let decoder = try #require(serializer.makeIncrementalReader(contentType: contentType, limits: .default))
         for chunk in chunks { try decoder.feed(chunk) }
         return try decoder.finish()
     }
@@ -245,8 +245,8 @@ import Testing
     /// `swift test --sanitize=address`.
     @Test func jpegEXIFOrientationIsReadBeforeThePixels() throws {
         let bytes = try Self.fixture("jpeg-exif-5-use-after-free.jpg")
-        for scale in ImageDecodingOptions.Scale.allCases {
-            let image = try ImageDecoder(options: ImageDecodingOptions(scale: scale)).decode(bytes)
+        for scale in ImageReadingOptions.Scale.allCases {
+            let image = try ImageReader(options: ImageReadingOptions(scale: scale)).read(bytes)
             #expect(image.metadata.orientation == .leftMirrored)
         }
     }
@@ -284,7 +284,7 @@ import Testing
         var limits = Limits.default
         limits.maxBodyBytes = 64
         let long = utf16 + Array(repeating: 0x00, count: 100)
-        let streamed = try #require(serializer.makeIncrementalDecoder(contentType: nil, limits: limits))
+        let streamed = try #require(serializer.makeIncrementalReader(contentType: nil, limits: limits))
         do {
             for byte in long { try streamed.feed([byte]) }
             _ = try streamed.finish()

@@ -48,7 +48,7 @@ import Testing
         let title = try feed.string(xpath: "/a:feed/a:title", namespaces: ["a": "http://www.w3.org/2005/Atom"])
         #expect(title == "News")
         var starts = 0
-        let parser = XMLPushParser { event in if case .startElement = event { starts += 1 } }
+        let parser = XMLEventReader { event in if case .startElement = event { starts += 1 } }
         try parser.feed(Array(body.prefix(10)))
         try parser.feed(Array(body.dropFirst(10)))
         try parser.finish()
@@ -58,7 +58,7 @@ import Testing
         #expect(try PropertyListReader().read(plist) == ["name": "Zoë", "n": 3])
 
         let jpeg = try ImageSamples.load("jpeg-exif-8.jpg")
-        let image = try ImageDecoder(options: .init(output: .rgba8, scale: .quarter)).decode(jpeg)
+        let image = try ImageReader(options: .init(output: .rgba8, scale: .quarter)).read(jpeg)
         #expect(image.width == 17 && image.height == 12)
         #expect(image.orientation.rawValue == 8)
         #expect(image.pixels.count == 17 * 12 * 4)

@@ -1,7 +1,7 @@
 import Foundation
 import Satchel
 
-/// `application/x-www-form-urlencoded` bodies: Satchel's `FormDecoder` and `FormEncoder` against
+/// `application/x-www-form-urlencoded` bodies: Satchel's `FormReader` and `FormWriter` against
 /// Foundation's `URLComponents`, and the encoder against a C table encoder, on a nested body of
 /// 10 000 pairs.
 ///
@@ -20,45 +20,45 @@ struct FormBenchmarks {
         let file = try corpus.form()
         let body = String(decoding: file.bytes, as: UTF8.self)
         let query = "?" + body
-        let value = try FormDecoder().decode(file.bytes)
+        let value = try FormReader().read(file.bytes)
         guard let items = URLComponents(string: query)?.queryItems else {
             throw BenchmarkFailure.guardFailed("URLComponents cannot read \(file.name)")
         }
         try checkDecoders(value: value, items: items, file: file)
         let encoded = try checkEncoders(value: value, items: items, file: file)
-        let pairTable = FormPairTable(try FormEncoder().pairs(from: value))
-        guard pairTable.encodedBytes() == (try FormEncoder().encode(value)) else {
-            throw BenchmarkFailure.guardFailed("\(file.name): the C table encoder's output differs from FormEncoder's")
+        let pairTable = FormPairTable(try FormWriter().pairs(from: value))
+        guard pairTable.encodedBytes() == (try FormWriter().write(value)) else {
+            throw BenchmarkFailure.guardFailed("\(file.name): the C table encoder's output differs from FormWriter's")
         }
 
         Progress.note("form decode \(file.name)")
         let bytes = file.bytes
         let decodeSamples = try sampler.measure([
-            { try FormDecoder().decode(bytes) },
+            { try FormReader().read(bytes) },
             { URLComponents(string: query)?.queryItems as Any },
         ])
         Progress.note("form encode \(file.name)")
         let encodeSamples = try sampler.measure([
-            { try FormEncoder().encode(value) },
+            { try FormWriter().write(value) },
             { Self.foundationQuery(items) as Any },
             { pairTable.encode() },
         ])
 
         var decode = ComparisonTable(
             title: "Form decode: Satchel vs Foundation",
-            satchelCall: "FormDecoder().decode(bytes)", peerName: "URLComponents",
+            satchelCall: "FormReader().read(bytes)", peerName: "URLComponents",
             peerCall: "URLComponents(string: \"?\" + body)!.queryItems (the string built once)",
             sizeNote: "the form body")
         decode.rows.append(Comparison(input: file.name, bytes: bytes.count, satchel: decodeSamples[0], peer: decodeSamples[1]))
         var encode = ComparisonTable(
             title: "Form encode: Satchel vs Foundation",
-            satchelCall: "FormEncoder().encode(value)", peerName: "URLComponents",
+            satchelCall: "FormWriter().write(value)", peerName: "URLComponents",
             peerCall: "components.queryItems = items; components.percentEncodedQuery", sizeNote: "Satchel's output")
         encode.rows.append(Comparison(input: file.name, bytes: encoded, satchel: encodeSamples[0], peer: encodeSamples[1]))
         var encodeC = ComparisonTable(
             title: "Form encode: Satchel vs a C table encoder",
-            satchelCall: "FormEncoder().encode(value)", peerName: "C table encoder",
-            peerCall: "satchel_bench_form_encode over FormEncoder().pairs(from: value), flattened and sorted before timing",
+            satchelCall: "FormWriter().write(value)", peerName: "C table encoder",
+            peerCall: "satchel_bench_form_encode over FormWriter().pairs(from: value), flattened and sorted before timing",
             sizeNote: "Satchel's output (byte for byte the C encoder's)")
         encodeC.rows.append(Comparison(input: file.name, bytes: encoded, satchel: encodeSamples[0], peer: encodeSamples[2]))
         return [decode, encode, encodeC]
@@ -73,7 +73,7 @@ struct FormBenchmarks {
 
     /// Fails unless Satchel's tree holds exactly the pairs Foundation read, with the same values.
     private func checkDecoders(value: Value, items: [URLQueryItem], file: Corpus.File) throws {
-        let pairs = try FormEncoder().pairs(from: value)
+        let pairs = try FormWriter().pairs(from: value)
         guard pairs.count == items.count else {
             throw BenchmarkFailure.guardFailed(
                 "\(file.name): Satchel decoded \(pairs.count) pairs, URLComponents \(items.count)")
@@ -88,12 +88,12 @@ struct FormBenchmarks {
     /// Fails unless each encoder's output reads back as what it encoded. Returns the size of
     /// Satchel's output.
     private func checkEncoders(value: Value, items: [URLQueryItem], file: Corpus.File) throws -> Int {
-        // FormEncoder sorts keys (AFNetworking), so the decoded tree has the same members in
+        // FormWriter sorts keys (AFNetworking), so the decoded tree has the same members in
         // another order: compare shapes, and the sorted output of the round trip.
-        let satchelBody = try FormEncoder().encode(value)
-        let reread = try FormDecoder().decode(satchelBody)
-        guard TreeShape(reread) == TreeShape(value), try FormEncoder().encode(reread) == satchelBody else {
-            throw BenchmarkFailure.guardFailed("\(file.name): FormEncoder's output does not decode back as the same Value")
+        let satchelBody = try FormWriter().write(value)
+        let reread = try FormReader().read(satchelBody)
+        guard TreeShape(reread) == TreeShape(value), try FormWriter().write(reread) == satchelBody else {
+            throw BenchmarkFailure.guardFailed("\(file.name): FormWriter's output does not decode back as the same Value")
         }
         guard let foundationBody = Self.foundationQuery(items),
             URLComponents(string: "?" + foundationBody)?.queryItems == items

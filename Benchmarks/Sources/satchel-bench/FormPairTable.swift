@@ -14,8 +14,8 @@ final class FormPairTable {
     private let arena: UnsafeMutableBufferPointer<CChar>
     private let table: UnsafeMutableBufferPointer<satchel_bench_form_pair>
 
-    /// Lays out `pairs` (``FormEncoder/pairs(from:)``'s output, in its order).
-    init(_ pairs: [FormEncoder.Pair]) {
+    /// Lays out `pairs` (``FormWriter/pairs(from:)``'s output, in its order).
+    init(_ pairs: [FormWriter.Pair]) {
         count = pairs.count
         let size = pairs.reduce(0) { $0 + $1.key.utf8.count + ($1.value?.count ?? 0) }
         arena = .allocate(capacity: max(size, 1))

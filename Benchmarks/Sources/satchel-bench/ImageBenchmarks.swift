@@ -2,7 +2,7 @@ import CImageBaseline
 import Foundation
 import Satchel
 
-/// PNG and JPEG decoding: Satchel's `ImageDecoder` against libpng and libjpeg called directly
+/// PNG and JPEG decoding: Satchel's `ImageReader` against libpng and libjpeg called directly
 /// from C (CImageBaseline) on the same bytes, to the same 8-bit RGBA and RGB pixels, on a
 /// 12-megapixel photo-like picture (`scripts/generate-image-corpus`).
 struct ImageBenchmarks {
@@ -17,20 +17,20 @@ struct ImageBenchmarks {
     /// Guards, then times each file in RGBA8 and RGB8.
     func run() throws -> [ComparisonTable] {
         var tables: [ComparisonTable] = []
-        for (output, channels) in [(ImageDecodingOptions.Output.rgba8, 4), (.rgb8, 3)] {
+        for (output, channels) in [(ImageReadingOptions.Output.rgba8, 4), (.rgb8, 3)] {
             var table = ComparisonTable(
                 title: "Image decode to \(output.rawValue.uppercased()): Satchel vs libpng/libjpeg in C",
-                satchelCall: "ImageDecoder(options: .init(output: .\(output.rawValue))).decode(bytes)",
+                satchelCall: "ImageReader(options: .init(output: .\(output.rawValue))).read(bytes)",
                 peerName: "C",
                 peerCall: "libpng low-level read / libjpeg read_scanlines into a malloc'd buffer, then free",
                 sizeNote: "the decoded pixels (width × height × \(channels))", target: 0.95)
             for (name, isPNG) in Self.files {
                 let bytes = try read(name)
-                let decoder = ImageDecoder(options: ImageDecodingOptions(output: output))
-                let pixelBytes = try check(bytes, decoder: decoder, channels: channels, isPNG: isPNG, name: name)
+                let reader = ImageReader(options: ImageReadingOptions(output: output))
+                let pixelBytes = try check(bytes, reader: reader, channels: channels, isPNG: isPNG, name: name)
                 Progress.note("image \(output.rawValue) \(name)")
                 let samples = try sampler.measure([
-                    { try decoder.decode(bytes) },
+                    { try reader.read(bytes) },
                     { Self.baseline(bytes, channels: channels, isPNG: isPNG) },
                 ])
                 table.rows.append(Comparison(input: name, bytes: pixelBytes, satchel: samples[0], peer: samples[1]))
@@ -53,8 +53,8 @@ struct ImageBenchmarks {
     }
 
     /// Fails unless Satchel's pixels are byte for byte the baseline's; returns their size.
-    private func check(_ bytes: [UInt8], decoder: ImageDecoder, channels: Int, isPNG: Bool, name: String) throws -> Int {
-        let image = try decoder.decode(bytes)
+    private func check(_ bytes: [UInt8], reader: ImageReader, channels: Int, isPNG: Bool, name: String) throws -> Int {
+        let image = try reader.read(bytes)
         var size = 0
         let pixels = bytes.withUnsafeBufferPointer { buffer in
             isPNG

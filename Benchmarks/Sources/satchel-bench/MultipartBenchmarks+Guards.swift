@@ -18,7 +18,7 @@ extension MultipartBenchmarks {
         let boundary = MultipartBuildContender.boundary
         let satchelBody = try MultipartBuildContender.satchelForm(fileAt: path).makeBodyStream().bytes()
         let kitBody = try MultipartKitPeer.buildBytes(
-            fields: MultipartBuildContender.fields, fileAt: path, fileName: "upload.bin",
+            fields: MultipartBuildContender.fields, fileAt: path, filename: "upload.bin",
             contentType: "application/octet-stream", boundary: boundary)
         let expected = MultipartBuildContender.fields.map { ($0.name, Array($0.value.utf8)) } + [("upload", [UInt8](head))]
         for (builder, body) in [("Satchel", satchelBody), ("multipart-kit", kitBody)] {

@@ -3,7 +3,7 @@ import Satchel
 
 /// Multipart bodies: Satchel's streaming builder against a plain read/write loop and vapor's
 /// multipart-kit `MultipartSerializer` on a 1 GiB upload (each in its own process, with its peak
-/// resident set size), and Satchel's `MultipartParser` against multipart-kit's on a ~100 MB body
+/// resident set size), and Satchel's `MultipartReader` against multipart-kit's on a ~100 MB body
 /// of a few big parts and on one of 10 000 small fields.
 struct MultipartBenchmarks {
     /// The inputs (`scripts/generate-multipart-corpus`).
@@ -22,7 +22,7 @@ struct MultipartBenchmarks {
     /// Limits that admit the parse inputs (100 MB, 10 000 parts).
     static let parseLimits = Limits(maxBodyBytes: 1 << 30, maxParts: 20_000)
     /// Parts up to 1 GiB stay in memory (the default spills past 1 MiB to temporary files).
-    static let parseOptions = MultipartParser.Options(memoryThreshold: 1 << 30)
+    static let parseOptions = MultipartReader.Options(memoryThreshold: 1 << 30)
 
     /// Guards, then times the build and the parse; returns the build table and the parse table.
     func run() throws -> (build: MultipartBuildTable, parse: ComparisonTable) {
@@ -32,16 +32,16 @@ struct MultipartBenchmarks {
         let samples = try IsolatedContender.measure(
             MultipartBuildContender.allCases, input: upload, rounds: options.quick ? 1 : Self.rounds, options: options)
         let fileBytes = (try? FileManager.default.attributesOfItem(atPath: upload)[.size] as? Int) ?? 0
-        var build = MultipartBuildTable(fileName: "upload.bin", fileBytes: fileBytes)
+        var build = MultipartBuildTable(filename: "upload.bin", fileBytes: fileBytes)
         for (contender, samples) in zip(MultipartBuildContender.allCases, samples) {
             build.rows.append(.init(contender: contender, samples: samples))
         }
 
         var parse = ComparisonTable(
             title: "Multipart parse: Satchel vs multipart-kit",
-            satchelCall: "MultipartParser(boundary:…).feed(chunk) per 64 KiB chunk; finish() (parts kept in memory)",
+            satchelCall: "MultipartReader(boundary:…).feed(chunk) per 64 KiB chunk; finish() (parts kept in memory)",
             peerName: "multipart-kit",
-            peerCall: "MultipartParser(boundary:).execute(chunk) per 64 KiB ByteBuffer, collecting headers and body as FormDataDecoder does",
+            peerCall: "MultipartReader(boundary:).execute(chunk) per 64 KiB ByteBuffer, collecting headers and body as FormDataDecoder does",
             sizeNote: "the body")
         let manifest = try MultipartManifest(path: corpus.multipartPath("manifest.json"))
         for name in Self.parseInputs {
@@ -66,9 +66,9 @@ struct MultipartBenchmarks {
     }
 
     /// Satchel's parse of `bytes`, fed in ``chunkSize`` chunks.
-    static func satchelParse(_ bytes: [UInt8], boundary: String) throws -> [MultipartParser.Part] {
-        let parser = try MultipartParser(boundary: boundary, options: parseOptions, limits: parseLimits)
-        var parts: [MultipartParser.Part] = []
+    static func satchelParse(_ bytes: [UInt8], boundary: String) throws -> [MultipartReader.Part] {
+        let parser = try MultipartReader(boundary: boundary, options: parseOptions, limits: parseLimits)
+        var parts: [MultipartReader.Part] = []
         try bytes.withUnsafeBytes { raw in
             var start = 0
             while start < raw.count {

@@ -32,7 +32,7 @@ enum MultipartBuildContender: String, CaseIterable, Sendable {
     func work(input path: String) throws -> Sampler.Work {
         let sink = open("/dev/null", O_WRONLY | O_CLOEXEC)
         guard sink >= 0 else { throw BenchmarkFailure.corpus("cannot open /dev/null") }
-        let fileName = URL(fileURLWithPath: path).lastPathComponent
+        let filename = URL(fileURLWithPath: path).lastPathComponent
         switch self {
         case .satchel:
             return {
@@ -48,7 +48,7 @@ enum MultipartBuildContender: String, CaseIterable, Sendable {
         case .multipartKit:
             return {
                 let body = try MultipartKitPeer.build(
-                    fields: Self.fields, fileAt: path, fileName: fileName,
+                    fields: Self.fields, fileAt: path, filename: filename,
                     contentType: "application/octet-stream", boundary: Self.boundary)
                 return try MultipartKitPeer.write(body, to: sink)
             }

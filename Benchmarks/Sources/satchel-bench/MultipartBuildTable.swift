@@ -15,7 +15,7 @@ struct MultipartBuildTable: Sendable {
     static let loopRatioTarget = 0.80
 
     /// The uploaded file's name.
-    let fileName: String
+    let filename: String
     /// Its size: what MB/s is computed over.
     let fileBytes: Int
     /// The rows, Satchel's first.
@@ -39,7 +39,7 @@ struct MultipartBuildTable: Sendable {
         var lines = [
             "### Multipart build of a \(Format.size(fileBytes)) file: Satchel vs a read/write loop and multipart-kit (each contender in its own process)",
             "",
-            "Each contender sends two text fields and `\(fileName)` to `/dev/null`. MB/s over the file's size; "
+            "Each contender sends two text fields and `\(filename)` to `/dev/null`. MB/s over the file's size; "
                 + "peak RSS is the child process's `VmHWM` (the read/write loop's shows the runner's own floor).",
             "",
             "| contender | what it runs | MB/s | Satchel/contender speed | peak RSS | above the loop's | target | runs |",
@@ -81,7 +81,7 @@ extension MultipartBuildContender {
         switch self {
         case .satchel: "`MultipartFormData` → `makeBodyStream().write(toFileDescriptor:)` (64 KiB buffer)"
         case .readWriteLoop: "`read`/`write` of the file, 64 KiB buffer"
-        case .multipartKit: "file read into a `ByteBuffer`; `MultipartSerializer().serialize(parts:boundary:into:)`; one `write`"
+        case .multipartKit: "file read into a `ByteBuffer`; `MultipartRequestSerializer().serialize(parts:boundary:into:)`; one `write`"
         }
     }
 }

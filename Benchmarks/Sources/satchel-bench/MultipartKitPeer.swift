@@ -37,13 +37,13 @@ enum MultipartKitPeer {
     /// is read whole into one, then serialized into a second.
     ///
     /// - Returns: The serialized body.
-    static func build(fields: [(name: String, value: String)], fileAt path: String, fileName: String,
+    static func build(fields: [(name: String, value: String)], fileAt path: String, filename: String,
                       contentType: String, boundary: String) throws -> ByteBuffer {
         var parts = fields.map { field in
             MultipartPart(headers: ["Content-Disposition": "form-data; name=\"\(field.name)\""], body: field.value)
         }
         let fileHeaders: HTTPHeaders = [
-            "Content-Disposition": "form-data; name=\"upload\"; filename=\"\(fileName)\"",
+            "Content-Disposition": "form-data; name=\"upload\"; filename=\"\(filename)\"",
             "Content-Type": contentType,
         ]
         parts.append(MultipartPart(headers: fileHeaders, body: try readFile(path)))
@@ -52,10 +52,10 @@ enum MultipartKitPeer {
         return body
     }
 
-    /// ``build(fields:fileAt:fileName:contentType:boundary:)``'s body as bytes, for the guards.
-    static func buildBytes(fields: [(name: String, value: String)], fileAt path: String, fileName: String,
+    /// ``build(fields:fileAt:filename:contentType:boundary:)``'s body as bytes, for the guards.
+    static func buildBytes(fields: [(name: String, value: String)], fileAt path: String, filename: String,
                            contentType: String, boundary: String) throws -> [UInt8] {
-        let body = try build(fields: fields, fileAt: path, fileName: fileName, contentType: contentType, boundary: boundary)
+        let body = try build(fields: fields, fileAt: path, filename: filename, contentType: contentType, boundary: boundary)
         return Array(body.readableBytesView)
     }
 

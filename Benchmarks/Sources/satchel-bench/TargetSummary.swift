@@ -30,7 +30,7 @@ struct TargetSummary: Sendable {
         let satchel = table.rows.first { $0.contender == .satchel }
         let loop = table.rows.first { $0.contender == .readWriteLoop }
         let met = table.targetsMet
-        let title = "Multipart build of \(table.fileName)"
+        let title = "Multipart build of \(table.filename)"
         let ratio = loop.flatMap(table.ratio).map { Format.fixed($0, digits: 2) + "×" } ?? "—"
         let peak = satchel?.samples.peakResidentBytes.map { Format.fixed(Double($0) / 1e6, digits: 1) + " MB" } ?? "—"
         lines.append("| Multipart | \(title) | speed vs the read/write loop | \(ratio) | ≥ 0.80× | \(met.map { Self.verdict($0.speed) } ?? "—") |")

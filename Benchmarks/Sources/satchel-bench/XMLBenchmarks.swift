@@ -35,11 +35,11 @@ struct XMLBenchmarks {
             peerCall: "XMLDocument(data: data)", sizeNote: "the XML file")
         var events = ComparisonTable(
             title: "XML event parse: Satchel vs Foundation",
-            satchelCall: "XMLPushParser { … }.feed(bytes); finish()", peerName: "XMLParser",
+            satchelCall: "XMLEventReader { … }.feed(bytes); finish()", peerName: "XMLParser",
             peerCall: "XMLParser(data: data) with a counting delegate, parse()", sizeNote: "the XML file", target: 3)
         var rawEvents = ComparisonTable(
             title: "XML event parse: Satchel vs raw libxml2 SAX",
-            satchelCall: "XMLPushParser { … }.feed(bytes); finish()", peerName: "libxml2 SAX",
+            satchelCall: "XMLEventReader { … }.feed(bytes); finish()", peerName: "libxml2 SAX",
             peerCall: "satchel_bench_xml_sax_push (empty SAX2 callbacks, one chunk)", sizeNote: "the XML file")
         for name in Self.names {
             let file = try read(name)
@@ -96,7 +96,7 @@ struct XMLBenchmarks {
     /// Satchel's event parse; returns the number of elements.
     static func satchelEvents(_ bytes: [UInt8]) throws -> Int {
         var elements = 0
-        let parser = XMLPushParser { event in
+        let parser = XMLEventReader { event in
             if case .startElement = event { elements += 1 }
         }
         try parser.feed(bytes)

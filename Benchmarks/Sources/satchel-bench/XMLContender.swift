@@ -14,7 +14,7 @@ enum XMLContender: String, CaseIterable, Sendable {
     case libxml2Document = "xml-libxml2-document"
     /// Foundation's `XMLDocument(data:)`.
     case foundationDocument = "xml-foundation-document"
-    /// `XMLPushParser`, one chunk.
+    /// `XMLEventReader`, one chunk.
     case satchelEvents = "xml-satchel-events"
     /// Foundation's `XMLParser` with a counting delegate.
     case foundationEvents = "xml-foundation-events"

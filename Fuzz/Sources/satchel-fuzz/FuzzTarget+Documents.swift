@@ -92,7 +92,7 @@ extension FuzzTarget {
         let body = body ?? input.bytes
         let limits = FuzzLimits.tight
         let whole = FuzzCheck.outcome("\(what) decode") { try serializer.decode(body, contentType: contentType, limits: limits) }
-        guard let decoder = serializer.makeIncrementalDecoder(contentType: contentType, limits: limits) else {
+        guard let decoder = serializer.makeIncrementalReader(contentType: contentType, limits: limits) else {
             return try? whole.get()
         }
         let chunked = FuzzCheck.outcome("\(what) incremental decode") { () throws -> Value? in

@@ -1,13 +1,13 @@
 import Satchel
 
 extension FuzzTarget {
-    /// `ImageDecoder` on PNG seeds.
-    static let png = FuzzTarget(name: "png", summary: "ImageDecoder (PNG seeds; libpng behind the C shim)") { input in
+    /// `ImageReader` on PNG seeds.
+    static let png = FuzzTarget(name: "png", summary: "ImageReader (PNG seeds; libpng behind the C shim)") { input in
         decodeImage(input)
     }
 
-    /// `ImageDecoder` on JPEG seeds.
-    static let jpeg = FuzzTarget(name: "jpeg", summary: "ImageDecoder (JPEG seeds; libjpeg behind the C shim)") { input in
+    /// `ImageReader` on JPEG seeds.
+    static let jpeg = FuzzTarget(name: "jpeg", summary: "ImageReader (JPEG seeds; libjpeg behind the C shim)") { input in
         decodeImage(input)
     }
 
@@ -15,14 +15,14 @@ extension FuzzTarget {
     /// both targets reach both decoders) and checks the buffer's geometry: positive size within
     /// `maxImagePixels`, `rowStride × height` bytes, whole pixels in a row.
     private static func decodeImage(_ input: FuzzInput) {
-        let outputs = ImageDecodingOptions.Output.allCases
-        let scales = ImageDecodingOptions.Scale.allCases
-        let options = ImageDecodingOptions(
+        let outputs = ImageReadingOptions.Output.allCases
+        let scales = ImageReadingOptions.Scale.allCases
+        let options = ImageReadingOptions(
             output: outputs[Int(input.hash % UInt64(outputs.count))],
             scale: scales[Int((input.hash >> 8) % UInt64(scales.count))],
             applyGamma: input.flag(16))
-        let decoder = ImageDecoder(options: options, limits: FuzzLimits.tight)
-        guard case .success(let image) = FuzzCheck.outcome("ImageDecoder.decode", { try decoder.decode(input.bytes) }) else { return }
+        let reader = ImageReader(options: options, limits: FuzzLimits.tight)
+        guard case .success(let image) = FuzzCheck.outcome("ImageReader.read", { try reader.read(input.bytes) }) else { return }
         let geometry = "\(image.width)×\(image.height), \(image.channels) channels of \(image.bitDepth) bits, stride \(image.rowStride), \(image.pixels.count) bytes"
         guard image.width > 0, image.height > 0, image.width * image.height <= FuzzLimits.tight.maxImagePixels,
               image.channels > 0, image.bitDepth == 8 || image.bitDepth == 16,

@@ -5,29 +5,29 @@ import Satchel
 let fuzzRegistry = Registry.standard(limits: FuzzLimits.tight)
 
 extension FuzzTarget {
-    /// `MultipartParser` on the input after its first line, which is the Content-Type (or, when
+    /// `MultipartReader` on the input after its first line, which is the Content-Type (or, when
     /// that is not a multipart type, a bare boundary), whole and fed in chunks; the parts must
     /// agree. Some inputs run lenient, some with a small memory threshold so parts spill to
     /// temporary files.
-    static let multipart = FuzzTarget(name: "multipart", summary: "MultipartParser whole and chunked (first line: Content-Type or boundary)") { input in
+    static let multipart = FuzzTarget(name: "multipart", summary: "MultipartReader whole and chunked (first line: Content-Type or boundary)") { input in
         let (line, body) = input.splitFirstLine()
-        let options = MultipartParser.Options(lenient: input.flag(0), memoryThreshold: input.flag(1) ? 256 : 1 << 20)
+        let options = MultipartReader.Options(lenient: input.flag(0), memoryThreshold: input.flag(1) ? 256 : 1 << 20)
         let limits = FuzzLimits.tight
-        func makeParser() throws(SatchelError) -> MultipartParser {
+        func makeParser() throws(SatchelError) -> MultipartReader {
             if let type = try? MediaType(parsing: line), type.type == "multipart" {
-                return try MultipartParser(contentType: type, options: options, limits: limits)
+                return try MultipartReader(contentType: type, options: options, limits: limits)
             }
-            return try MultipartParser(boundary: line, isFormData: input.flag(2), options: options, limits: limits)
+            return try MultipartReader(boundary: line, isFormData: input.flag(2), options: options, limits: limits)
         }
-        let whole = FuzzCheck.outcome("MultipartParser whole") { () throws -> [MultipartParser.Part] in
+        let whole = FuzzCheck.outcome("MultipartReader whole") { () throws -> [MultipartReader.Part] in
             let parser = try makeParser()
             let parts = try parser.feed(body)
             try parser.finish()
             return parts
         }
-        let chunked = FuzzCheck.outcome("MultipartParser chunked") { () throws -> [MultipartParser.Part] in
+        let chunked = FuzzCheck.outcome("MultipartReader chunked") { () throws -> [MultipartReader.Part] in
             let parser = try makeParser()
-            var parts: [MultipartParser.Part] = []
+            var parts: [MultipartReader.Part] = []
             for chunk in input.chunks(of: body) {
                 parts += try chunk.withUnsafeBytes { try parser.feed($0) }
             }

@@ -1,26 +1,26 @@
 import Satchel
 
 extension FuzzTarget {
-    /// `FormDecoder` on bytes and on the same text as a `String`, with options picked by the
-    /// input's hash; a decoded object re-encoded by `FormEncoder` must decode to itself.
-    static let form = FuzzTarget(name: "form", summary: "FormDecoder (bytes and String), encode/decode round trip") { input in
-        let options = FormDecoder.Options(
+    /// `FormReader` on bytes and on the same text as a `String`, with options picked by the
+    /// input's hash; a decoded object re-encoded by `FormWriter` must decode to itself.
+    static let form = FuzzTarget(name: "form", summary: "FormReader (bytes and String), write/read round trip") { input in
+        let options = FormReader.Options(
             duplicateKeys: input.flag(0) ? .collectIntoArray : .lastWins,
             parsesNestedKeys: !input.flag(1), indexedKeysAsArrays: !input.flag(2))
-        let decoder = FormDecoder(options: options, limits: FuzzLimits.tight)
-        let fromBytes = FuzzCheck.outcome("FormDecoder.decode(bytes)") { try decoder.decode(input.bytes) }
+        let reader = FormReader(options: options, limits: FuzzLimits.tight)
+        let fromBytes = FuzzCheck.outcome("FormReader.read(bytes)") { try reader.read(input.bytes) }
         if let text = String(validating: input.bytes, as: UTF8.self) {
-            let fromText = FuzzCheck.outcome("FormDecoder.decode(String)") { try decoder.decode(text) }
+            let fromText = FuzzCheck.outcome("FormReader.read(String)") { try reader.read(text) }
             FuzzCheck.agree("form bytes vs String", whole: fromBytes, chunked: fromText, same: FuzzCheck.same)
         }
         // Round trip with the default options only: nested keys and indexed arrays are what the
         // encoder writes; `collectIntoArray` and flat keys read a different language.
-        guard case .success(let value) = fromBytes, options == FormDecoder.Options() else { return }
+        guard case .success(let value) = fromBytes, options == FormReader.Options() else { return }
         // Members in insertion order (not AFNetworking's sorted keys), so the objects compare.
-        let encoder = FormEncoder(options: FormEncoder.Options(sortsKeys: false))
-        let encoded = FuzzCheck.outcome("FormEncoder.encode") { try encoder.encode(value) }
+        let writer = FormWriter(options: FormWriter.Options(sortsKeys: false))
+        let encoded = FuzzCheck.outcome("FormWriter.write") { try writer.write(value) }
         guard case .success(let bytes) = encoded else { return }
-        switch FuzzCheck.outcome("FormDecoder.decode(re-encoded)", { try decoder.decode(bytes) }) {
+        switch FuzzCheck.outcome("FormReader.read(re-encoded)", { try reader.read(bytes) }) {
         case .success(let again) where FuzzCheck.same(value, again):
             break
         case let other:

@@ -24,7 +24,7 @@ public protocol ResponseSerializer: Sendable {
 
     /// Returns a decoder fed the body in chunks as they arrive, or `nil` when this serializer
     /// only decodes whole bodies.
-    func makeIncrementalDecoder(contentType: MediaType?, limits: Limits) -> (any IncrementalDecoder)?
+    func makeIncrementalReader(contentType: MediaType?, limits: Limits) -> (any IncrementalReader)?
 
     /// Validates a response and decodes its body.
     ///
@@ -42,14 +42,14 @@ public protocol ResponseSerializer: Sendable {
 
 extension ResponseSerializer {
     /// Whole bodies only.
-    public func makeIncrementalDecoder(contentType: MediaType?, limits: Limits) -> (any IncrementalDecoder)? {
+    public func makeIncrementalReader(contentType: MediaType?, limits: Limits) -> (any IncrementalReader)? {
         nil
     }
 }
 
-/// A decoder fed a body in chunks, for parsing while bytes arrive. Decoders are reference
-/// types: they usually own a native parser.
-public protocol IncrementalDecoder: AnyObject {
+/// A reader fed a body in chunks, for parsing while bytes arrive (chunk feeding: ``feed(_:)``,
+/// then ``finish()``). Readers are reference types: they usually own a native parser.
+public protocol IncrementalReader: AnyObject {
     /// Feeds the next chunk of the body.
     /// - Throws: ``SatchelError`` as soon as the bytes so far cannot be the start of a valid body.
     func feed(_ chunk: UnsafeRawBufferPointer) throws
@@ -59,7 +59,11 @@ public protocol IncrementalDecoder: AnyObject {
     func finish() throws -> Value?
 }
 
-extension IncrementalDecoder {
+/// The name ``IncrementalReader`` had before "Decoder" came to mean Codable only.
+@available(*, deprecated, renamed: "IncrementalReader")
+public typealias IncrementalDecoder = IncrementalReader
+
+extension IncrementalReader {
     /// Feeds the next chunk of the body.
     public func feed(_ chunk: [UInt8]) throws {
         try chunk.withUnsafeBytes { try feed($0) }

@@ -19,11 +19,11 @@ extension Registry {
         registry.register(ImageResponseSerializer())
         registry.register(XMLDocumentResponseSerializer())
         registry.register(PropertyListResponseSerializer())
-        registry.register(JSONSerializer())
-        registry.register(FormSerializer())
-        registry.register(MultipartSerializer())
-        registry.register(XMLSerializer())
-        registry.register(PropertyListSerializer())
+        registry.register(JSONRequestSerializer())
+        registry.register(FormRequestSerializer())
+        registry.register(MultipartRequestSerializer())
+        registry.register(XMLRequestSerializer())
+        registry.register(PropertyListRequestSerializer())
         return registry
     }
 }

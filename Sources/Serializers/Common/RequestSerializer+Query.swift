@@ -10,8 +10,8 @@ extension RequestSerializer {
         _ parameters: Value?, into request: HTTPRequest, queryMethods: Set<HTTPRequest.Method>
     ) throws -> SerializedRequest {
         guard queryMethods.contains(request.method) else { return try serializeIntoBody(parameters, into: request) }
-        var options = FormSerializer.Options()
+        var options = FormRequestSerializer.Options()
         options.placement = .query
-        return try FormSerializer(options: options, headers: headers).serialize(parameters, into: request)
+        return try FormRequestSerializer(options: options, headers: headers).serialize(parameters, into: request)
     }
 }

@@ -1,7 +1,7 @@
 import SerializerRegistry
 
 /// Decodes `application/x-www-form-urlencoded` response bodies (OAuth 1 token responses, some
-/// payment gateways) into an object with ``FormDecoder``.
+/// payment gateways) into an object with ``FormReader``.
 public struct FormResponseSerializer: ResponseSerializer {
     /// `"form"`.
     public var name: String { "form" }
@@ -10,7 +10,7 @@ public struct FormResponseSerializer: ResponseSerializer {
     public var acceptableContentTypes: MediaRangeList
 
     /// How keys are read.
-    public var options: FormDecoder.Options
+    public var options: FormReader.Options
 
     /// Creates a form response serializer.
     ///
@@ -18,7 +18,7 @@ public struct FormResponseSerializer: ResponseSerializer {
     ///   - options: How keys are read; nested keys, last duplicate wins, indexed keys as arrays.
     ///   - acceptableContentTypes: The media types accepted.
     public init(
-        options: FormDecoder.Options = FormDecoder.Options(),
+        options: FormReader.Options = FormReader.Options(),
         acceptableContentTypes: MediaRangeList = MediaRangeList(accepting: [.formURLEncoded])
     ) {
         self.options = options
@@ -32,9 +32,9 @@ public struct FormResponseSerializer: ResponseSerializer {
     ///   - contentType: The response's Content-Type (not consulted).
     ///   - limits: The bounds to obey.
     /// - Returns: An ``Value/object(_:)``, or `nil` for an empty body.
-    /// - Throws: As ``FormDecoder/decode(_:)-([UInt8])``.
+    /// - Throws: As ``FormReader/decode(_:)-([UInt8])``.
     public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws(SatchelError) -> Value? {
         if body.isEmpty { return nil }
-        return try FormDecoder(options: options, limits: limits).decode(body)
+        return try FormReader(options: options, limits: limits).read(body)
     }
 }

@@ -5,9 +5,9 @@ import SerializerRegistry
 /// Escaping keeps only `A-Z a-z 0-9 - . _ ~ / ?` (RFC 3986's query characters without the
 /// general and sub-delimiters); every other UTF-8 byte becomes `%XX` with upper-case hex digits.
 /// A space becomes `%20`, or `+` when asked.
-public enum PercentEncoding {
+package enum PercentEncoding {
     /// Whether `byte` is written as itself: `A-Z a-z 0-9 - . _ ~ / ?`.
-    public static func isAllowed(_ byte: UInt8) -> Bool {
+    package static func isAllowed(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
              UInt8(ascii: "0")...UInt8(ascii: "9"),
@@ -25,8 +25,8 @@ public enum PercentEncoding {
     ///   - string: The text to escape.
     ///   - spaceEncoding: How a space is written; `%20` by default.
     /// - Returns: ASCII text containing only allowed characters, `%XX` escapes and (for
-    ///   ``FormEncoder/SpaceEncoding/plus``) `+`.
-    public static func escape(_ string: String, spaceEncoding: FormEncoder.SpaceEncoding = .percent20) -> String {
+    ///   ``FormWriter/SpaceEncoding/plus``) `+`.
+    package static func escape(_ string: String, spaceEncoding: FormWriter.SpaceEncoding = .percent20) -> String {
         escape(bytes: string.utf8, spaceEncoding: spaceEncoding)
     }
 
@@ -36,9 +36,9 @@ public enum PercentEncoding {
     ///   - bytes: The bytes to escape.
     ///   - spaceEncoding: How a space (0x20) is written; `%20` by default.
     /// - Returns: ASCII text containing only allowed characters, `%XX` escapes and (for
-    ///   ``FormEncoder/SpaceEncoding/plus``) `+`.
-    public static func escape(
-        bytes: some Sequence<UInt8>, spaceEncoding: FormEncoder.SpaceEncoding = .percent20
+    ///   ``FormWriter/SpaceEncoding/plus``) `+`.
+    package static func escape(
+        bytes: some Sequence<UInt8>, spaceEncoding: FormWriter.SpaceEncoding = .percent20
     ) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.underestimatedCount)
@@ -48,7 +48,7 @@ public enum PercentEncoding {
 
     /// Appends the escaped form of `bytes` to `output`.
     static func append(
-        escaping bytes: some Sequence<UInt8>, spaceEncoding: FormEncoder.SpaceEncoding, to output: inout [UInt8]
+        escaping bytes: some Sequence<UInt8>, spaceEncoding: FormWriter.SpaceEncoding, to output: inout [UInt8]
     ) {
         for byte in bytes {
             if isAllowed(byte) {

@@ -116,7 +116,7 @@ struct EmbeddedHTTPHead {
     }
 
     static func isTokenByte(_ byte: UInt8) -> Bool {
-        MultipartParser.isTokenCharacter(byte)
+        MultipartReader.isTokenCharacter(byte)
     }
 
     /// Reads lines ended by CRLF or LF, refusing a bare CR and a head past the limit.

@@ -2,16 +2,16 @@ import CSatchelImageCodecs
 
 /// Turns the CMYK rows libjpeg writes for CMYK and YCCK JPEGs into the layout asked for, in
 /// place: RGB(A) as Pillow computes it (`R = (255 − K) − (C · (255 − K)) / 255`, rounded the way
-/// Pillow's `MULDIV255` rounds), or uninverted CMYK for ``ImageDecodingOptions/Output/native``.
+/// Pillow's `MULDIV255` rounds), or uninverted CMYK for ``ImageReadingOptions/Output/native``.
 /// Adobe's files store inverted ink amounts; their samples are inverted first.
 struct CMYKConversion {
     /// Samples per output pixel: 4 (RGBA, CMYK) or 3 (RGB).
     let outputChannels: Int
-    private let output: ImageDecodingOptions.Output
+    private let output: ImageReadingOptions.Output
     private let inverted: Bool
 
     /// The conversion a JPEG's header calls for, or `nil` when libjpeg writes the final layout.
-    init?(header: satchel_image_header, output: ImageDecodingOptions.Output) {
+    init?(header: satchel_image_header, output: ImageReadingOptions.Output) {
         let cmyk = header.color == SATCHEL_IMAGE_COLOR_CMYK || header.color == SATCHEL_IMAGE_COLOR_YCCK
         guard cmyk, header.out_channels == 4 else { return nil }
         self.output = output

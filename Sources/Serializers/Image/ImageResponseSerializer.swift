@@ -14,7 +14,7 @@ public struct ImageResponseSerializer: ResponseSerializer {
     /// The acceptable media types.
     public var acceptableContentTypes: MediaRangeList
     /// The pixel layout and scaling.
-    public var options: ImageDecodingOptions
+    public var options: ImageReadingOptions
 
     /// AFNetworking's acceptable image types.
     public static let defaultContentTypes = MediaRangeList(accepting: [
@@ -22,17 +22,17 @@ public struct ImageResponseSerializer: ResponseSerializer {
     ].map { MediaType(type: "image", subtype: $0) })
 
     /// Creates a serializer.
-    public init(options: ImageDecodingOptions = ImageDecodingOptions(), acceptableContentTypes: MediaRangeList = defaultContentTypes) {
+    public init(options: ImageReadingOptions = ImageReadingOptions(), acceptableContentTypes: MediaRangeList = defaultContentTypes) {
         self.options = options
         self.acceptableContentTypes = acceptableContentTypes
     }
 
     /// Decodes a whole body; `nil` for an empty body.
-    /// - Throws: the errors of ``ImageDecoder/decode(_:)``, and
+    /// - Throws: the errors of ``ImageReader/decode(_:)``, and
     ///   ``SatchelError/Code/limitExceeded`` for a body over ``Limits/maxBodyBytes``.
     public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
         if body.isEmpty { return nil }
         try limits.checkBody(count: body.count)
-        return .payload(try ImageDecoder(options: options, limits: limits).decode(body))
+        return .payload(try ImageReader(options: options, limits: limits).read(body))
     }
 }

@@ -76,7 +76,7 @@ public struct JSONReader: Sendable {
 
 /// Reads JSON text fed in chunks of any size, validating each chunk as it arrives so an error
 /// is reported as soon as its byte is seen.
-public final class JSONIncrementalReader: IncrementalDecoder {
+public final class JSONIncrementalReader: IncrementalReader {
     private var lexer: JSONLexer
     private var parser: JSONCParser?
     private var setupError: SatchelError?

@@ -60,9 +60,9 @@ public struct JSONResponseSerializer: ResponseSerializer {
 
     /// A reader fed the body as it arrives (a UTF-16 or UTF-32 body is collected and decoded
     /// whole, as ``decode(_:contentType:limits:)`` would).
-    public func makeIncrementalDecoder(contentType: MediaType?, limits: Limits) -> (any IncrementalDecoder)? {
+    public func makeIncrementalReader(contentType: MediaType?, limits: Limits) -> (any IncrementalReader)? {
         let reader = JSONIncrementalReader(options: options, limits: limits)
         reader.treatsEmptyBodyAsNoValue = true
-        return JSONBodyDecoder(serializer: self, contentType: contentType, limits: limits, reader: reader)
+        return JSONBodyReader(serializer: self, contentType: contentType, limits: limits, reader: reader)
     }
 }

@@ -70,10 +70,10 @@ struct MultipartBodyPlan {
     private static func plan(
         _ part: MultipartPart, index: Int, in form: MultipartFormData, boundaries: [MultipartBoundary]
     ) throws(SatchelError) -> Part {
-        let label = MultipartPart.label(index: index, name: part.name, fileName: part.fileName)
+        let label = MultipartPart.label(index: index, name: part.name, filename: part.filename)
         let source: Source
         let length: Int64?
-        var inferredTypeFrom = part.fileName
+        var inferredTypeFrom = part.filename
         switch part.body {
         case .bytes(let bytes):
             for boundary in boundaries {
@@ -90,7 +90,7 @@ struct MultipartBodyPlan {
             let size = try Self.checkFile(path, label: label)
             source = .file(path: path, size: size)
             length = size
-            if part.fileName.flatMap(MediaTypeTable.fileExtension(of:)) == nil { inferredTypeFrom = path }
+            if part.filename.flatMap(MediaTypeTable.fileExtension(of:)) == nil { inferredTypeFrom = path }
         case .stream(let declared, let makeStream):
             source = .stream(length: declared, makeStream: makeStream)
             length = declared
@@ -116,16 +116,16 @@ struct MultipartBodyPlan {
 
     /// The delimiter and the header block: Content-Disposition, Content-Type, custom headers.
     private static func headBytes(
-        for part: MultipartPart, index: Int, in form: MultipartFormData, inferringTypeFrom fileName: String?
+        for part: MultipartPart, index: Int, in form: MultipartFormData, inferringTypeFrom filename: String?
     ) -> [UInt8] {
         var head = index == 0 ? "" : "\r\n"
         head += "--\(form.boundary.value)\r\n"
         if let header = part.headers.first(named: "content-disposition") {
             head += "\(header.name): \(header.value)\r\n"
         } else if let type = part.dispositionType
-            ?? (form.subtype == .formData ? "form-data" : (part.name ?? part.fileName).map { _ in "attachment" })
+            ?? (form.subtype == .formData ? "form-data" : (part.name ?? part.filename).map { _ in "attachment" })
         {
-            let value = MultipartHeaderEscaping.contentDisposition(type: type, name: part.name, fileName: part.fileName)
+            let value = MultipartHeaderEscaping.contentDisposition(type: type, name: part.name, filename: part.filename)
             head += "Content-Disposition: \(value)\r\n"
         }
         if case .multipart(let nested) = part.body {
@@ -134,8 +134,8 @@ struct MultipartBodyPlan {
             head += "\(header.name): \(header.value)\r\n"
         } else if let mediaType = part.mediaType {
             head += "Content-Type: \(mediaType)\r\n"
-        } else if let fileName {
-            head += "Content-Type: \(form.mediaTypes.mediaType(forPath: fileName))\r\n"
+        } else if let filename {
+            head += "Content-Type: \(form.mediaTypes.mediaType(forPath: filename))\r\n"
         }
         for header in part.headers {
             let name = header.name.lowercased()

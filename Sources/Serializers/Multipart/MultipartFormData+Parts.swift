@@ -11,14 +11,14 @@ extension MultipartFormData {
     /// - Parameters:
     ///   - bytes: The part's body.
     ///   - name: The field name.
-    ///   - fileName: A file name, making the part a file upload; `nil` for a plain field.
+    ///   - filename: A file name, making the part a file upload; `nil` for a plain field.
     ///   - mediaType: The Content-Type; `nil` for none on a field, or the type inferred from the
     ///     file name's extension.
     /// - Throws: ``SatchelError/Code/invalidArgument`` for a media type that cannot be written.
     public mutating func append(
-        _ bytes: [UInt8], name: String, fileName: String? = nil, mediaType: MediaType? = nil
+        _ bytes: [UInt8], name: String, filename: String? = nil, mediaType: MediaType? = nil
     ) throws(SatchelError) {
-        try append(MultipartPart(name: name, fileName: fileName, mediaType: mediaType, body: .bytes(bytes)))
+        try append(MultipartPart(name: name, filename: filename, mediaType: mediaType, body: .bytes(bytes)))
     }
 
     /// Appends a file, opened only when the body reaches it.
@@ -29,22 +29,22 @@ extension MultipartFormData {
     /// - Parameters:
     ///   - path: The file's path.
     ///   - name: The field name.
-    ///   - fileName: The file name sent; the last component of `path` by default.
+    ///   - filename: The file name sent; the last component of `path` by default.
     ///   - mediaType: The Content-Type; by default inferred from the extension of the file name
     ///     sent (or of `path` when that name has none), see ``MediaTypeTable``.
     /// - Throws: ``SatchelError/Code/invalidArgument`` for a media type that cannot be written.
     public mutating func append(
-        fileAt path: String, name: String, fileName: String? = nil, mediaType: MediaType? = nil
+        fileAt path: String, name: String, filename: String? = nil, mediaType: MediaType? = nil
     ) throws(SatchelError) {
         let baseName = path.split(separator: "/").last.map(String.init) ?? path
-        try append(MultipartPart(name: name, fileName: fileName ?? baseName, mediaType: mediaType, body: .file(path: path)))
+        try append(MultipartPart(name: name, filename: filename ?? baseName, mediaType: mediaType, body: .file(path: path)))
     }
 
     /// Appends a stream made by `makeStream` each time the body reaches the part.
     ///
     /// - Parameters:
     ///   - name: The field name.
-    ///   - fileName: A file name, or `nil` for a plain field.
+    ///   - filename: A file name, or `nil` for a plain field.
     ///   - mediaType: The Content-Type; as for bytes.
     ///   - length: The exact number of bytes the stream yields, or `nil` when unknown (the whole
     ///     body's length is then unknown and it is sent chunked).
@@ -53,11 +53,11 @@ extension MultipartFormData {
     /// - Throws: ``SatchelError/Code/invalidArgument`` for a negative length or a media type that
     ///   cannot be written.
     public mutating func append(
-        name: String, fileName: String? = nil, mediaType: MediaType? = nil, length: Int64?,
+        name: String, filename: String? = nil, mediaType: MediaType? = nil, length: Int64?,
         stream makeStream: @escaping @Sendable () throws -> any BodyStream
     ) throws(SatchelError) {
         try append(MultipartPart(
-            name: name, fileName: fileName, mediaType: mediaType,
+            name: name, filename: filename, mediaType: mediaType,
             body: .stream(length: length, makeStream: makeStream)))
     }
 
@@ -80,8 +80,8 @@ extension MultipartFormData {
     /// - Parameters:
     ///   - parameters: An object, or ``Value/null`` for none.
     ///   - encoder: The naming, ordering and scalar rules; the form serializer's defaults.
-    /// - Throws: The errors of ``FormEncoder/pairs(from:)``.
-    public mutating func append(parameters: Value, encoder: FormEncoder = FormEncoder()) throws(SatchelError) {
+    /// - Throws: The errors of ``FormWriter/pairs(from:)``.
+    public mutating func append(parameters: Value, encoder: FormWriter = FormWriter()) throws(SatchelError) {
         for pair in try encoder.pairs(from: parameters) {
             parts.append(MultipartPart(name: pair.key, body: .bytes(pair.value ?? [])))
         }
@@ -103,7 +103,7 @@ extension MultipartFormData {
     static func validate(
         _ part: MultipartPart, index: Int, in subtype: Subtype, boundary: MultipartBoundary
     ) throws(SatchelError) {
-        let label = MultipartPart.label(index: index, name: part.name, fileName: part.fileName)
+        let label = MultipartPart.label(index: index, name: part.name, filename: part.filename)
         func invalid(_ message: String) -> SatchelError {
             SatchelError(.invalidArgument, "\(label): \(message)")
         }

@@ -13,9 +13,9 @@ import SerializerRegistry
 ///   tables and still guess), and the exact name in an RFC 8187 `filename*=UTF-8''…` parameter.
 /// - Custom header names must be tokens (RFC 9110 §5.6.2) and their values must not contain
 ///   control characters other than horizontal tab.
-public enum MultipartHeaderEscaping {
+package enum MultipartHeaderEscaping {
     /// `text` escaped for a quoted `name="…"` or `filename="…"` parameter (without the quotes).
-    public static func escapeQuoted(_ text: String) -> String {
+    package static func escapeQuoted(_ text: String) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
@@ -30,9 +30,9 @@ public enum MultipartHeaderEscaping {
 
     /// The ASCII fallback of a file name: each character that is not ASCII replaced by `_`,
     /// then escaped as ``escapeQuoted(_:)`` does.
-    public static func asciiFallback(_ fileName: String) -> String {
+    package static func asciiFallback(_ filename: String) -> String {
         var ascii = ""
-        for character in fileName {
+        for character in filename {
             if character.unicodeScalars.allSatisfy(\.isASCII) {
                 ascii.unicodeScalars.append(contentsOf: character.unicodeScalars)
             } else {
@@ -43,14 +43,14 @@ public enum MultipartHeaderEscaping {
     }
 
     /// Whether `text` has characters outside ASCII, and so needs a `filename*` parameter.
-    public static func needsExtendedValue(_ text: String) -> Bool {
+    package static func needsExtendedValue(_ text: String) -> Bool {
         !text.utf8.allSatisfy { $0 < 0x80 }
     }
 
     /// An RFC 8187 `ext-value` for `text`: `UTF-8''` followed by its UTF-8 bytes, each byte
     /// outside `attr-char` (letters, digits, the grave accent and `! # $ & + - . ^ _ | ~`)
     /// written as `%XX`.
-    public static func extendedValue(_ text: String) -> String {
+    package static func extendedValue(_ text: String) -> String {
         var output: [UInt8] = Array("UTF-8''".utf8)
         for byte in text.utf8 {
             if isAttributeCharacter(byte) {
@@ -63,7 +63,7 @@ public enum MultipartHeaderEscaping {
     }
 
     /// Whether `byte` is an RFC 8187 `attr-char`.
-    public static func isAttributeCharacter(_ byte: UInt8) -> Bool {
+    package static func isAttributeCharacter(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
              UInt8(ascii: "a")...UInt8(ascii: "z"):
@@ -78,12 +78,12 @@ public enum MultipartHeaderEscaping {
     }
 
     /// Whether `text` is a non-empty RFC 9110 token (a valid header or parameter name).
-    public static func isToken(_ text: String) -> Bool {
+    package static func isToken(_ text: String) -> Bool {
         !text.isEmpty && text.utf8.allSatisfy(isTokenCharacter)
     }
 
     /// Whether `byte` is an RFC 9110 `tchar`.
-    public static func isTokenCharacter(_ byte: UInt8) -> Bool {
+    package static func isTokenCharacter(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
              UInt8(ascii: "a")...UInt8(ascii: "z"):
@@ -103,17 +103,17 @@ public enum MultipartHeaderEscaping {
     /// - Parameters:
     ///   - type: The disposition type, such as `form-data`; must be a token.
     ///   - name: The field name, or `nil` for none.
-    ///   - fileName: The file name, or `nil` for none.
-    public static func contentDisposition(type: String, name: String?, fileName: String?) -> String {
+    ///   - filename: The file name, or `nil` for none.
+    package static func contentDisposition(type: String, name: String?, filename: String?) -> String {
         var value = type
         if let name {
             value += "; name=\"\(escapeQuoted(name))\""
         }
-        if let fileName {
-            if needsExtendedValue(fileName) {
-                value += "; filename=\"\(asciiFallback(fileName))\"; filename*=\(extendedValue(fileName))"
+        if let filename {
+            if needsExtendedValue(filename) {
+                value += "; filename=\"\(asciiFallback(filename))\"; filename*=\(extendedValue(filename))"
             } else {
-                value += "; filename=\"\(escapeQuoted(fileName))\""
+                value += "; filename=\"\(escapeQuoted(filename))\""
             }
         }
         return value
@@ -121,7 +121,7 @@ public enum MultipartHeaderEscaping {
 
     /// The first byte of `value` that cannot appear in a header value: a control character other
     /// than horizontal tab (CR and LF included), or `nil` when there is none.
-    public static func firstForbiddenByte(inHeaderValue value: String) -> (offset: Int, byte: UInt8)? {
+    package static func firstForbiddenByte(inHeaderValue value: String) -> (offset: Int, byte: UInt8)? {
         for (offset, byte) in value.utf8.enumerated() where (byte < 0x20 && byte != 0x09) || byte == 0x7F {
             return (offset, byte)
         }

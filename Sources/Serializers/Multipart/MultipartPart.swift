@@ -27,7 +27,7 @@ public struct MultipartPart: Sendable {
 
     /// The file name (`filename=`, and `filename*=` when it is not ASCII), or `nil` for a plain
     /// field.
-    public var fileName: String?
+    public var filename: String?
 
     /// The disposition type, such as `form-data`, `attachment` or `file`; `nil` picks
     /// `form-data` in a `multipart/form-data` body and, elsewhere, `attachment` when the part has
@@ -48,21 +48,21 @@ public struct MultipartPart: Sendable {
     ///
     /// - Parameters:
     ///   - name: The field name; required in `multipart/form-data`.
-    ///   - fileName: The file name, if any.
+    ///   - filename: The file name, if any.
     ///   - dispositionType: The disposition type; `nil` for the default (see ``dispositionType``).
     ///   - mediaType: The Content-Type; `nil` for none, or for the inferred one with a file name.
     ///   - headers: Custom headers.
     ///   - body: Where the bytes come from.
     public init(
         name: String? = nil,
-        fileName: String? = nil,
+        filename: String? = nil,
         dispositionType: String? = nil,
         mediaType: MediaType? = nil,
         headers: [Header] = [],
         body: Body
     ) {
         self.name = name
-        self.fileName = fileName
+        self.filename = filename
         self.dispositionType = dispositionType
         self.mediaType = mediaType
         self.headers = headers
@@ -70,8 +70,8 @@ public struct MultipartPart: Sendable {
     }
 
     /// How the part is named in error messages: `part 3 ("avatar")`, with indices from 0.
-    static func label(index: Int, name: String?, fileName: String?) -> String {
-        if let name = name ?? fileName {
+    static func label(index: Int, name: String?, filename: String?) -> String {
+        if let name = name ?? filename {
             return "part \(index) (\(Value.string(name).canonicalJSON()))"
         }
         return "part \(index)"

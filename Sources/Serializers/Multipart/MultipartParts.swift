@@ -13,14 +13,14 @@ public final class MultipartParts: ValuePayload, Equatable, RandomAccessCollecti
     /// One part and its value.
     public struct Element: Sendable, Equatable {
         /// The part as parsed.
-        public let part: MultipartParser.Part
+        public let part: MultipartReader.Part
         /// The decoded body: the registry's value for the part's Content-Type, a string or
         /// bytes, nested ``MultipartParts``, a ``TemporaryFile`` for a spilled body, or a
         /// ``DecodingFailure``.
         public let value: Value
 
         /// Pairs a part with its value.
-        public init(part: MultipartParser.Part, value: Value) {
+        public init(part: MultipartReader.Part, value: Value) {
             self.part = part
             self.value = value
         }

@@ -2,11 +2,11 @@ import SerializerRegistry
 
 /// Decodes multipart bodies — `multipart/form-data` (responses, and request bodies for a
 /// server), `mixed`, `related`, `alternative`, `byteranges` and any other subtype — into
-/// ``MultipartParts``, streaming with ``MultipartParser``.
+/// ``MultipartParts``, streaming with ``MultipartReader``.
 ///
 /// Only `multipart/form-data` requires `Content-Disposition: form-data; name=…` on every part.
 /// ``MultipartParts/root`` finds the `start` part of `multipart/related`,
-/// ``MultipartParts/preferred`` the best alternative, ``MultipartParser/Part/contentRange`` each
+/// ``MultipartParts/preferred`` the best alternative, ``MultipartReader/Part/contentRange`` each
 /// range of `multipart/byteranges`, and ``MultipartParts/response(answering:)`` the answer to a
 /// batch request by Content-ID.
 ///
@@ -17,7 +17,7 @@ import SerializerRegistry
 /// ``TextDecoding`` resolves) is a string, and any other part is bytes. A part that
 /// fails to decode gets a ``DecodingFailure`` (`{"$error": …}`) as its value and the other parts
 /// still decode; only a ``Limits`` hit fails the whole body. A spilled part (larger than
-/// ``MultipartParser/Options/memoryThreshold``) is not decoded: its value is its
+/// ``MultipartReader/Options/memoryThreshold``) is not decoded: its value is its
 /// ``TemporaryFile`` (`{"$file": {"path": …, "size": N}}`).
 public struct MultipartResponseSerializer: ResponseSerializer {
     /// `"multipart"`.
@@ -25,7 +25,7 @@ public struct MultipartResponseSerializer: ResponseSerializer {
     /// The acceptable media types; `multipart/*` by default.
     public var acceptableContentTypes: MediaRangeList
     /// How bodies are parsed: strict or lenient, the memory threshold.
-    public var options: MultipartParser.Options
+    public var options: MultipartReader.Options
     /// Whether part bodies are left undecoded (strings and bytes only).
     public var rawParts: Bool
     /// The registry that decodes part bodies by their Content-Type; held weakly, so a registry
@@ -43,7 +43,7 @@ public struct MultipartResponseSerializer: ResponseSerializer {
     ///   - registry: Decodes part bodies by their Content-Type (held weakly).
     ///   - acceptableContentTypes: The media types accepted.
     public init(
-        options: MultipartParser.Options = MultipartParser.Options(), rawParts: Bool = false,
+        options: MultipartReader.Options = MultipartReader.Options(), rawParts: Bool = false,
         registry: Registry? = nil, acceptableContentTypes: MediaRangeList = defaultContentTypes
     ) {
         self.options = options
@@ -56,16 +56,16 @@ public struct MultipartResponseSerializer: ResponseSerializer {
     ///
     /// - Returns: ``Value/payload(_:)`` with ``MultipartParts``, or `nil` for an empty body.
     /// - Throws: ``SatchelError``: `invalidMediaType` for a Content-Type without a valid boundary,
-    ///   and the errors of ``MultipartParser`` naming the part and the byte offset.
+    ///   and the errors of ``MultipartReader`` naming the part and the byte offset.
     public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
         if body.isEmpty { return nil }
-        let decoder = MultipartIncrementalDecoder(serializer: self, contentType: contentType, limits: limits)
+        let decoder = MultipartIncrementalReader(serializer: self, contentType: contentType, limits: limits)
         try decoder.feed(body)
         return try decoder.finish()
     }
 
     /// A decoder fed the body as it arrives; parts are decoded as they complete.
-    public func makeIncrementalDecoder(contentType: MediaType?, limits: Limits) -> (any IncrementalDecoder)? {
-        MultipartIncrementalDecoder(serializer: self, contentType: contentType, limits: limits)
+    public func makeIncrementalReader(contentType: MediaType?, limits: Limits) -> (any IncrementalReader)? {
+        MultipartIncrementalReader(serializer: self, contentType: contentType, limits: limits)
     }
 }

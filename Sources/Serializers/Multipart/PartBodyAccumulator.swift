@@ -33,7 +33,7 @@ struct PartBodyAccumulator {
     }
 
     /// The body, in memory or in a sealed file.
-    mutating func finish() throws(SatchelError) -> MultipartParser.Part.Body {
+    mutating func finish() throws(SatchelError) -> MultipartReader.Part.Body {
         if let file {
             self.file = nil
             return .file(try file.seal())

@@ -13,7 +13,7 @@ public struct PropertyListResponseSerializer: ResponseSerializer {
     public var acceptableContentTypes: MediaRangeList
 
     /// `application/x-plist`, the one type AFNetworking accepts.
-    public static let defaultContentTypes = MediaRangeList(accepting: [PropertyListSerializer.mediaType])
+    public static let defaultContentTypes = MediaRangeList(accepting: [PropertyListRequestSerializer.mediaType])
 
     /// Creates a serializer.
     public init(acceptableContentTypes: MediaRangeList = defaultContentTypes) {

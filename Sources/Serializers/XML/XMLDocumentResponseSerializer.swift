@@ -5,7 +5,7 @@ import SerializerRegistry
 ///
 /// Accepts `application/xml`, `text/xml` and every `+xml` type. A charset parameter overrides
 /// the document's encoding declaration (RFC 7303). An empty body, or one of only whitespace,
-/// is no value, as an empty JSON body is. Parsing is safe by default: see ``XMLPushParser``.
+/// is no value, as an empty JSON body is. Parsing is safe by default: see ``XMLEventReader``.
 public struct XMLDocumentResponseSerializer: ResponseSerializer {
     /// `"xml"`.
     public var name: String { "xml" }
@@ -30,12 +30,12 @@ public struct XMLDocumentResponseSerializer: ResponseSerializer {
     /// - Returns: ``Value/payload(_:)`` with an ``XMLDocumentPayload``; `nil` for a blank body.
     /// - Throws: the errors of ``XMLDocumentPayload/init(parsing:encoding:limits:)``.
     public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
-        if body.withUnsafeBytes(XMLIncrementalDecoder.isBlank) { return nil }
+        if body.withUnsafeBytes(XMLIncrementalReader.isBlank) { return nil }
         return .payload(try XMLDocumentPayload(parsing: body, encoding: contentType?.charset, limits: limits))
     }
 
     /// A decoder that feeds libxml2's push parser as the body arrives.
-    public func makeIncrementalDecoder(contentType: MediaType?, limits: Limits) -> (any IncrementalDecoder)? {
-        XMLIncrementalDecoder(documentWith: limits, encoding: contentType?.charset)
+    public func makeIncrementalReader(contentType: MediaType?, limits: Limits) -> (any IncrementalReader)? {
+        XMLIncrementalReader(documentWith: limits, encoding: contentType?.charset)
     }
 }

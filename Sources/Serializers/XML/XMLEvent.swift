@@ -1,4 +1,4 @@
-/// One event of an XML document, as ``XMLPushParser`` delivers it.
+/// One event of an XML document, as ``XMLEventReader`` delivers it.
 ///
 /// A run of text is one event however it arrived (chunks, entity expansions); adjacent CDATA
 /// sections are one ``cdata(_:)`` event. Whitespace is reported as it appears; nothing outside

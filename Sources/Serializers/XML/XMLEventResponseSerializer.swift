@@ -5,7 +5,7 @@ import SerializerRegistry
 ///
 /// The value is the document's canonical form, `{"$xml": {"children": […]}}` as a plain
 /// ``Value`` — the same canonical JSON ``XMLDocumentResponseSerializer`` gives, built straight
-/// from the events. For the events themselves, use ``XMLPushParser``. Not in
+/// from the events. For the events themselves, use ``XMLEventReader``. Not in
 /// `Registry.standard()` (the document form is the default there); register it to prefer it.
 public struct XMLEventResponseSerializer: ResponseSerializer {
     /// `"xml-events"`.
@@ -20,15 +20,15 @@ public struct XMLEventResponseSerializer: ResponseSerializer {
 
     /// Decodes a whole body.
     /// - Returns: The canonical value; `nil` for a blank body.
-    /// - Throws: the errors of ``XMLPushParser``.
+    /// - Throws: the errors of ``XMLEventReader``.
     public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
-        let decoder = XMLIncrementalDecoder(eventsWith: limits, encoding: contentType?.charset)
+        let decoder = XMLIncrementalReader(eventsWith: limits, encoding: contentType?.charset)
         try body.withUnsafeBytes { try decoder.feed($0) }
         return try decoder.finish()
     }
 
     /// A decoder that feeds the push parser as the body arrives.
-    public func makeIncrementalDecoder(contentType: MediaType?, limits: Limits) -> (any IncrementalDecoder)? {
-        XMLIncrementalDecoder(eventsWith: limits, encoding: contentType?.charset)
+    public func makeIncrementalReader(contentType: MediaType?, limits: Limits) -> (any IncrementalReader)? {
+        XMLIncrementalReader(eventsWith: limits, encoding: contentType?.charset)
     }
 }

@@ -2,7 +2,7 @@ import CSatchelLibXML2
 import SerializerRegistry
 
 /// Writes a ``Value`` as an XML document (UTF-8, with an XML declaration), for
-/// ``XMLSerializer``. The mapping is in docs/XML.md:
+/// ``XMLRequestSerializer``. The mapping is in docs/XML.md:
 ///
 /// - an ``XMLDocumentPayload`` is written as it is;
 /// - `{"$xml": {"children": […]}}`, the canonical form, is written node for node;

@@ -13,9 +13,9 @@ final class MemorySink: ResponseSink {
     static let incrementalThreshold: Int64 = 1 << 20
 
     private let limits: Limits
-    private let decoderFactory: ((HTTPResponse) -> (name: String, decoder: any IncrementalDecoder)?)?
+    private let decoderFactory: ((HTTPResponse) -> (name: String, decoder: any IncrementalReader)?)?
     private(set) var body: [UInt8] = []
-    private(set) var decoder: (any IncrementalDecoder)?
+    private(set) var decoder: (any IncrementalReader)?
     /// The name of the serializer whose decoder is fed.
     private(set) var decoderName: String?
     /// The decoder's result or error, once the body ended.
@@ -25,7 +25,7 @@ final class MemorySink: ResponseSink {
     ///   - limits: `maxBodyBytes` bounds the body held in memory.
     ///   - decoderFactory: Returns an incremental decoder for a response head, or `nil` to
     ///     collect the body whole.
-    init(limits: Limits, decoderFactory: ((HTTPResponse) -> (name: String, decoder: any IncrementalDecoder)?)?) {
+    init(limits: Limits, decoderFactory: ((HTTPResponse) -> (name: String, decoder: any IncrementalReader)?)?) {
         self.limits = limits
         self.decoderFactory = decoderFactory
     }

@@ -214,8 +214,8 @@ extension Session {
         let serializer = request.requestSerializer ?? requestSerializer
         guard request.body.isEmpty else {
             if let parameters = request.parameters {
-                let query = try FormSerializer.queryString(from: parameters)
-                head.path = FormSerializer.appending(query: query, to: head.path ?? "/")
+                let query = try FormRequestSerializer.queryString(from: parameters)
+                head.path = FormRequestSerializer.appending(query: query, to: head.path ?? "/")
             }
             serializer.applyDefaultHeaders(to: &head)
             return (url, head, request.body)

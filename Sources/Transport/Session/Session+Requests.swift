@@ -115,7 +115,7 @@ extension Session {
     /// A factory of incremental decoders for acceptable responses whose serializer offers one.
     private func incrementalDecoderFactory(
         serializer: any ResponseSerializer, validation: ResponseValidation, limits: Limits
-    ) -> @Sendable (HTTPResponse) -> (name: String, decoder: any IncrementalDecoder)? {
+    ) -> @Sendable (HTTPResponse) -> (name: String, decoder: any IncrementalReader)? {
         let registry = registry
         return { response in
             guard validation.accepts(status: response.status.code), let type = try? response.contentType else { return nil }
@@ -127,7 +127,7 @@ extension Session {
                 member = serializer
             }
             let acceptable = validation.acceptableContentTypes ?? member.acceptableContentTypes
-            guard acceptable.accepts(type), let decoder = member.makeIncrementalDecoder(contentType: type, limits: limits) else {
+            guard acceptable.accepts(type), let decoder = member.makeIncrementalReader(contentType: type, limits: limits) else {
                 return nil
             }
             return (member.name, decoder)

@@ -38,7 +38,7 @@ public final class Session: Sendable {
     ///     absolute URLs only.
     ///   - configuration: Headers, timeouts and policies.
     ///   - registry: Serializers, limits and validation; `Registry.standard()` by default.
-    ///   - requestSerializer: `nil` for ``FormSerializer``.
+    ///   - requestSerializer: `nil` for ``FormRequestSerializer``.
     ///   - responseSerializer: `nil` for `registry.dispatchingSerializer`.
     /// - Throws: ``SatchelError/Code/invalidArgument`` for a base URL that is not http(s), or
     ///   ``SatchelError/Code/internal`` when libcurl cannot start.
@@ -50,7 +50,7 @@ public final class Session: Sendable {
         self.baseURL = try baseURL.map { base throws(SatchelError) in try ResolvedURL.base(base) }
         self.configuration = configuration
         self.registry = registry
-        self.requestSerializer = requestSerializer ?? FormSerializer()
+        self.requestSerializer = requestSerializer ?? FormRequestSerializer()
         self.responseSerializer = responseSerializer ?? registry.dispatchingSerializer
         engine = try TransferEngine()
     }

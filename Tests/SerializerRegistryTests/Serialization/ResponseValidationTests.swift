@@ -221,7 +221,7 @@ struct SerializerValidationTests {
     }
 
     @Test func wholeBodiesOnlyByDefault() {
-        #expect(TextSerializer().makeIncrementalDecoder(contentType: .plainText, limits: limits) == nil)
+        #expect(TextSerializer().makeIncrementalReader(contentType: .plainText, limits: limits) == nil)
     }
 
     @Test func responseContentTypeAccessor() throws {

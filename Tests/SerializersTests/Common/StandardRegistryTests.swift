@@ -32,8 +32,8 @@ import Testing
     @Test func jsonPartsAreDecodedByTheirOwnContentType() throws {
         let registry = Registry.standard()
         var form = MultipartFormData(boundary: try MultipartBoundary("b0undary"))
-        try form.append(Array(#"{"id":18446744073709551615}"#.utf8), name: "meta", fileName: nil, mediaType: .json)
-        try form.append(Array("{".utf8), name: "broken", fileName: nil, mediaType: .json)
+        try form.append(Array(#"{"id":18446744073709551615}"#.utf8), name: "meta", filename: nil, mediaType: .json)
+        try form.append(Array("{".utf8), name: "broken", filename: nil, mediaType: .json)
         let body = try form.bytes()
         let value = try registry.decode(body, contentType: form.contentType)
         let parts = try #require(value?.multipartParts)

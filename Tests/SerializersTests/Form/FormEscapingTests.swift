@@ -20,14 +20,14 @@ struct FormEscapingTests {
             "%20%21%22%23%24%25%26%27%28%29%2A%2B%2C-./0123456789%3A%3B%3C%3D%3E?%40"
             + "ABCDEFGHIJKLMNOPQRSTUVWXYZ%5B%5C%5D%5E_%60abcdefghijklmnopqrstuvwxyz%7B%7C%7D~"
         #expect(PercentEncoding.escape(printable) == expected)
-        #expect(try FormEncoder().queryString(from: ["v": .string(printable)]) == "v=\(expected)")
+        #expect(try FormWriter().queryString(from: ["v": .string(printable)]) == "v=\(expected)")
     }
 
     @Test("each printable ASCII byte, in a key and in a value", arguments: Array(0x20...0x7E as ClosedRange<UInt8>))
     func printableASCIIByte(byte: UInt8) throws {
         let character = String(decoding: [byte], as: UTF8.self)
         let expected = Self.allowed.contains(byte) ? character : Self.escaped(byte)
-        let query = try FormEncoder().queryString(from: .object(["k\(character)": .string("v\(character)")]))
+        let query = try FormWriter().queryString(from: .object(["k\(character)": .string("v\(character)")]))
         #expect(query == "k\(expected)=v\(expected)")
     }
 
@@ -52,12 +52,12 @@ struct FormEscapingTests {
     ])
     func utf8(text: String, expected: String) throws {
         #expect(PercentEncoding.escape(text) == expected)
-        #expect(try FormEncoder().queryString(from: .object([text: .string(text)])) == "\(expected)=\(expected)")
+        #expect(try FormWriter().queryString(from: .object([text: .string(text)])) == "\(expected)=\(expected)")
     }
 
     @Test("brackets of nested keys are escaped with the rest of the key")
     func bracketsEscaped() throws {
-        #expect(try FormEncoder().queryString(from: ["a": ["b c": ["é"]]]) == "a%5Bb%20c%5D%5B%5D=%C3%A9")
+        #expect(try FormWriter().queryString(from: ["a": ["b c": ["é"]]]) == "a%5Bb%20c%5D%5B%5D=%C3%A9")
     }
 
     @Test("space as plus")

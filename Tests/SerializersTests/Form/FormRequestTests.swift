@@ -23,7 +23,7 @@ struct FormRequestTests {
 
     @Test("name and content type")
     func identity() {
-        let serializer = FormSerializer()
+        let serializer = FormRequestSerializer()
         #expect(serializer.name == "form")
         #expect(serializer.contentType == MediaType(type: "application", subtype: "x-www-form-urlencoded"))
     }
@@ -34,7 +34,7 @@ struct FormRequestTests {
         HTTPRequest.Method.get, .head, .delete,
     ])
     func queryMethods(method: HTTPRequest.Method) throws {
-        let serialized = try FormSerializer().serialize(Self.parameters, into: request(method))
+        let serialized = try FormRequestSerializer().serialize(Self.parameters, into: request(method))
         #expect(serialized.request.path == "/items?\(Self.encoded)")
         #expect(serialized.body == nil)
         #expect(serialized.request.headerFields[.contentType] == nil)
@@ -44,7 +44,7 @@ struct FormRequestTests {
         HTTPRequest.Method.post, .put, .patch,
     ])
     func bodyMethods(method: HTTPRequest.Method) throws {
-        let serialized = try FormSerializer().serialize(Self.parameters, into: request(method))
+        let serialized = try FormRequestSerializer().serialize(Self.parameters, into: request(method))
         #expect(serialized.request.path == "/items")
         #expect(serialized.body == Array(Self.encoded.utf8))
         #expect(serialized.request.headerFields[.contentType] == "application/x-www-form-urlencoded")
@@ -58,7 +58,7 @@ struct FormRequestTests {
         ("/items?x=1#top", "/items?x=1&a=1#top"),
     ])
     func existingQuery(path: String, expected: String) throws {
-        let serialized = try FormSerializer().serialize(["a": 1], into: request(.get, path: path))
+        let serialized = try FormRequestSerializer().serialize(["a": 1], into: request(.get, path: path))
         #expect(serialized.request.path == expected)
     }
 
@@ -72,13 +72,13 @@ struct FormRequestTests {
         ("", "?a=2"),
     ])
     func appendingQuery(path: String, expected: String) {
-        #expect(FormSerializer.appending(query: "a=2", to: path) == expected)
+        #expect(FormRequestSerializer.appending(query: "a=2", to: path) == expected)
     }
 
     @Test("parameters that encode to nothing leave the path alone")
     func emptyQuery() throws {
         for parameters: Value in [[:], ["a": []], ["a": [:]]] {
-            let serialized = try FormSerializer().serialize(parameters, into: request(.get, path: "/items?x=1"))
+            let serialized = try FormRequestSerializer().serialize(parameters, into: request(.get, path: "/items?x=1"))
             #expect(serialized.request.path == "/items?x=1")
             #expect(serialized.body == nil)
         }
@@ -86,7 +86,7 @@ struct FormRequestTests {
 
     @Test("parameters that encode to nothing still give a body (AFNetworking)")
     func emptyBody() throws {
-        let serialized = try FormSerializer().serialize([:], into: request(.post))
+        let serialized = try FormRequestSerializer().serialize([:], into: request(.post))
         #expect(serialized.body == [])
         #expect(serialized.request.headerFields[.contentType] == "application/x-www-form-urlencoded")
     }
@@ -96,7 +96,7 @@ struct FormRequestTests {
     ])
     func noParameters(method: HTTPRequest.Method) throws {
         for parameters: Value? in [nil, .null] {
-            let serialized = try FormSerializer().serialize(parameters, into: request(method))
+            let serialized = try FormRequestSerializer().serialize(parameters, into: request(method))
             #expect(serialized.request.path == "/items")
             #expect(serialized.body == nil)
             #expect(serialized.request.headerFields[.contentType] == nil)
@@ -108,21 +108,21 @@ struct FormRequestTests {
     func existingContentType() throws {
         var head = request(.post)
         head.headerFields[.contentType] = "application/x-www-form-urlencoded; charset=utf-8"
-        let serialized = try FormSerializer().serialize(["a": 1], into: head)
+        let serialized = try FormRequestSerializer().serialize(["a": 1], into: head)
         #expect(serialized.request.headerFields[values: .contentType] == ["application/x-www-form-urlencoded; charset=utf-8"])
         #expect(serialized.body == Array("a=1".utf8))
     }
 
     @Test("placement override", arguments: [
-        (FormSerializer.Placement.query, HTTPRequest.Method.post, true),
+        (FormRequestSerializer.Placement.query, HTTPRequest.Method.post, true),
         (.query, .put, true),
         (.body, .get, false),
         (.body, .delete, false),
         (.automatic, .get, true),
         (.automatic, .post, false),
     ])
-    func placement(placement: FormSerializer.Placement, method: HTTPRequest.Method, inQuery: Bool) throws {
-        var serializer = FormSerializer()
+    func placement(placement: FormRequestSerializer.Placement, method: HTTPRequest.Method, inQuery: Bool) throws {
+        var serializer = FormRequestSerializer()
         serializer.options.placement = placement
         #expect(serializer.encodesParametersInQuery(for: method) == inQuery)
         let serialized = try serializer.serialize(["a": 1], into: request(method))
@@ -132,7 +132,7 @@ struct FormRequestTests {
 
     @Test("methodsEncodingParametersInURI decides automatic placement")
     func methodsInURI() throws {
-        var serializer = FormSerializer()
+        var serializer = FormRequestSerializer()
         serializer.options.methodsEncodingParametersInURI = [.get, .options]
         let delete = try serializer.serialize(["a": 1], into: request(.delete))
         #expect(delete.request.path == "/items")
@@ -144,13 +144,13 @@ struct FormRequestTests {
 
     @Test("the default methods in the URI are GET, HEAD and DELETE")
     func defaultMethodsInURI() {
-        #expect(FormSerializer.Options().methodsEncodingParametersInURI == [.get, .head, .delete])
+        #expect(FormRequestSerializer.Options().methodsEncodingParametersInURI == [.get, .head, .delete])
     }
 
     @Test("query placement without a path is an invalid argument")
     func queryWithoutPath() {
         let connect = HTTPRequest(method: .connect, scheme: nil, authority: "example.com:443", path: nil)
-        var serializer = FormSerializer()
+        var serializer = FormRequestSerializer()
         serializer.options.placement = .query
         let error = #expect(throws: SatchelError.self) { try serializer.serialize(["a": 1], into: connect) }
         #expect(error?.code == .invalidArgument)
@@ -160,7 +160,7 @@ struct FormRequestTests {
 
     @Test("encoding options are reachable on the serializer's options")
     func encodingOptions() throws {
-        var serializer = FormSerializer()
+        var serializer = FormRequestSerializer()
         serializer.options.arrayStyle = .indexed
         serializer.options.boolStyle = .literal
         serializer.options.spaceEncoding = .plus
@@ -172,7 +172,7 @@ struct FormRequestTests {
 
     @Test("a custom query string serializer replaces the encoding in query and body")
     func customQueryString() throws {
-        var serializer = FormSerializer()
+        var serializer = FormRequestSerializer()
         serializer.options.queryStringSerializer = { parameters in
             "custom=\(parameters["a"]?.int64Value ?? -1)"
         }
@@ -187,7 +187,7 @@ struct FormRequestTests {
 
     @Test("a custom query string serializer may accept any value")
     func customQueryStringAnyValue() throws {
-        var serializer = FormSerializer()
+        var serializer = FormRequestSerializer()
         serializer.options.queryStringSerializer = { parameters in
             parameters.arrayValue?.compactMap(\.stringValue).joined(separator: "+") ?? ""
         }
@@ -197,7 +197,7 @@ struct FormRequestTests {
 
     @Test("errors from a custom query string serializer")
     func customQueryStringErrors() {
-        var serializer = FormSerializer()
+        var serializer = FormRequestSerializer()
         serializer.options.queryStringSerializer = { _ in throw FormClosureFailure() }
         let wrapped = #expect(throws: SatchelError.self) { try serializer.serialize(["a": 1], into: request(.get)) }
         #expect(wrapped?.code == .unencodableValue)
@@ -211,22 +211,22 @@ struct FormRequestTests {
 
     @Test("queryString(from:) on the type uses AFNetworking's defaults")
     func staticQueryString() throws {
-        #expect(try FormSerializer.queryString(from: Self.parameters) == Self.encoded)
-        var serializer = FormSerializer()
+        #expect(try FormRequestSerializer.queryString(from: Self.parameters) == Self.encoded)
+        var serializer = FormRequestSerializer()
         serializer.options.arrayStyle = .noBrackets
         #expect(try serializer.queryString(from: Self.parameters) == "a=1&a=2&b=x%20y")
     }
 
     @Test("encodeBody rejects parameters that are not an object")
     func encodeBodyRejectsNonObjects() {
-        let error = #expect(throws: SatchelError.self) { try FormSerializer().encodeBody(["a", "b"]) }
+        let error = #expect(throws: SatchelError.self) { try FormRequestSerializer().encodeBody(["a", "b"]) }
         #expect(error?.code == .invalidArgument)
     }
 
     @Test("unencodable values fail serialization with their key path")
     func unencodable() {
         let error = #expect(throws: SatchelError.self) {
-            try FormSerializer().serialize(["a": ["b": .double(.nan)]], into: request(.post))
+            try FormRequestSerializer().serialize(["a": ["b": .double(.nan)]], into: request(.post))
         }
         #expect(error?.code == .unencodableValue)
         #expect(error?.keyPath == "$.a.b")
@@ -236,7 +236,7 @@ struct FormRequestTests {
 
     @Test("a serialized request carries Accept-Language and User-Agent")
     func defaultHeadersApplied() throws {
-        let serialized = try FormSerializer().serialize(["a": 1], into: request(.post))
+        let serialized = try FormRequestSerializer().serialize(["a": 1], into: request(.post))
         let language = DefaultHeaders.acceptLanguage(environment: ProcessInfo.processInfo.environment)
         #expect(serialized.request.headerFields[.acceptLanguage] == language)
         let agent = try #require(serialized.request.headerFields[.userAgent])
@@ -250,19 +250,19 @@ struct FormRequestTests {
         var head = request(.get)
         head.headerFields[.userAgent] = "Custom/1.0"
         head.headerFields[.acceptLanguage] = "de"
-        let serialized = try FormSerializer().serialize(["a": 1], into: head)
+        let serialized = try FormRequestSerializer().serialize(["a": 1], into: head)
         #expect(serialized.request.headerFields[values: .userAgent] == ["Custom/1.0"])
         #expect(serialized.request.headerFields[values: .acceptLanguage] == ["de"])
     }
 
     @Test("the serializer's headers property replaces the defaults")
     func customHeaders() throws {
-        var serializer = FormSerializer()
+        var serializer = FormRequestSerializer()
         serializer.headers = [.authorization: "Bearer t"]
         let serialized = try serializer.serialize(["a": 1], into: request(.get))
         #expect(serialized.request.headerFields[.authorization] == "Bearer t")
         #expect(serialized.request.headerFields[.userAgent] == nil)
-        #expect(FormSerializer().headers == DefaultHeaders.standard)
+        #expect(FormRequestSerializer().headers == DefaultHeaders.standard)
     }
 
     @Test("Accept-Language from the POSIX locale variables", arguments: [

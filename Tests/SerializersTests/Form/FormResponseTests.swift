@@ -15,7 +15,7 @@ struct FormResponseTests {
 
     private func registry(limits: Limits = .default) -> Registry {
         let registry = Registry(limits: limits)
-        registry.register(FormSerializer() as any RequestSerializer)
+        registry.register(FormRequestSerializer() as any RequestSerializer)
         registry.register(FormResponseSerializer() as any ResponseSerializer)
         return registry
     }

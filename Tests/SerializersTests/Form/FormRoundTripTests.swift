@@ -5,10 +5,10 @@ import Testing
 @Suite("Form round trips")
 struct FormRoundTripTests {
     private func roundTrip(
-        _ value: Value, _ encoding: FormEncoder.Options = FormEncoder.Options(),
-        _ decoding: FormDecoder.Options = FormDecoder.Options()
+        _ value: Value, _ encoding: FormWriter.Options = FormWriter.Options(),
+        _ decoding: FormReader.Options = FormReader.Options()
     ) throws -> Value {
-        try FormDecoder(options: decoding).decode(FormEncoder(options: encoding).encode(value))
+        try FormReader(options: decoding).read(FormWriter(options: encoding).write(value))
     }
 
     @Test("nested objects and arrays of strings (keys already sorted)")
@@ -29,7 +29,7 @@ struct FormRoundTripTests {
     @Test("insertion order survives without sorting")
     func unsorted() throws {
         let value: Value = ["zeta": "1", "alpha": ["y": "2", "b": "3"], "mid": ["q", "p"]]
-        var options = FormEncoder.Options()
+        var options = FormWriter.Options()
         options.sortsKeys = false
         let decoded = try roundTrip(value, options)
         #expect(decoded == value)
@@ -45,7 +45,7 @@ struct FormRoundTripTests {
     @Test("indexed style round-trips nested arrays, which brackets cannot")
     func indexedNestedArrays() throws {
         let value: Value = ["m": [["1", "2"], ["3"]], "o": [["k": ["a", "b"]], ["k": ["c"]]]]
-        var options = FormEncoder.Options()
+        var options = FormWriter.Options()
         options.arrayStyle = .indexed
         #expect(try roundTrip(value, options) == value)
     }
@@ -54,14 +54,14 @@ struct FormRoundTripTests {
     func scalars() throws {
         let value: Value = ["b": true, "d": 2.5, "i": -7, "n": nil, "u": .unsignedInteger(UInt64.max), "w": 3.0]
         #expect(try roundTrip(value) == ["b": "1", "d": "2.5", "i": "-7", "n": nil, "u": "18446744073709551615", "w": "3"])
-        var literal = FormEncoder.Options()
+        var literal = FormWriter.Options()
         literal.boolStyle = .literal
         #expect(try roundTrip(["t": true, "f": false], literal) == ["f": "false", "t": "true"])
     }
 
     @Test("plus for spaces decodes back to spaces")
     func plusSpaces() throws {
-        var options = FormEncoder.Options()
+        var options = FormWriter.Options()
         options.spaceEncoding = .plus
         let value: Value = ["a b": "c d+e", "k": ["x y": "z"]]
         #expect(try roundTrip(value, options) == value)
@@ -69,9 +69,9 @@ struct FormRoundTripTests {
 
     @Test("no-brackets arrays round-trip when collecting duplicates")
     func noBracketsCollect() throws {
-        var encoding = FormEncoder.Options()
+        var encoding = FormWriter.Options()
         encoding.arrayStyle = .noBrackets
-        var decoding = FormDecoder.Options()
+        var decoding = FormReader.Options()
         decoding.duplicateKeys = .collectIntoArray
         #expect(try roundTrip(["a": ["1", "2", "3"], "b": "4"], encoding, decoding) == ["a": ["1", "2", "3"], "b": "4"])
     }
@@ -80,7 +80,7 @@ struct FormRoundTripTests {
     func random(seed: UInt64) throws {
         var generator = SeededGenerator(seed: seed)
         let value = Self.randomObject(depth: 0, using: &generator)
-        var options = FormEncoder.Options()
+        var options = FormWriter.Options()
         options.arrayStyle = .indexed
         options.sortsKeys = false
         #expect(try roundTrip(value, options) == value, "seed \(seed)")

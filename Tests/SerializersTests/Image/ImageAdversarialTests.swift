@@ -109,7 +109,7 @@ import Testing
         var jpeg = try ImageSamples.bytes("jpeg-progressive")
         let frame = try #require(firstIndex(of: [0xFF, 0xC2], in: jpeg))
         jpeg.replaceSubrange(frame + 5..<frame + 9, with: [0x75, 0x30, 0x75, 0x30])  // height, width 30 000
-        let error = satchelError { try decodeImage(jpeg, ImageDecodingOptions(scale: .eighth)) }
+        let error = satchelError { try decodeImage(jpeg, ImageReadingOptions(scale: .eighth)) }
         #expect(error?.code == .limitExceeded)
         #expect(error?.message == "a JPEG image of 30000 x 30000 pixels exceeds Limits.maxImagePixels (100000000)")
     }
@@ -169,9 +169,9 @@ import Testing
             let original = try ImageSamples.bytes(name)
             for _ in 0..<120 {
                 let mutated = mutator.mutate(original, using: &generator)
-                let options = ImageDecodingOptions(
-                    output: ImageDecodingOptions.Output.allCases.randomElement(using: &generator) ?? .rgba8,
-                    scale: ImageDecodingOptions.Scale.allCases.randomElement(using: &generator) ?? .full)
+                let options = ImageReadingOptions(
+                    output: ImageReadingOptions.Output.allCases.randomElement(using: &generator) ?? .rgba8,
+                    scale: ImageReadingOptions.Scale.allCases.randomElement(using: &generator) ?? .full)
                 do {
                     let image = try decodeImage(mutated, options)
                     #expect(image.pixels.count == image.height * image.rowStride)

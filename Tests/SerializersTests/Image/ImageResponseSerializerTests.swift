@@ -55,7 +55,7 @@ import Testing
     }
 
     @Test func optionsReachTheDecoder() throws {
-        let serializer = ImageResponseSerializer(options: ImageDecodingOptions(output: .rgb8, scale: .quarter))
+        let serializer = ImageResponseSerializer(options: ImageReadingOptions(output: .rgb8, scale: .quarter))
         let value = try serializer.decode(try ImageSamples.bytes("jpeg-baseline-420"), contentType: nil, limits: .default)
         let image = try #require(value?.image)
         #expect(image.channels == 3 && image.width == 17 && image.height == 12)

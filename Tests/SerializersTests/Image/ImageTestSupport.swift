@@ -102,9 +102,9 @@ enum ImageSamples {
 
 /// Decodes `bytes` with `options` and `limits`.
 func decodeImage(
-    _ bytes: [UInt8], _ options: ImageDecodingOptions = ImageDecodingOptions(), limits: Limits = .default
+    _ bytes: [UInt8], _ options: ImageReadingOptions = ImageReadingOptions(), limits: Limits = .default
 ) throws -> DecodedImage {
-    try ImageDecoder(options: options, limits: limits).decode(bytes)
+    try ImageReader(options: options, limits: limits).read(bytes)
 }
 
 /// The largest difference between two equally long sample buffers.

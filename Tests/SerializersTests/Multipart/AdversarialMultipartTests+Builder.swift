@@ -50,7 +50,7 @@ final class LyingStream: BodyStream {
 extension AdversarialMultipartTests {
     /// What a random form should parse back to, part by part.
     indirect enum Expected {
-        case leaf(name: String?, fileName: String?, body: [UInt8])
+        case leaf(name: String?, filename: String?, body: [UInt8])
         case nested(name: String, boundary: String, parts: [Expected])
     }
 
@@ -74,17 +74,17 @@ extension AdversarialMultipartTests {
             case 0:
                 let text = String(decoding: bytes.filter { $0 < 0x80 }, as: UTF8.self)
                 form.append(text, name: name)
-                expected.append(.leaf(name: name, fileName: nil, body: Array(text.utf8)))
+                expected.append(.leaf(name: name, filename: nil, body: Array(text.utf8)))
             case 1:
-                let fileName = ["a.txt", "../é.png", "q\"\r\n.bin", "noext", "b\\", "\\\\"].randomElement(using: &generator)!
-                try form.append(bytes, name: name, fileName: fileName)
-                expected.append(.leaf(name: name, fileName: fileName, body: bytes))
+                let filename = ["a.txt", "../é.png", "q\"\r\n.bin", "noext", "b\\", "\\\\"].randomElement(using: &generator)!
+                try form.append(bytes, name: name, filename: filename)
+                expected.append(.leaf(name: name, filename: filename, body: bytes))
             case 2:
                 try form.append(name: name, length: Int64(bytes.count)) { ChoppyStream(bytes, seed: seed) }
-                expected.append(.leaf(name: name, fileName: nil, body: bytes))
+                expected.append(.leaf(name: name, filename: nil, body: bytes))
             case 3:
                 try form.append(name: name, length: nil) { ChoppyStream(bytes, seed: seed) }
-                expected.append(.leaf(name: name, fileName: nil, body: bytes))
+                expected.append(.leaf(name: name, filename: nil, body: bytes))
                 knownLength = false
             case 4 where depth < 2:
                 let inner = try randomForm(depth: depth + 1, boundary: "in\(depth)x\(index)-" + boundary, using: &generator)
@@ -96,7 +96,7 @@ extension AdversarialMultipartTests {
                     name: name, mediaType: MediaType(type: "application", subtype: "octet-stream"),
                     headers: [MultipartPart.Header(name: "X-Index", value: "\(index)\t;\"")], body: .bytes(bytes))
                 try form.append(part)
-                expected.append(.leaf(name: name, fileName: nil, body: bytes))
+                expected.append(.leaf(name: name, filename: nil, body: bytes))
             }
         }
         return (form, expected, knownLength)
@@ -117,13 +117,13 @@ extension AdversarialMultipartTests {
     }
 
     static func check(_ body: [UInt8], boundary: String, isFormData: Bool, against expected: [Expected]) throws {
-        let parts = try MultipartParser.parse(body, boundary: boundary, isFormData: isFormData)
+        let parts = try MultipartReader.read(body, boundary: boundary, isFormData: isFormData)
         #expect(parts.count == expected.count)
         for (part, wanted) in zip(parts, expected) {
             switch wanted {
-            case .leaf(let name, let fileName, let bytes):
+            case .leaf(let name, let filename, let bytes):
                 #expect(part.name == name)
-                #expect(part.filenameStar ?? part.filename == fileName)
+                #expect(part.filenameStar ?? part.filename == filename)
                 #expect(try part.bytes() == bytes)
             case .nested(let name, let innerBoundary, let innerParts):
                 #expect(part.name == name)

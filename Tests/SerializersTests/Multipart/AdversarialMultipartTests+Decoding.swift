@@ -10,7 +10,7 @@ extension AdversarialMultipartTests {
     @Test func anIncrementalDecoderStaysFailedAfterAPartLimitError() throws {
         let limits = Limits(maxStringBytes: 3)
         let type = MediaType(type: "multipart", subtype: "form-data").setting(parameter: "boundary", to: "B")
-        let decoder = try #require(MultipartResponseSerializer().makeIncrementalDecoder(contentType: type, limits: limits))
+        let decoder = try #require(MultipartResponseSerializer().makeIncrementalReader(contentType: type, limits: limits))
         let body = Array((Self.field("a", "too long") + Self.field("b", "ok") + "--B--").utf8)
         var failure: SatchelError?
         do { try decoder.feed(body) } catch let error as SatchelError { failure = error }
@@ -40,7 +40,7 @@ extension AdversarialMultipartTests {
         do {
             guard let serializer = registry.responseSerializer(for: type) else { return "no serializer" }
             let value: Value?
-            if let cuts, let decoder = serializer.makeIncrementalDecoder(contentType: type, limits: limits) {
+            if let cuts, let decoder = serializer.makeIncrementalReader(contentType: type, limits: limits) {
                 var start = 0
                 for cut in cuts + [body.count] {
                     try decoder.feed(Array(body[start..<cut]))
@@ -60,7 +60,7 @@ extension AdversarialMultipartTests {
 
     @Test func mutatedBodiesDecodeTheSameWholeAndIncrementally() {
         let registry = multipartRegistry()
-        let lenientRegistry = multipartRegistry(options: MultipartParser.Options(lenient: true))
+        let lenientRegistry = multipartRegistry(options: MultipartReader.Options(lenient: true))
         var generator = SeededGenerator(seed: 0xDEC0_DE)
         let seeds = Self.decoderSeeds.map { Array($0.utf8) }
         for iteration in 0..<1_500 {

@@ -17,7 +17,7 @@ extension AdversarialMultipartTests {
         if let last = payload.indices.last { payload[last] = 0x0D }
         for lenient in [false, true] {
             let body = Array(Self.field("f", "").utf8.dropLast(2)) + payload + Array("\r\n--B--".utf8)
-            let options = MultipartParser.Options(lenient: lenient, memoryThreshold: threshold)
+            let options = MultipartReader.Options(lenient: lenient, memoryThreshold: threshold)
             let outcome = Self.expectSplitsAgree(body, options: options)
             guard case .parts(let parts) = outcome, let part = parts.first else {
                 Issue.record("\(outcome)")
@@ -33,8 +33,8 @@ extension AdversarialMultipartTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         func files() -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? ["?"] }
-        let options = MultipartParser.Options(memoryThreshold: 4, temporaryDirectory: folder.path)
-        let parser = try MultipartParser(boundary: "B", options: options)
+        let options = MultipartReader.Options(memoryThreshold: 4, temporaryDirectory: folder.path)
+        let parser = try MultipartReader(boundary: "B", options: options)
         _ = try parser.feed(Array(Self.field("a", "").utf8.dropLast(2)) + [UInt8](repeating: 0x7A, count: 100))
         #expect(files().count == 1)  // the part being read was spilled
         #expect(throws: SatchelError.self) { try parser.finish() }
@@ -44,7 +44,7 @@ extension AdversarialMultipartTests {
         #expect(throws: SatchelError.self) { try parser.finish() }
         // A completed spilled part keeps its file until it is released.
         do {
-            let parts = try MultipartParser.parse(
+            let parts = try MultipartReader.read(
                 Array((Self.field("a", String(repeating: "z", count: 10)) + "--B--").utf8), boundary: "B", options: options)
             withExtendedLifetime(parts) {
                 #expect(parts.first?.isSpilled == true)
@@ -66,7 +66,7 @@ extension AdversarialMultipartTests {
     }
 
     @Test func hugeHeaderLineIsStoppedAtTheLimit() throws {
-        let parser = try MultipartParser(boundary: "B", limits: Limits(maxPartHeaderBytes: 1024))
+        let parser = try MultipartReader(boundary: "B", limits: Limits(maxPartHeaderBytes: 1024))
         _ = try parser.feed(Array("--B\r\nX-Long: ".utf8))
         let chunk = [UInt8](repeating: UInt8(ascii: "a"), count: 4096)
         var failure: SatchelError?
@@ -123,7 +123,7 @@ extension AdversarialMultipartTests {
         for index in body.indices { cuts += [index, index] }
         #expect(Self.parse(body, cuts: cuts) == Self.parse(body))
 
-        let parser = try MultipartParser(boundary: "B")
+        let parser = try MultipartReader(boundary: "B")
         _ = try parser.feed(body)
         try parser.finish()
         #expect(throws: SatchelError.self) { try parser.feed([]) }

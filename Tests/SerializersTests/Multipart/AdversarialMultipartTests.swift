@@ -26,7 +26,7 @@ import Testing
         var index: Int
         var offset: Int
         var bodyOffset: Int
-        var headers: [MultipartParser.Part.Header]
+        var headers: [MultipartReader.Part.Header]
         var name: String?
         var filename: String?
         var filenameStar: String?
@@ -34,7 +34,7 @@ import Testing
         var body: [UInt8]
         var spilled: Bool
 
-        init(_ part: MultipartParser.Part) throws {
+        init(_ part: MultipartReader.Part) throws {
             index = part.index
             offset = part.offset
             bodyOffset = part.bodyOffset
@@ -53,11 +53,11 @@ import Testing
     /// Parses `body` cut at `cuts` (sorted; a repeated cut feeds an empty chunk).
     static func parse(
         _ body: [UInt8], cuts: [Int] = [], boundary: String = "B", isFormData: Bool = true,
-        options: MultipartParser.Options = MultipartParser.Options(), limits: Limits = .default
+        options: MultipartReader.Options = MultipartReader.Options(), limits: Limits = .default
     ) -> Outcome {
         do {
-            let parser = try MultipartParser(boundary: boundary, isFormData: isFormData, options: options, limits: limits)
-            var parts: [MultipartParser.Part] = []
+            let parser = try MultipartReader(boundary: boundary, isFormData: isFormData, options: options, limits: limits)
+            var parts: [MultipartReader.Part] = []
             var start = 0
             for cut in cuts + [body.count] {
                 parts += try parser.feed(Array(body[start..<cut]))
@@ -77,7 +77,7 @@ import Testing
     @discardableResult
     static func expectSplitsAgree(
         _ body: [UInt8], boundary: String = "B", isFormData: Bool = true,
-        options: MultipartParser.Options = MultipartParser.Options(), limits: Limits = .default,
+        options: MultipartReader.Options = MultipartReader.Options(), limits: Limits = .default,
         sourceLocation: SourceLocation = #_sourceLocation
     ) -> Outcome {
         let expected = parse(body, boundary: boundary, isFormData: isFormData, options: options, limits: limits)
@@ -154,13 +154,13 @@ import Testing
 
     @Test func everySplitOfLenientBodiesGivesTheWholeResult() {
         for body in Self.lenientBodies {
-            Self.expectSplitsAgree(Array(body.utf8), options: MultipartParser.Options(lenient: true))
+            Self.expectSplitsAgree(Array(body.utf8), options: MultipartReader.Options(lenient: true))
         }
     }
 
     @Test func lenientModeDropsOnlyTheCarriageReturnBeforeADelimiter() {
         let body = Array((Self.field("a", "x\r\r", eol: "\n") + "--B--").utf8)
-        let outcome = Self.expectSplitsAgree(body, options: MultipartParser.Options(lenient: true))
+        let outcome = Self.expectSplitsAgree(body, options: MultipartReader.Options(lenient: true))
         guard case .parts(let parts) = outcome else {
             Issue.record("\(outcome)")
             return
@@ -206,7 +206,7 @@ import Testing
         for iteration in 0..<3_000 {
             let body = Self.mutator.mutate(seeds[iteration % seeds.count], using: &generator)
             let lenient = iteration % 3 == 0
-            let options = MultipartParser.Options(lenient: lenient, memoryThreshold: iteration % 2 == 0 ? 8 : 1 << 20)
+            let options = MultipartReader.Options(lenient: lenient, memoryThreshold: iteration % 2 == 0 ? 8 : 1 << 20)
             let expected = Self.parse(body, isFormData: iteration % 4 < 2, options: options)
             let cuts = Self.randomCuts(body.count, using: &generator)
             let got = Self.parse(body, cuts: cuts, isFormData: iteration % 4 < 2, options: options)

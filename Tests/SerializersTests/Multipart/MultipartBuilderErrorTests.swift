@@ -26,7 +26,7 @@ struct MultipartBuilderErrorTests {
     private func offsetOfPartOneBody(_ form: MultipartFormData) throws -> Int {
         var copy = MultipartFormData(boundary: form.boundary)
         copy.append("first", name: "field")
-        try copy.append([], name: "upload", fileName: "file.bin", mediaType: .octetStream)
+        try copy.append([], name: "upload", filename: "file.bin", mediaType: .octetStream)
         return try copy.bytes().count - "\r\n--AaB03x--\r\n".utf8.count
     }
 
@@ -192,7 +192,7 @@ struct MultipartBuilderErrorTests {
     @Test("errors inside a nested body name both parts")
     func nestedErrors() throws {
         var inner = MultipartFormData(subtype: .mixed, boundary: try Support.boundary("inner"))
-        try inner.append(MultipartPart(fileName: "a.txt", body: .stream(length: 5, makeStream: { ByteBodyStream([1]) })))
+        try inner.append(MultipartPart(filename: "a.txt", body: .stream(length: 5, makeStream: { ByteBodyStream([1]) })))
         var outer = MultipartFormData(boundary: try Support.boundary())
         outer.append("x", name: "a")
         try outer.append(inner, name: "files")
@@ -204,7 +204,7 @@ struct MultipartBuilderErrorTests {
 
         // A missing file in a nested body fails when the outer body is built.
         var missing = MultipartFormData(subtype: .mixed)
-        try missing.append(MultipartPart(fileName: "x", body: .file(path: "/nonexistent/x")))
+        try missing.append(MultipartPart(filename: "x", body: .file(path: "/nonexistent/x")))
         var wrapper = MultipartFormData()
         try wrapper.append(missing, name: "files")
         let buildError = #expect(throws: SatchelError.self) { try wrapper.makeBodyStream() }

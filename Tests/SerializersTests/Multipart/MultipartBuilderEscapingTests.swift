@@ -44,7 +44,7 @@ struct MultipartBuilderEscapingTests {
     @Test("hostile file names cannot inject a header or a parameter")
     func hostileFileNames() throws {
         let block = try headers(of: MultipartPart(
-            name: "f", fileName: "evil\"; name=\"admin\r\nContent-Type: text/html\r\n\r\n<script>.txt", body: .bytes([])))
+            name: "f", filename: "evil\"; name=\"admin\r\nContent-Type: text/html\r\n\r\n<script>.txt", body: .bytes([])))
         #expect(block == "Content-Disposition: form-data; name=\"f\"; "
             + "filename=\"evil%22; name=%22admin%0D%0AContent-Type: text/html%0D%0A%0D%0A<script>.txt\"\r\n"
             + "Content-Type: text/plain")
@@ -53,7 +53,7 @@ struct MultipartBuilderEscapingTests {
 
     @Test("non-ASCII file names get an ASCII fallback and an RFC 8187 filename*")
     func nonASCIIFileNames() throws {
-        let block = try headers(of: MultipartPart(name: "cv", fileName: "résumé 2024 ✓.pdf", body: .bytes([])))
+        let block = try headers(of: MultipartPart(name: "cv", filename: "résumé 2024 ✓.pdf", body: .bytes([])))
         #expect(block == "Content-Disposition: form-data; name=\"cv\"; filename=\"r_sum_ 2024 _.pdf\"; "
             + "filename*=UTF-8''r%C3%A9sum%C3%A9%202024%20%E2%9C%93.pdf\r\n"
             + "Content-Type: application/pdf")
@@ -64,7 +64,7 @@ struct MultipartBuilderEscapingTests {
         #expect(MultipartHeaderEscaping.extendedValue("ü\"\r\n;a'b*c%") == "UTF-8''%C3%BC%22%0D%0A%3Ba%27b%2Ac%25")
         #expect(MultipartHeaderEscaping.extendedValue("!#$&+-.^_`|~Az09") == "UTF-8''!#$&+-.^_`|~Az09")
         // ASCII names get no filename*.
-        let ascii = try headers(of: MultipartPart(name: "f", fileName: "plain.txt", body: .bytes([])))
+        let ascii = try headers(of: MultipartPart(name: "f", filename: "plain.txt", body: .bytes([])))
         #expect(!ascii.contains("filename*"))
     }
 
@@ -252,9 +252,9 @@ struct MultipartBuilderEscapingTests {
         var form = MultipartFormData(boundary: try Support.boundary())
         try form.append(fileAt: path, name: "inferred")
         try form.append(fileAt: path, name: "overridden", mediaType: MediaType("text/plain; charset=utf-8"))
-        try form.append(fileAt: path, name: "renamed", fileName: "t.json")
-        try form.append(fileAt: noExtension, name: "bare", fileName: "report")
-        try form.append([1, 2], name: "blob", fileName: "x.unknownext123")
+        try form.append(fileAt: path, name: "renamed", filename: "t.json")
+        try form.append(fileAt: noExtension, name: "bare", filename: "report")
+        try form.append([1, 2], name: "blob", filename: "x.unknownext123")
         try form.append([1, 2], name: "field")
         let body = Support.text(try form.bytes())
         #expect(body.contains("name=\"inferred\"; filename=\"table.csv\"\r\nContent-Type: text/csv\r\n"))
@@ -266,7 +266,7 @@ struct MultipartBuilderEscapingTests {
 
         var custom = MultipartFormData(boundary: try Support.boundary())
         custom.mediaTypes = MediaTypeTable(systemTablePath: nil)
-        try custom.append([], name: "f", fileName: "a.satcheltest")
+        try custom.append([], name: "f", filename: "a.satcheltest")
         #expect(Support.text(try custom.bytes()).contains("Content-Type: application/octet-stream"))
     }
 }

@@ -176,7 +176,7 @@ struct MultipartBuilderFeatureTests {
         defer { Support.remove(directory) }
         var form = MultipartFormData()
         form.append("x", name: "a")
-        try form.append(Array(repeating: 7, count: 200_000), name: "big", fileName: "big.bin")
+        try form.append(Array(repeating: 7, count: 200_000), name: "big", filename: "big.bin")
         try form.append(name: "short", length: 10_000) { ScriptedStream(Array(repeating: 1, count: 9_999)) }
 
         let fresh = directory + "/fresh.bin"
@@ -198,7 +198,7 @@ struct MultipartBuilderFeatureTests {
 
     @Test("the multipart serializer writes parameters as parts with its boundary in the Content-Type")
     func serializer() throws {
-        let serializer = MultipartSerializer(boundary: try Support.boundary())
+        let serializer = MultipartRequestSerializer(boundary: try Support.boundary())
         #expect(serializer.name == "multipart")
         #expect(serializer.contentType.essence == "multipart/form-data")
         #expect(serializer.contentType[parameter: "boundary"] == "AaB03x")
@@ -213,14 +213,14 @@ struct MultipartBuilderFeatureTests {
         #expect(serialized.request.headerFields[.contentType] == "multipart/form-data;boundary=AaB03x")
         #expect(serialized.request.headerFields[.userAgent] != nil)
 
-        let random = MultipartSerializer()
+        let random = MultipartRequestSerializer()
         let randomBody = Support.text(try random.encodeBody(["a": "1"]))
         #expect(randomBody.hasPrefix("--\(random.boundary.value)\r\n"))
         #expect(random.contentType[parameter: "boundary"] == random.boundary.value)
-        #expect(MultipartSerializer().boundary != random.boundary)
+        #expect(MultipartRequestSerializer().boundary != random.boundary)
 
         var form = try serializer.formData(from: ["a": "1"])
-        try form.append([1, 2, 3], name: "file", fileName: "f.bin")
+        try form.append([1, 2, 3], name: "file", filename: "f.bin")
         #expect(form.parts.count == 2)
         #expect(form.boundary == serializer.boundary)
 

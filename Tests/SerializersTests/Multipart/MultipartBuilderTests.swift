@@ -21,7 +21,7 @@ struct MultipartBuilderTests {
     func exactLayoutOfFieldAndFile() throws {
         var form = MultipartFormData(boundary: try Support.boundary())
         form.append("Joe Blow", name: "field1")
-        try form.append(Array("...contents of file1.txt...".utf8), name: "pics", fileName: "file1.txt")
+        try form.append(Array("...contents of file1.txt...".utf8), name: "pics", filename: "file1.txt")
 
         let expected =
             "--AaB03x\r\n"
@@ -49,9 +49,9 @@ struct MultipartBuilderTests {
     func exactLayoutOfNestedMixed() throws {
         var files = MultipartFormData(subtype: .mixed, boundary: try Support.boundary("BbC04y"))
         try files.append(MultipartPart(
-            fileName: "file1.txt", dispositionType: "file", body: .bytes(Array("... contents of file1.txt ...".utf8))))
+            filename: "file1.txt", dispositionType: "file", body: .bytes(Array("... contents of file1.txt ...".utf8))))
         try files.append(MultipartPart(
-            fileName: "file2.gif", dispositionType: "file", body: .bytes(Array("...contents of file2.gif...".utf8))))
+            filename: "file2.gif", dispositionType: "file", body: .bytes(Array("...contents of file2.gif...".utf8))))
         var form = MultipartFormData(boundary: try Support.boundary())
         form.append("Larry", name: "submit-name")
         try form.append(files, name: "files")
@@ -89,7 +89,7 @@ struct MultipartBuilderTests {
     func headerOrder() throws {
         var form = MultipartFormData(boundary: try Support.boundary())
         try form.append(MultipartPart(
-            name: "doc", fileName: "a.json", mediaType: .json,
+            name: "doc", filename: "a.json", mediaType: .json,
             headers: [.init(name: "X-Checksum", value: "abc"), .init(name: "Content-Language", value: "en")],
             body: .bytes([])))
         let body = Support.text(try form.bytes())
@@ -132,7 +132,7 @@ struct MultipartBuilderTests {
     func mixedDispositions() throws {
         var form = MultipartFormData(subtype: .mixed, boundary: try Support.boundary())
         try form.append(MultipartPart(mediaType: .plainText, body: .bytes(Array("hi".utf8))))
-        try form.append(MultipartPart(fileName: "b.txt", body: .bytes([])))
+        try form.append(MultipartPart(filename: "b.txt", body: .bytes([])))
         let body = Support.text(try form.bytes())
         #expect(body == "--AaB03x\r\nContent-Type: text/plain\r\n\r\nhi\r\n"
             + "--AaB03x\r\nContent-Disposition: attachment; filename=\"b.txt\"\r\nContent-Type: text/plain\r\n\r\n"
@@ -149,7 +149,7 @@ struct MultipartBuilderTests {
         ]
         var form = MultipartFormData(boundary: try Support.boundary())
         try form.append(parameters: parameters)
-        let pairs = try FormEncoder().pairs(from: parameters)
+        let pairs = try FormWriter().pairs(from: parameters)
         #expect(form.parts.map(\.name) == pairs.map(\.key))
         #expect(form.parts.map(\.name) == ["ok", "page", "q", "user[name]", "user[tags][]", "user[tags][]"])
         let body = Support.text(try form.bytes())
@@ -157,10 +157,10 @@ struct MultipartBuilderTests {
         #expect(body.contains("name=\"q\"\r\n\r\n\r\n--AaB03x"))
         #expect(body.contains("name=\"ok\"\r\n\r\n1\r\n"))
 
-        var unsorted = FormEncoder.Options()
+        var unsorted = FormWriter.Options()
         unsorted.sortsKeys = false
         var inOrder = MultipartFormData(boundary: try Support.boundary())
-        try inOrder.append(parameters: parameters, encoder: FormEncoder(options: unsorted))
+        try inOrder.append(parameters: parameters, encoder: FormWriter(options: unsorted))
         #expect(inOrder.parts.first?.name == "user[name]")
     }
 
@@ -250,13 +250,13 @@ struct MultipartBuilderTests {
             case 0:
                 form.append(String(repeating: "é", count: size % 50), name: name)
             case 1:
-                try form.append(bytes, name: name, fileName: ["a.png", "résumé.pdf", "../x"][index % 3])
+                try form.append(bytes, name: name, filename: ["a.png", "résumé.pdf", "../x"][index % 3])
             case 2:
                 let path = "\(directory)/file-\(depth)-\(index)-\(generator.next()).txt"
                 try Data(bytes).write(to: URL(fileURLWithPath: path))
                 try form.append(fileAt: path, name: name)
             case 3:
-                try form.append(name: name, fileName: "s.bin", length: Int64(bytes.count)) {
+                try form.append(name: name, filename: "s.bin", length: Int64(bytes.count)) {
                     ScriptedStream(bytes, pieceSize: 333)
                 }
             case 4 where depth < 2:
@@ -266,7 +266,7 @@ struct MultipartBuilderTests {
                     name: name, mediaType: MediaType("application/x-thing; q=\"a b\""),
                     headers: [.init(name: "X-Index", value: "\(index)")], body: .bytes(bytes)))
             case 6:
-                try form.append([], name: name, fileName: "empty.txt")
+                try form.append([], name: name, filename: "empty.txt")
             default:
                 let path = "\(directory)/empty-\(depth)-\(index)-\(generator.next())"
                 try Data().write(to: URL(fileURLWithPath: path))

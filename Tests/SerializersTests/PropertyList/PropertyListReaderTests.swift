@@ -163,17 +163,17 @@ import Testing
 
     @Test func theRequestSerializerWritesXMLByDefaultAndBinaryOnRequest() throws {
         let post = HTTPRequest(method: .post, scheme: "http", authority: "example.com", path: "/items")
-        let xml = try PropertyListSerializer().serialize(["a": [1, "b"]], into: post)
+        let xml = try PropertyListRequestSerializer().serialize(["a": [1, "b"]], into: post)
         #expect(xml.request.headerFields[.contentType] == "application/x-plist")
         #expect(xml.body.map { String(decoding: $0, as: UTF8.self).hasPrefix("<?xml") } == true)
         #expect(try readPlist(xml.body ?? []) == ["a": [1, "b"]])
-        let binary = try PropertyListSerializer(format: .binary).serialize(["a": [1, "b"]], into: post)
+        let binary = try PropertyListRequestSerializer(format: .binary).serialize(["a": [1, "b"]], into: post)
         #expect(binary.body.map { Array($0.prefix(8)) } == Array("bplist00".utf8))
         #expect(try readPlist(binary.body ?? []) == ["a": [1, "b"]])
-        #expect(try PropertyListSerializer().serialize(nil, into: post).body == nil)
+        #expect(try PropertyListRequestSerializer().serialize(nil, into: post).body == nil)
 
         let get = HTTPRequest(method: .get, scheme: "http", authority: "example.com", path: "/items")
-        let query = try PropertyListSerializer().serialize(["q": "x y"], into: get)
+        let query = try PropertyListRequestSerializer().serialize(["q": "x y"], into: get)
         #expect(query.request.path == "/items?q=x%20y")
         #expect(query.body == nil)
     }

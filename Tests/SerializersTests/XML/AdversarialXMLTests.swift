@@ -15,7 +15,7 @@ import Testing
     static func failure(_ bytes: [UInt8], limits: Limits = .default, chunkSize: Int = 0) -> SatchelError? {
         let document = satchelError { try XMLDocumentResponseSerializer().decode(bytes, contentType: nil, limits: limits) }
         let events = satchelError { () -> Value? in
-            let decoder = XMLEventResponseSerializer().makeIncrementalDecoder(contentType: nil, limits: limits)!
+            let decoder = XMLEventResponseSerializer().makeIncrementalReader(contentType: nil, limits: limits)!
             return try XMLSamples.decode(bytes, with: decoder, chunkSize: chunkSize)
         }
         #expect(document?.code == events?.code, "document: \(String(describing: document)), events: \(String(describing: events))")

@@ -87,7 +87,7 @@ import Testing
         #expect(value?.canonicalJSON() == #"{"$xml":{"children":[{"name":"a","namespace":null,"namespaces":{},"attributes":{},"children":["1"]}]}}"#)
         #expect(try serializer.decode([], contentType: nil, limits: .default) == nil)
         #expect(try serializer.decode(Array(" \r\n\t".utf8), contentType: nil, limits: .default) == nil)
-        let decoder = try #require(serializer.makeIncrementalDecoder(contentType: nil, limits: .default))
+        let decoder = try #require(serializer.makeIncrementalReader(contentType: nil, limits: .default))
         #expect(try decoder.finish() == nil)
     }
 

@@ -33,7 +33,7 @@ import Testing
         let bytes = Array(XMLSamples.feed.utf8)
         for serializer in [XMLDocumentResponseSerializer() as any ResponseSerializer, XMLEventResponseSerializer()] {
             let whole = try serializer.decode(bytes, contentType: nil, limits: .default)
-            let decoder = try #require(serializer.makeIncrementalDecoder(contentType: nil, limits: .default))
+            let decoder = try #require(serializer.makeIncrementalReader(contentType: nil, limits: .default))
             let chunked = try XMLSamples.decode(bytes, with: decoder, chunkSize: chunkSize)
             #expect(chunked?.canonicalJSON() == whole?.canonicalJSON())
         }
@@ -56,7 +56,7 @@ import Testing
     @Test func handlerErrorStopsTheParse() throws {
         struct Stop: Error {}
         var seen = 0
-        let parser = XMLPushParser { event in
+        let parser = XMLEventReader { event in
             seen += 1
             if case .endElement = event { throw Stop() }
         }

@@ -26,14 +26,14 @@ enum XMLSamples {
     /// The events of `bytes`, fed in chunks of `chunkSize` bytes (0: whole).
     static func events(_ bytes: [UInt8], chunkSize: Int = 0, limits: Limits = .default) throws -> [XMLEvent] {
         var events: [XMLEvent] = []
-        let parser = XMLPushParser(limits: limits) { events.append($0) }
+        let parser = XMLEventReader(limits: limits) { events.append($0) }
         try feed(bytes, chunkSize: chunkSize) { try parser.feed($0) }
         try parser.finish()
         return events
     }
 
     /// The value `decoder` gives for `bytes` fed in chunks of `chunkSize` bytes (0: whole).
-    static func decode(_ bytes: [UInt8], with decoder: any IncrementalDecoder, chunkSize: Int = 0) throws -> Value? {
+    static func decode(_ bytes: [UInt8], with decoder: any IncrementalReader, chunkSize: Int = 0) throws -> Value? {
         try feed(bytes, chunkSize: chunkSize) { try decoder.feed($0) }
         return try decoder.finish()
     }

@@ -49,7 +49,7 @@ struct SessionHTTPBinTests {
     }
 
     @Test func jsonBodiesAreEchoed() async throws {
-        let json = try SessionSupport.session(servers.httpbin, requestSerializer: JSONSerializer())
+        let json = try SessionSupport.session(servers.httpbin, requestSerializer: JSONRequestSerializer())
         let response = try await json.post("post", parameters: ["n": 42, "nested": ["ok": true]])
         #expect(response.value?["json"]?["n"]?.int64Value == 42)
         #expect(response.value?["json"]?["nested"]?["ok"]?.boolValue == true)
@@ -63,7 +63,7 @@ struct SessionHTTPBinTests {
         var form = MultipartFormData()
         form.append("field value", name: "field")
         try form.append(fileAt: path, name: "document", mediaType: MediaType(parsing: "text/plain"))
-        try form.append([0, 1, 2, 255], name: "blob", fileName: "blob.bin")
+        try form.append([0, 1, 2, 255], name: "blob", filename: "blob.bin")
         let response = try await session.upload(.multipart(form), to: "post")
         #expect(response.value?["form"]?["field"]?.stringValue == "field value")
         #expect(response.value?["files"]?["document"]?.stringValue == "file contents\nline 2\n")

@@ -135,7 +135,7 @@ struct SessionLoopbackTests {
         let size = 64 << 20
         var form = MultipartFormData(boundary: try MultipartBoundary("satchel-test-boundary"))
         form.append("meta", name: "kind")
-        try form.append(name: "data", fileName: "data.bin", length: nil) { PatternStream(size: size) }
+        try form.append(name: "data", filename: "data.bin", length: nil) { PatternStream(size: size) }
         let expected = try form.bytes(limit: size + 4096)
         let response = try await session.upload(.multipart(form), to: "discard?hash=1")
         #expect(response.value?["chunked"]?.boolValue == true)

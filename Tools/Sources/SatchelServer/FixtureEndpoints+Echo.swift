@@ -30,7 +30,7 @@ extension FixtureEndpoints {
             "headers": .array(request.headers.map { [.string($0.name), .string($0.value)] }),
             "body": body.canonicalForm,
         ]
-        return encoded(echo, as: JSONSerializer(writingOptions: Self.prettyJSON))
+        return encoded(echo, as: JSONRequestSerializer(writingOptions: Self.prettyJSON))
     }
 
     /// The query decoded as a form, `{}` for none.

@@ -73,7 +73,7 @@ struct FixtureEndpoints: Sendable {
     /// `/`: the endpoint list as JSON.
     private func indexResponse() -> FixtureResponse {
         let endpoints = Value.array(Self.index.map { .object(["path": .string($0.path), "summary": .string($0.summary)]) })
-        return encoded(["name": "satchel serve", "endpoints": endpoints], as: JSONSerializer(writingOptions: Self.prettyJSON))
+        return encoded(["name": "satchel serve", "endpoints": endpoints], as: JSONRequestSerializer(writingOptions: Self.prettyJSON))
     }
 
     /// JSON writing options for documents people read: indented, slashes left alone.

@@ -18,7 +18,7 @@ extension FixtureResponse {
             "detail": .string(detail),
         ]
         // A document of strings and an integer always encodes; "{}" keeps the answer valid JSON if not.
-        let body = (try? JSONSerializer().encodeBody(problem)) ?? Array("{}".utf8)
+        let body = (try? JSONRequestSerializer().encodeBody(problem)) ?? Array("{}".utf8)
         return FixtureResponse(status: status, contentType: "application/problem+json", headers: headers, body: body)
     }
 

@@ -78,7 +78,7 @@ struct Decode: ParsableCommand {
     }
 
     func validate() throws {
-        if ImageDecodingOptions.Scale(rawValue: imageScale) == nil {
+        if ImageReadingOptions.Scale(rawValue: imageScale) == nil {
             throw ValidationError("--image-scale must be 1, 2, 4 or 8")
         }
     }
@@ -98,11 +98,11 @@ struct Decode: ParsableCommand {
             options.allowsTopLevelScalars = !noTopLevelScalars
             registry.register(JSONResponseSerializer(options: options), priority: 1)
             // The whole body is in memory already, so every part is decoded in place.
-            let multipart = MultipartParser.Options(lenient: lenient, memoryThreshold: limits.maxBodyBytes)
+            let multipart = MultipartReader.Options(lenient: lenient, memoryThreshold: limits.maxBodyBytes)
             registry.register(MultipartResponseSerializer(options: multipart, rawParts: rawParts, registry: registry), priority: 1)
 
-            let scale = ImageDecodingOptions.Scale(rawValue: imageScale) ?? .full
-            registry.register(ImageResponseSerializer(options: ImageDecodingOptions(output: .rgba8, scale: scale)), priority: 1)
+            let scale = ImageReadingOptions.Scale(rawValue: imageScale) ?? .full
+            registry.register(ImageResponseSerializer(options: ImageReadingOptions(output: .rgba8, scale: scale)), priority: 1)
 
             if xmlEvents { registry.register(XMLEventResponseSerializer(), priority: 1) }
 

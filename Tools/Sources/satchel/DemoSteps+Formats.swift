@@ -20,7 +20,7 @@ extension DemoSteps {
         let parameters: Value = ["id": .unsignedInteger(18_446_744_073_709_551_615), "name": "café", "scores": [1.5, -2]]
         let session = try session()
         var request = SessionRequest(.post, "echo", parameters: parameters)
-        request.requestSerializer = JSONSerializer()
+        request.requestSerializer = JSONRequestSerializer()
         reporter.sent("POST /echo  Content-Type: application/json", body: parameters.canonicalJSON())
         let response = try await session.send(request)
         let echoed = try echoedBody(response)

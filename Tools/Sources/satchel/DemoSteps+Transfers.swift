@@ -11,7 +11,7 @@ extension DemoSteps {
         try Self.writeGeneratedFile(at: path, size: uploadSize)
         var form = MultipartFormData()
         form.append("demo upload", name: "note")
-        try form.append(fileAt: path, name: "file", fileName: "generated.bin", mediaType: .octetStream)
+        try form.append(fileAt: path, name: "file", filename: "generated.bin", mediaType: .octetStream)
         let stream = try form.makeBodyStream()
         reporter.sent("POST /echo  Content-Type: \(form.contentType)  (\(ProgressBar.bytes(stream.length ?? 0)) in 2 parts, streamed from disk)")
         let bar = showsProgress ? ProgressBar() : nil

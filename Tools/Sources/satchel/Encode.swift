@@ -115,18 +115,18 @@ struct Encode: ParsableCommand {
         var parameters = try JSONReader(limits: limits).read(input)
         let serializer: any RequestSerializer
         if format == .form {
-            serializer = FormSerializer()
+            serializer = FormRequestSerializer()
         } else if format == .xml {
-            serializer = XMLSerializer(rootElementName: rootElement)
+            serializer = XMLRequestSerializer(rootElementName: rootElement)
         } else if format == .plist || format == .plistBinary {
-            serializer = PropertyListSerializer(format: format == .plist ? .xml : .binary)
+            serializer = PropertyListRequestSerializer(format: format == .plist ? .xml : .binary)
             parameters = try Self.propertyListValue(parameters)
         } else {
             var options = JSONWriter.Options()
             options.prettyPrinted = pretty
             options.sortedKeys = sortedKeys
             options.escapesSlashes = !withoutEscapingSlashes
-            serializer = JSONSerializer(writingOptions: options)
+            serializer = JSONRequestSerializer(writingOptions: options)
         }
         var serialized = try serializer.serialize(parameters, into: requestHead)
         if let body = serialized.body {
@@ -181,7 +181,7 @@ extension Encode {
         var name: String
         var path: String
         var mediaType: MediaType?
-        var fileName: String?
+        var filename: String?
 
         init(parsing text: String) throws(ValidationError) {
             func invalid(_ reason: String) -> ValidationError {
@@ -234,7 +234,7 @@ extension Encode {
                     guard let mediaType = MediaType(value) else { throw invalid("'\(value)' is not a media type") }
                     self.mediaType = mediaType
                 } else {
-                    self.fileName = value
+                    self.filename = value
                 }
             }
         }
@@ -261,13 +261,13 @@ extension Encode {
             let blank = input.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
             if !blank { parameters = try JSONReader(limits: limits).read(input) }
         }
-        var encoding = FormEncoder.Options()
+        var encoding = FormWriter.Options()
         encoding.maxDepth = limits.maxDepth
-        let serializer = MultipartSerializer(boundary: try boundary.map(MultipartBoundary.init) ?? .random(), encoding: encoding)
+        let serializer = MultipartRequestSerializer(boundary: try boundary.map(MultipartBoundary.init) ?? .random(), encoding: encoding)
         var form = try serializer.formData(from: parameters)
         for text in fileParts {
             let part = try FilePart(parsing: text)
-            try form.append(fileAt: part.path, name: part.name, fileName: part.fileName, mediaType: part.mediaType)
+            try form.append(fileAt: part.path, name: part.name, filename: part.filename, mediaType: part.mediaType)
         }
         let stream = try form.makeBodyStream()
         if includeHeaders {

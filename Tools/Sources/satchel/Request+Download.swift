@@ -6,7 +6,7 @@ extension Request {
     func runDownload(
         _ plan: RequestPlan, session: Session, progress: (@Sendable (TransferProgress) -> Void)?, bar: ProgressBar?
     ) async throws {
-        let destination = try output ?? Self.fileName(from: plan.url)
+        let destination = try output ?? Self.filename(from: plan.url)
         let printer = ValuePrinter(colors: usesColors)
         let result: DownloadResponse
         do {
@@ -25,7 +25,7 @@ extension Request {
 
     /// The last path segment of `url`, without query or fragment.
     /// - Throws: ``UsageError`` when the URL's path has no file name.
-    static func fileName(from url: String) throws -> String {
+    static func filename(from url: String) throws -> String {
         let withoutQuery = url.prefix { $0 != "?" && $0 != "#" }
         let path = withoutQuery.split(separator: "/", omittingEmptySubsequences: false).dropFirst(3)
         guard let last = path.last, !last.isEmpty, last != ".", last != ".." else {

@@ -13,9 +13,9 @@ extension RequestPlan {
         case .form, .json, .plist:
             request = SessionRequest(method, url, parameters: parameters, headers: headers)
             request.requestSerializer = switch format {
-            case .json: JSONSerializer()
-            case .plist: PropertyListSerializer(format: .xml)
-            default: FormSerializer()
+            case .json: JSONRequestSerializer()
+            case .plist: PropertyListRequestSerializer(format: .xml)
+            default: FormRequestSerializer()
             }
         case .multipart:
             var form = MultipartFormData()

@@ -48,7 +48,7 @@ struct RequestPlan {
             throw UsageError("file items need a request body, which \(parsedMethod.rawValue) does not send")
         }
 
-        var query: [String] = []
+        var query: [FormWriter.Pair] = []
         var members = ValueObject()
         for item in items {
             switch item {
@@ -56,7 +56,7 @@ struct RequestPlan {
                 guard let fieldName = HTTPField.Name(name) else { throw UsageError("'\(name)' is not a valid header name") }
                 headers.append(HTTPField(name: fieldName, value: value))
             case let .query(name, value):
-                query.append(PercentEncoding.escape(name) + "=" + PercentEncoding.escape(value))
+                query.append(FormWriter.Pair(key: name, value: Array(value.utf8)))
             case let .field(name, value):
                 Self.add(.string(value), named: name, to: &members)
             case let .fieldFromFile(name, path):
@@ -74,7 +74,7 @@ struct RequestPlan {
         }
         parameters = members.isEmpty ? nil : .object(members)
         var absolute = try Self.normalizedURL(url)
-        if !query.isEmpty { absolute = FormSerializer.appending(query: query.joined(separator: "&"), to: absolute) }
+        if !query.isEmpty { absolute = FormRequestSerializer.appending(query: FormWriter().queryString(from: query), to: absolute) }
         self.url = absolute
     }
 

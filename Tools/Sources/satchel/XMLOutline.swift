@@ -4,7 +4,7 @@ import Satchel
 /// `{name, namespaces, attributes, children}`, text as strings, `{"cdata"}`, `{"comment"}`,
 /// `{"target", "data"}`): one node per line, two spaces per level, an element whose only child
 /// is text on one line, whitespace-only text left out. For display only — the document is
-/// written faithfully by `XMLSerializer`.
+/// written faithfully by `XMLRequestSerializer`.
 enum XMLOutline {
     /// Appends the lines of `node` (a document `{"children": …}` or any node) at `depth`.
     static func append(_ node: Value, depth: Int, to lines: inout [String]) {

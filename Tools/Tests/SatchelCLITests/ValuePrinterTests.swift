@@ -71,8 +71,8 @@ import Testing
 extension ValuePrinterTests {
     @Test func printsAPropertyListAsJSONWithItsCanonicalForms() throws {
         let plist: Value = ["when": .date(Date(timeIntervalSince1970: 0)), "blob": .bytes([1, 2]), "n": 3]
-        let body = try PropertyListSerializer(format: .binary).encodeBody(plist)
-        let value = try Registry.standard().decode(body, contentType: PropertyListSerializer.mediaType)
+        let body = try PropertyListRequestSerializer(format: .binary).encodeBody(plist)
+        let value = try Registry.standard().decode(body, contentType: PropertyListRequestSerializer.mediaType)
         let text = ValuePrinter(colors: false).text(for: value)
         #expect(text.contains("\"when\": {\n    \"$date\": \"1970-01-01T00:00:00Z\"\n  }"), "\(text)")
         #expect(text.contains("\"$data\": \"AQI=\""))

@@ -30,18 +30,18 @@ final class FixtureEndpointTests: XCTestCase {
             let session = try ServerTestSupport.session(server)
             let document: Value = ["user": ["id": 7, "tags": ["x", "y"], "ratio": 0.5, "active": false, "none": nil]]
             var request = SessionRequest(.put, "anything", parameters: document)
-            request.requestSerializer = JSONSerializer()
+            request.requestSerializer = JSONRequestSerializer()
             let jsonEcho = try ServerTestSupport.json(await session.response(for: request))
             XCTAssertEqual(jsonEcho["body"], document)
 
             let date = Date(timeIntervalSince1970: 1_700_000_000)
             request = SessionRequest(.post, "echo", parameters: ["when": .date(date), "blob": .bytes([1, 2, 3])])
-            request.requestSerializer = PropertyListSerializer(format: .binary)
+            request.requestSerializer = PropertyListRequestSerializer(format: .binary)
             let plistEcho = try ServerTestSupport.json(await session.response(for: request))
             XCTAssertEqual(plistEcho["body"], ["when": ["$date": "2023-11-14T22:13:20Z"], "blob": ["$data": "AQID"]])
 
             request = SessionRequest(.post, "echo", parameters: ["note": ["@lang": "en", "#text": "hi"]])
-            request.requestSerializer = XMLSerializer()
+            request.requestSerializer = XMLRequestSerializer()
             let xmlEcho = try ServerTestSupport.json(await session.response(for: request))
             let root = try XCTUnwrap(xmlEcho["body"]?["$xml"]?["children"]?[0])
             XCTAssertEqual(root["name"], "note")
@@ -55,11 +55,11 @@ final class FixtureEndpointTests: XCTestCase {
             let session = try ServerTestSupport.session(server)
             var form = MultipartFormData()
             form.append("Grüße", name: "greeting")
-            try form.append(Array(#"{"a":[1,2]}"#.utf8), name: "meta", fileName: "meta.json", mediaType: .json)
+            try form.append(Array(#"{"a":[1,2]}"#.utf8), name: "meta", filename: "meta.json", mediaType: .json)
             // Larger than the multipart parser's spill threshold (1 MiB): echoed as the spilled
             // file's size rather than megabytes of base64.
             let blob = (0..<1_500_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
-            try form.append(blob, name: "blob", fileName: "blob.bin", mediaType: .octetStream)
+            try form.append(blob, name: "blob", filename: "blob.bin", mediaType: .octetStream)
             let response = await session.response(for: SessionRequest(.post, "echo", body: .multipart(form)))
             let parts = try XCTUnwrap(ServerTestSupport.json(response)["body"]?["$multipart"]?.arrayValue)
             XCTAssertEqual(parts.count, 3)

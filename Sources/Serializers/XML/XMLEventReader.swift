@@ -1,0 +1,50 @@
+import SerializerRegistry
+
+/// A streaming XML parser (libxml2's push parser) that hands each ``XMLEvent`` to a handler as
+/// chunks of the document are fed, without building a tree.
+///
+/// Safe by default, like every Satchel XML parser: no network, no external entities or DTDs
+/// (a reference to one is an ``SatchelError/Code/unsupportedFormat`` error), entity expansion
+/// bounded by ``Limits/maxEntityExpansions``, nesting by ``Limits/maxDepth``, one text run or
+/// attribute value by ``Limits/maxStringBytes``, the input by ``Limits/maxBodyBytes``.
+///
+/// ```swift
+/// let parser = XMLEventReader { event in if case .startElement(let name, _, _) = event { print(name) } }
+/// try parser.feed(chunk)   // as often as bytes arrive, any chunk size
+/// try parser.finish()
+/// ```
+///
+/// A parser is used from one thread at a time; it is not `Sendable`.
+public final class XMLEventReader {
+    private let session: XMLParseSession
+
+    /// Creates a parser.
+    /// - Parameters:
+    ///   - limits: The bounds to obey.
+    ///   - encoding: A charset (from a Content-Type) that overrides the document's declaration;
+    ///     `nil` lets libxml2 detect it.
+    ///   - handler: Called with each event in document order; what it throws stops the parse and
+    ///     is rethrown by ``feed(_:)`` or ``finish()``.
+    public init(limits: Limits = .default, encoding: String? = nil, handler: @escaping (XMLEvent) throws -> Void) {
+        session = XMLParseSession(mode: .events(handler), limits: limits, encoding: encoding)
+    }
+
+    /// Parses the next chunk, delivering the events it completes.
+    /// - Throws: ``SatchelError`` (with line, column and byte offset) as soon as the bytes so far
+    ///   cannot begin a well-formed document, a ``Limits`` hit, or what the handler threw.
+    public func feed(_ chunk: UnsafeRawBufferPointer) throws {
+        try session.feed(chunk)
+    }
+
+    /// Parses the next chunk (see ``feed(_:)``).
+    public func feed(_ chunk: [UInt8]) throws {
+        try chunk.withUnsafeBytes { try session.feed($0) }
+    }
+
+    /// Ends the document and delivers the last events.
+    /// - Throws: ``SatchelError/Code/truncatedInput`` when the document is incomplete, and the
+    ///   errors of ``feed(_:)``.
+    public func finish() throws {
+        _ = try session.finish()
+    }
+}
