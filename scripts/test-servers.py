@@ -251,6 +251,8 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
                 self.read_body()
                 return self.send_json(200, {"key": query.get("key", ""),
                                             "attempts": self.server.attempts.get(query.get("key", ""), 0)})
+            if path == "/typed-as":
+                return self.typed_as(query)
             if path == "/stall":
                 return self.stall(query)
             if path == "/wrong-length":
@@ -308,6 +310,19 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
             self.wfile.write(body)
 
     # -- endpoints
+
+    def typed_as(self, query):
+        """A JSON body under the Content-Type `type` asks for (none when `type` is empty), so
+        that sniffing can be tested."""
+        self.read_body()
+        body = json.dumps({"sniff": "me"}).encode()
+        self.send_response(200)
+        if query.get("type"):
+            self.send_header("Content-Type", query["type"])
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
 
     def discard(self, query):
         if self.command not in ("POST", "PUT", "PATCH"):

@@ -19,36 +19,6 @@ public struct ResponseValidation: Sendable, Hashable {
     }
 }
 
-/// The outcome of decoding a response: the value, the error, or — after a status failure —
-/// both (AFNetworking returns the decoded body together with the validation error).
-public struct DecodedResponse: Sendable {
-    /// The response head.
-    public var response: HTTPResponse
-    /// The decoded value; `nil` for no value or when decoding did not happen.
-    public var value: Value?
-    /// The validation or decoding error, if any.
-    public var error: SatchelError?
-    /// The name of the serializer that decoded the body, if one was chosen.
-    public var serializerName: String?
-    /// The type the body was decoded as when a dispatching serializer chose it by sniffing the
-    /// bytes (the Content-Type was missing or `application/octet-stream`).
-    public var sniffedContentType: MediaType?
-
-    /// Creates an outcome.
-    public init(response: HTTPResponse, value: Value?, error: SatchelError?, serializerName: String?) {
-        self.response = response
-        self.value = value
-        self.error = error
-        self.serializerName = serializerName
-    }
-
-    /// The value, or the error thrown (which carries the value in ``SatchelError/decodedValue``).
-    public func get() throws(SatchelError) -> Value? {
-        if let error { throw error }
-        return value
-    }
-}
-
 extension ResponseSerializer {
     /// Validates and decodes a response with AFNetworking's semantics (see
     /// ``validateAndDecode(response:body:validation:limits:)``).

@@ -53,6 +53,56 @@ extension Session {
         try await send(SessionRequest(.delete, url, parameters: parameters, headers: headers))
     }
 
+    // MARK: - Encodable parameters
+    //
+    // The same requests with any `Encodable` as parameters: encoded to a ``Value`` by
+    // ``ValueEncoder`` (keys in declaration order), then placed by the request serializer.
+
+    /// GET, the parameters in the query string, from an `Encodable`.
+    /// - Throws: ``SatchelError/Code/unencodableValue`` when `parameters` cannot be encoded; see ``send(_:)``.
+    public func get(_ url: String, parameters: some Encodable, headers: HTTPFields = [:]) async throws(SatchelError) -> DataResponse {
+        try await send(SessionRequest(.get, url, parameters: try Self.value(of: parameters), headers: headers))
+    }
+
+    /// HEAD, the parameters in the query string, from an `Encodable`.
+    /// - Throws: ``SatchelError/Code/unencodableValue`` when `parameters` cannot be encoded; see ``send(_:)``.
+    public func head(_ url: String, parameters: some Encodable, headers: HTTPFields = [:]) async throws(SatchelError) -> DataResponse {
+        try await send(SessionRequest(.head, url, parameters: try Self.value(of: parameters), headers: headers))
+    }
+
+    /// POST, the parameters in the body, from an `Encodable`.
+    /// - Throws: ``SatchelError/Code/unencodableValue`` when `parameters` cannot be encoded; see ``send(_:)``.
+    public func post(_ url: String, parameters: some Encodable, headers: HTTPFields = [:]) async throws(SatchelError) -> DataResponse {
+        try await send(SessionRequest(.post, url, parameters: try Self.value(of: parameters), headers: headers))
+    }
+
+    /// PUT, the parameters in the body, from an `Encodable`.
+    /// - Throws: ``SatchelError/Code/unencodableValue`` when `parameters` cannot be encoded; see ``send(_:)``.
+    public func put(_ url: String, parameters: some Encodable, headers: HTTPFields = [:]) async throws(SatchelError) -> DataResponse {
+        try await send(SessionRequest(.put, url, parameters: try Self.value(of: parameters), headers: headers))
+    }
+
+    /// PATCH, the parameters in the body, from an `Encodable`.
+    /// - Throws: ``SatchelError/Code/unencodableValue`` when `parameters` cannot be encoded; see ``send(_:)``.
+    public func patch(_ url: String, parameters: some Encodable, headers: HTTPFields = [:]) async throws(SatchelError) -> DataResponse {
+        try await send(SessionRequest(.patch, url, parameters: try Self.value(of: parameters), headers: headers))
+    }
+
+    /// DELETE, the parameters in the query string, from an `Encodable`.
+    /// - Throws: ``SatchelError/Code/unencodableValue`` when `parameters` cannot be encoded; see ``send(_:)``.
+    public func delete(_ url: String, parameters: some Encodable, headers: HTTPFields = [:]) async throws(SatchelError) -> DataResponse {
+        try await send(SessionRequest(.delete, url, parameters: try Self.value(of: parameters), headers: headers))
+    }
+
+    /// `parameters` as a ``Value``.
+    static func value(of parameters: some Encodable) throws(SatchelError) -> Value {
+        do {
+            return try ValueEncoder().encode(parameters)
+        } catch {
+            throw SatchelError.wrap(error)
+        }
+    }
+
     /// Uploads `body` (bytes, a file, a stream or a multipart form), streamed in constant memory.
     ///
     /// - Parameters:
@@ -91,24 +141,25 @@ extension Session {
         _ attempt: Attempt, serializer: any ResponseSerializer, validation: ResponseValidation, limits: Limits
     ) -> DataResponse {
         var result = DataResponse(
-            request: attempt.request, url: attempt.url, response: attempt.response, body: [], value: nil,
-            error: attempt.error, serializerName: nil, metrics: attempt.metrics)
+            request: attempt.request, url: attempt.url, response: attempt.response, body: [], decoded: nil,
+            error: attempt.error, metrics: attempt.metrics)
         guard let sink = attempt.sink as? MemorySink else { return result }
         result.body = sink.body
         guard attempt.error == nil, let response = attempt.response else { return result }
         if let incremental = sink.incrementalResult {
             result.body = []
-            result.serializerName = sink.decoderName
+            var decoded = DecodedResponse(response: response, value: nil, error: nil, serializerName: sink.decoderName)
             switch incremental {
-            case let .success(value): result.value = value
-            case let .failure(error): result.error = error.attaching(response: response, body: sink.body)
+            case let .success(value): decoded.value = value
+            case let .failure(error): decoded.error = error.attaching(response: response, body: sink.body)
             }
+            result.decoded = decoded
+            result.error = decoded.error
             return result
         }
         let decoded = serializer.serialize(response: response, body: sink.body, validation: validation, limits: limits)
-        result.value = decoded.value
+        result.decoded = decoded
         result.error = decoded.error
-        result.serializerName = decoded.serializerName
         return result
     }
 

@@ -49,4 +49,35 @@ import Testing
             #expect(accept.contains(type), "\(accept)")
         }
     }
+
+    struct User: Decodable, Equatable {
+        var id: UInt64
+        var name: String
+    }
+
+    @Test func decodedResponsesDecodeStraightIntoDecodables() throws {
+        let registry = Registry.standard()
+        let ok = HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"])
+        let user = try registry.decode(response: ok, body: Array(#"{"id":18446744073709551615,"name":"Ann"}"#.utf8))
+            .decode(User.self)
+        #expect(user == User(id: .max, name: "Ann"))
+
+        // No value: an empty body decodes to nothing (AFNetworking's rule), which is not a User.
+        let empty = registry.decode(response: ok, body: [])
+        #expect(throws: SatchelError.self) { _ = try empty.decode(User.self) }
+        #expect(empty.error == nil)
+        #expect(empty.value == nil)
+
+        // A bad status: the value is decoded, but decode() throws the status error.
+        let teapot = HTTPResponse(status: 418, headerFields: [.contentType: "application/json"])
+        let failed = registry.decode(response: teapot, body: Array(#"{"id":1,"name":"Ann"}"#.utf8))
+        #expect(failed.value?["name"] == "Ann")
+        let error = #expect(throws: SatchelError.self) { _ = try failed.decode(User.self) }
+        #expect(error?.code == .unacceptableStatusCode)
+
+        // A value of the wrong shape: the ValueDecoder's error, with its key path.
+        let wrong = registry.decode(response: ok, body: Array(#"{"id":"x","name":"Ann"}"#.utf8))
+        let mismatch = #expect(throws: SatchelError.self) { _ = try wrong.decode(User.self) }
+        #expect(mismatch?.code == .typeMismatch)
+    }
 }
