@@ -8,7 +8,7 @@ let package = Package(
     name: "Satchel",
     products: [
         .library(name: "Satchel", targets: ["Satchel"]),
-        // libsatchel.so: the C ABI. Named apart from Tools' `satchel` executable (DESIGN §4); the
+        // libsatchel.so: the C ABI. Named apart from Tools' `satchel` executable (docs/CAPI.md); the
         // SONAME and the install step (scripts/install-c-library) give it its public name.
         .library(name: "SatchelC", type: .dynamic, targets: ["CAPI"]),
     ],

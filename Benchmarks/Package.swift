@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Satchel's benchmarks: a separate package so the main package carries no benchmark code and no
-// peer dependencies. Run with `scripts/bench-json` (or
+// peer dependencies. Run with `scripts/bench` (or
 // `swift run -c release --package-path Benchmarks satchel-bench`).
 let package = Package(
     name: "SatchelBenchmarks",

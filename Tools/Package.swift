@@ -3,7 +3,7 @@ import PackageDescription
 
 // The `satchel` command and its embedded fixture server (`satchel serve`): a package of their own,
 // so that a package depending on the `Satchel` library never resolves Hummingbird, SwiftNIO,
-// swift-argument-parser or the rest of what only the tool needs (DESIGN §1).
+// swift-argument-parser or the rest of what only the tool needs (CONTRIBUTING.md, Layout).
 //
 //   swift build --package-path Tools --product satchel
 let package = Package(

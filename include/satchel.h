@@ -192,8 +192,9 @@ SATCHEL_API satchel_type satchel_value_type(const satchel_value *value);
 #define SATCHEL_JSON_PRETTY 1u        /* indent by two spaces, one member per line */
 #define SATCHEL_JSON_SORTED_KEYS 2u   /* sort object members by key */
 
-/* Writes `value` as canonical JSON (DESIGN section 5: bytes as {"$data": base64}, dates as
-** {"$date": ISO-8601}, images, XML, parts and HTTP messages as their "$" objects).
+/* Writes `value` as canonical JSON (docs/Registry.md, "Canonical JSON": bytes as
+** {"$data": base64}, dates as {"$date": ISO-8601}, images, XML, parts and HTTP messages as their
+** "$" objects).
 **   out_json    receives a NUL-terminated buffer owned by the caller (satchel_free).
 **   out_length  may be NULL; receives the length without the NUL.
 **   flags       SATCHEL_JSON_* or 0. */

@@ -3,7 +3,7 @@ import SerializerRegistry
 import Serializers
 import Testing
 
-/// The inputs `scripts/fuzz` found bugs with (docs/Fuzzing.md), each with the exact bytes and,
+/// The inputs `scripts/fuzz` found bugs with (docs/notes/fuzzing-runs.md), each with the exact bytes and,
 /// for the incremental parsers, the exact chunks the fuzz target fed. The reproducers are also
 /// seeds in Fuzz/Seeds, so the fuzzer keeps retesting them.
 @Suite struct FuzzRegressionTests {

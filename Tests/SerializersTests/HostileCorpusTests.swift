@@ -4,7 +4,7 @@ import Serializers
 import Testing
 
 /// The hostile-input corpus: `Tests/Fixtures/hostile/` (files written by
-/// `scripts/generate-hostile-corpus`) and `cases.json`, which says for each attack how it is
+/// `scripts/corpus hostile`) and `cases.json`, which says for each attack how it is
 /// decoded and the specific outcome: an error code with words of its message (and its offset
 /// where it is exact), or the safe value the parser must make of it.
 @Suite struct HostileCorpusTests {

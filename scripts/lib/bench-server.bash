@@ -1,4 +1,4 @@
-# Shared by scripts/bench and scripts/bench-transport (source it): the loopback nginx the
+# Used by scripts/bench (source it): the loopback nginx the
 # transport benchmark talks to.
 #
 #   bench_server_start CORPUS   starts nginx (scripts/setup installs nginx-light) unprivileged on a

@@ -41,22 +41,22 @@ struct BenchmarkOptions: Sendable {
           --seconds S      target time per contender when --iterations is not given (default 0.5)
           --markdown FILE  also write the report to FILE as Markdown
           --corpus DIR     corpus folder holding json/ and form/ (default: Benchmarks/Corpus;
-                           fill it with scripts/fetch-json-corpus)
+                           fill it with scripts/corpus json)
           --only GROUPS    comma-separated groups to run (json, form, image, xml, plist, multipart,
                            capi, transport; default: all but transport; image needs
-                           scripts/generate-image-corpus, xml scripts/generate-xml-corpus, plist
-                           scripts/generate-plist-corpus, multipart scripts/generate-multipart-corpus,
-                           capi scripts/generate-capi-corpus and libSatchelC.so (--product SatchelC);
+                           scripts/corpus image, xml scripts/corpus xml, plist
+                           scripts/corpus plist, multipart scripts/corpus multipart,
+                           capi scripts/corpus capi and libSatchelC.so (--product SatchelC);
                            scripts/bench makes them all); transport runs only when named, through
-                           scripts/bench or scripts/bench-transport (it needs the nginx they
-                           start, at SATCHEL_BENCH_SERVER)
+                           scripts/bench (it needs the nginx scripts/bench
+                           starts, at SATCHEL_BENCH_SERVER)
           --quick          short measurements for a smoke run (~0.05 s per contender, at least 2 runs)
           --command TEXT   the command to state in the report (default: this command line)
           --contender NAME --input FILE
                            internal: time one contender (xml-satchel-document, …) on FILE alone
                            and print its run times in ns and its peak RSS (the xml group and
                            the multipart build run each contender so; json-satchel-value,
-                           json-satchel-decode, …: scripts/callgrind-json)
+                           json-satchel-decode, …: scripts/callgrind json)
         """
 
     /// Parses `arguments` (without the program name).

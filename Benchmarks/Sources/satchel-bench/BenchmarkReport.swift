@@ -23,7 +23,7 @@ enum BenchmarkReport {
         var summary = TargetSummary()
         var groupSections: [String] = []
         for (name, heading) in groups {
-            // transport needs a server (scripts/bench or scripts/bench-transport): only when named.
+            // transport needs a server (scripts/bench starts it): only when named.
             guard name == "transport" ? options.groups?.contains(name) == true : options.runs(name) else { continue }
             var tables: [ComparisonTable] = []
             var extra: [String] = []

@@ -4,7 +4,7 @@ import Satchel
 
 /// PNG and JPEG decoding: Satchel's `ImageReader` against libpng and libjpeg called directly
 /// from C (CImageBaseline) on the same bytes, to the same 8-bit RGBA and RGB pixels, on a
-/// 12-megapixel photo-like picture (`scripts/generate-image-corpus`).
+/// 12-megapixel photo-like picture (`scripts/corpus image`).
 struct ImageBenchmarks {
     /// The inputs.
     let corpus: Corpus
@@ -74,7 +74,7 @@ struct ImageBenchmarks {
     private func read(_ name: String) throws -> [UInt8] {
         let url = corpus.directory.appendingPathComponent("image/\(name)")
         guard let data = try? Data(contentsOf: url) else {
-            throw BenchmarkFailure.corpus("cannot read \(url.path) (run scripts/generate-image-corpus first)")
+            throw BenchmarkFailure.corpus("cannot read \(url.path) (run scripts/corpus image first)")
         }
         return [UInt8](data)
     }

@@ -2,7 +2,7 @@ import Foundation
 import Satchel
 
 /// One contender of the JSON benchmarks, named so that `satchel-bench --contender NAME` can run
-/// it alone in a fresh process (``IsolatedContender``); `scripts/callgrind-json` counts each
+/// it alone in a fresh process (``IsolatedContender``); `scripts/callgrind json` counts each
 /// one's instructions so.
 enum JSONContender: String, CaseIterable, Sendable {
     /// `JSONReader().read(bytes)`, to a ``Value``.

@@ -7,7 +7,7 @@ extension MultipartBenchmarks {
     /// the plain loop copies that file whole.
     static func checkBuilders(upload: String) throws {
         guard let head = FileHandle(forReadingAtPath: upload)?.readData(ofLength: 1 << 20), head.count == 1 << 20 else {
-            throw BenchmarkFailure.corpus("cannot read \(upload) (run scripts/generate-multipart-corpus first)")
+            throw BenchmarkFailure.corpus("cannot read \(upload) (run scripts/corpus multipart first)")
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("satchel-bench-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

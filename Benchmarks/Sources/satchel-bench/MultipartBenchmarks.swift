@@ -6,7 +6,7 @@ import Satchel
 /// resident set size), and Satchel's `MultipartReader` against multipart-kit's on a ~100 MB body
 /// of a few big parts and on one of 10 000 small fields.
 struct MultipartBenchmarks {
-    /// The inputs (`scripts/generate-multipart-corpus`).
+    /// The inputs (`scripts/corpus multipart`).
     let corpus: Corpus
     /// The timer, for the parse benchmark.
     let sampler: Sampler

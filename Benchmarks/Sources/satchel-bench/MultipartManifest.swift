@@ -1,6 +1,6 @@
 import Foundation
 
-/// `Corpus/multipart/manifest.json`: what `scripts/generate-multipart-corpus` wrote into each
+/// `Corpus/multipart/manifest.json`: what `scripts/corpus multipart` wrote into each
 /// body, for the parse guards.
 struct MultipartManifest: Decodable {
     /// One body.
@@ -29,7 +29,7 @@ struct MultipartManifest: Decodable {
     /// Reads the manifest at `path`.
     init(path: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw BenchmarkFailure.corpus("cannot read \(path) (run scripts/generate-multipart-corpus first)")
+            throw BenchmarkFailure.corpus("cannot read \(path) (run scripts/corpus multipart first)")
         }
         bodies = try JSONDecoder().decode([String: Body].self, from: data)
     }

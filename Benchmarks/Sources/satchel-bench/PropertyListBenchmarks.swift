@@ -4,7 +4,7 @@ import Satchel
 
 /// Property lists, XML and binary: Satchel's `PropertyListReader` and `PropertyListWriter`
 /// against Foundation's `PropertyListSerialization` and libplist 2.2's raw C parse and writers,
-/// on the ~1 MB catalogue that `scripts/generate-plist-corpus` writes with Python's plistlib.
+/// on the ~1 MB catalogue that `scripts/corpus plist` writes with Python's plistlib.
 ///
 /// libplist builds its own `plist_t` tree, not a `Value`: its times are a lower bound for an
 /// engine built on it (the walk converting `plist_t` to `Value` would come on top).
@@ -81,7 +81,7 @@ struct PropertyListBenchmarks {
     private static func read(_ corpus: Corpus, _ name: String) throws(BenchmarkFailure) -> Corpus.File {
         let url = corpus.directory.appendingPathComponent("plist/\(name)")
         guard let data = try? Data(contentsOf: url) else {
-            throw .corpus("cannot read \(url.path) (run scripts/generate-plist-corpus first)")
+            throw .corpus("cannot read \(url.path) (run scripts/corpus plist first)")
         }
         return Corpus.File(name: name, bytes: [UInt8](data), data: data)
     }

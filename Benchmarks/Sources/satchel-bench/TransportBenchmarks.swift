@@ -1,6 +1,6 @@
 import Foundation
 
-/// HTTP on loopback against a local nginx (`scripts/bench-transport` starts it): a 100 MB
+/// HTTP on loopback against a local nginx (`scripts/bench --only transport` starts it): a 100 MB
 /// download and upload against the curl CLI, and small keep-alive GETs of a JSON body, decoded,
 /// against a libcurl multi loop in C, with FoundationNetworking's `URLSession` for reference.
 ///
@@ -33,7 +33,7 @@ struct TransportBenchmarks {
         let environment = ProcessInfo.processInfo.environment
         guard let text = environment["SATCHEL_BENCH_SERVER"], let url = URL(string: text.hasSuffix("/") ? text : text + "/")
         else {
-            throw BenchmarkFailure.usage("the transport group needs SATCHEL_BENCH_SERVER (run scripts/bench-transport)")
+            throw BenchmarkFailure.usage("the transport group needs SATCHEL_BENCH_SERVER (run scripts/bench --only transport)")
         }
         server = url
         let base = environment["SATCHEL_BENCH_SCRATCH"].map { URL(fileURLWithPath: $0) }
@@ -52,7 +52,7 @@ struct TransportBenchmarks {
         guard let size = try? FileManager.default.attributesOfItem(atPath: big)[.size] as? Int, size == Self.bigSize,
               let smallData = FileManager.default.contents(atPath: small)
         else {
-            throw BenchmarkFailure.corpus("missing transport/big.bin or transport/small.json (run scripts/bench-transport)")
+            throw BenchmarkFailure.corpus("missing transport/big.bin or transport/small.json (run scripts/bench --only transport)")
         }
         let satchel = try Self.makeSatchelClient(server: server)
         let foundation = URLSessionClient(server: server, maximumConnections: Self.concurrency)

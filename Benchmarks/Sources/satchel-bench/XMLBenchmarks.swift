@@ -20,7 +20,7 @@ struct XMLBenchmarks {
     /// Child processes per contender and input (even, so each order runs as often).
     static let rounds = 2
 
-    /// The XML files, in report order (`scripts/generate-xml-corpus`).
+    /// The XML files, in report order (`scripts/corpus xml`).
     static let names = ["feed.xml", "catalog.xml"]
 
     /// Guards, then times every XML file; returns the document and the event tables.
@@ -66,7 +66,7 @@ struct XMLBenchmarks {
     private func read(_ name: String) throws -> Corpus.File {
         let url = URL(fileURLWithPath: path(name))
         guard let data = try? Data(contentsOf: url) else {
-            throw BenchmarkFailure.corpus("cannot read \(url.path) (run scripts/generate-xml-corpus first)")
+            throw BenchmarkFailure.corpus("cannot read \(url.path) (run scripts/corpus xml first)")
         }
         return Corpus.File(name: name, bytes: [UInt8](data), data: data)
     }

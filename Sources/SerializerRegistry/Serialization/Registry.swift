@@ -2,7 +2,7 @@ import HTTPTypes
 import Synchronization
 
 /// The table of request and response serializers, keyed by media type, with priorities
-/// (DESIGN §2). Thread-safe: registration and lookup may happen from any thread.
+/// (docs/Registry.md). Thread-safe: registration and lookup may happen from any thread.
 ///
 /// A response is decoded by the serializer whose acceptable types match its Content-Type most
 /// specifically (exact, then `*+suffix`, then `type/*`, then `*/*`); among equally specific

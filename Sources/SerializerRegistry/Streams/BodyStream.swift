@@ -1,5 +1,5 @@
 /// Body bytes pulled by whoever sends them, with a known or unknown length, rewindable where
-/// the source allows (DESIGN §2).
+/// the source allows (docs/Registry.md, "Body streams").
 ///
 /// Multipart bodies, files and in-memory bytes are all body streams; Transport hands them to
 /// libcurl unchanged and rewinds them to resend a body after a redirect or an auth challenge.

@@ -1,7 +1,7 @@
 import SerializerRegistry
 
 /// A member of a compound value that failed to decode, in place of its value: canonical JSON
-/// `{"$error": {"code": "syntaxError", "message": "…"}}` (DESIGN §5). The other members still
+/// `{"$error": {"code": "syntaxError", "message": "…"}}` (docs/Registry.md, "Canonical JSON"). The other members still
 /// decode.
 public final class DecodingFailure: ValuePayload, Equatable {
     /// `"$error"`.

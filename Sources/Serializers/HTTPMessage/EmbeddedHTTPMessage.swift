@@ -4,7 +4,7 @@ import SerializerRegistry
 /// line, headers, and its body decoded by the registry per its own Content-Type, with the
 /// embedded status validated like a normal response.
 ///
-/// Canonical JSON (DESIGN §5): a response is
+/// Canonical JSON (docs/Registry.md): a response is
 /// `{"$http": {"status": 404, "reason": "Not Found", "headers": [[name, value], …], "value": …}}`,
 /// a request `{"$http": {"method": "GET", "target": "/items/1", "headers": …, "value": …}}`;
 /// `value` is `{"$error": …}` when the body failed to decode, and an `"error"` member follows

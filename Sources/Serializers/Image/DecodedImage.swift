@@ -4,7 +4,7 @@ import SerializerRegistry
 /// ``ImageResponseSerializer`` returns.
 ///
 /// Pixels are rows of ``rowStride`` bytes, top to bottom, each pixel ``channels`` samples of
-/// ``bitDepth`` bits (16-bit samples in host byte order). Canonical JSON (DESIGN §5) leaves the
+/// ``bitDepth`` bits (16-bit samples in host byte order). Canonical JSON (docs/Registry.md) leaves the
 /// pixels out: `{"$image": {"format", "width", "height", "channels", "bitDepth", "orientation",
 /// "colorType", "interlaced", "progressive", "hasICCProfile"}}`.
 public final class DecodedImage: ValuePayload, Equatable {

@@ -2,7 +2,7 @@ import SerializerRegistry
 
 /// The decoded value of a multipart body: its parts in order, each with its value.
 ///
-/// Canonical JSON (DESIGN §5):
+/// Canonical JSON (docs/Registry.md):
 /// `{"$multipart": [{"headers": [[name, value], …], "name": …, "filename": …, "filenameStar": …,
 /// "contentType": …, "size": N, "value": …}]}`, with `null` for a missing name, file name or
 /// Content-Type, header names as received, and `size` the body's length in bytes.

@@ -17,7 +17,7 @@ struct MultipartReaderSerializerTests {
         "Content-Disposition: form-data; name=\"\(name)\"" + (type.map { "\r\nContent-Type: \($0)" } ?? "")
     }
 
-    @Test("the canonical JSON is DESIGN §5's $multipart shape, keys in order, nulls for what is missing")
+    @Test("the canonical JSON is docs/Registry.md's $multipart shape, keys in order, nulls for what is missing")
     func canonicalShape() throws {
         let bytes = body([
             (field("a"), Array("1".utf8)),
