@@ -65,12 +65,12 @@ let package = Package(
         ),
         // rtnetlink's NLMSG_*/RTA_* macros as functions, for the reachability monitor.
         .target(name: "CSatchelNetlink"),
-        // HTTP over libcurl's multi interface: sessions, streaming bodies, security policy.
+        // HTTP over libcurl's multi interface: sessions, streaming bodies, security policy. Knows
+        // the registry, never a concrete format.
         .target(
             name: "Transport",
             dependencies: [
                 "SerializerRegistry",
-                "Serializers",
                 "CSatchelCurl",
                 "CSatchelNetlink",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -78,7 +78,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        // Umbrella module: `import Satchel`.
+        // Umbrella module: `import Satchel`; what needs both the formats and the transport (a
+        // session over the standard registry).
         .target(
             name: "Satchel",
             dependencies: ["SerializerRegistry", "Serializers", "Transport"]

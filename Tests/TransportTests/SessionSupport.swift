@@ -17,7 +17,9 @@ enum SessionSupport {
         var configuration = SessionConfiguration()
         configuration.retryPolicy = retry
         configure(&configuration)
-        return try Session(baseURL: base.absoluteString, configuration: configuration, requestSerializer: requestSerializer)
+        return try Session(
+            baseURL: base.absoluteString, configuration: configuration, registry: .standard(),
+            requestSerializer: requestSerializer)
     }
 
     /// A fresh path in the temporary directory.

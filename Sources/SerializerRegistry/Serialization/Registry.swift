@@ -155,6 +155,19 @@ public final class Registry: Sendable {
         }
     }
 
+    /// `parameters` as a query string, written by the registered
+    /// `application/x-www-form-urlencoded` request serializer (AFNetworking's rules with the
+    /// standard registry): how the transport puts parameters next to a body it was given.
+    /// - Throws: ``SatchelError/Code/unacceptableContentType`` when no registered form serializer
+    ///   writes query strings; the serializer's error otherwise.
+    public func queryString(from parameters: Value) throws(SatchelError) -> String {
+        guard let serializer = requestSerializer(for: .formURLEncoded) as? any QueryStringSerializer else {
+            throw SatchelError(
+                .unacceptableContentType, "no registered request serializer writes query strings (application/x-www-form-urlencoded)")
+        }
+        return try serializer.queryString(from: parameters)
+    }
+
     /// The names of the registered response serializers, best priority first.
     public var responseSerializerNames: [String] {
         state.withLock { state in

@@ -36,7 +36,7 @@ extension FormRequestSerializer {
         public init(
             encoding: FormWriter.Options = FormWriter.Options(),
             placement: Placement = .automatic,
-            methodsEncodingParametersInURI: Set<HTTPRequest.Method> = [.get, .head, .delete],
+            methodsEncodingParametersInURI: Set<HTTPRequest.Method> = .encodingParametersInURI,
             queryStringSerializer: (@Sendable (Value) throws -> String)? = nil
         ) {
             self.encoding = encoding

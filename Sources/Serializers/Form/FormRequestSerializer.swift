@@ -13,7 +13,7 @@ import SerializerRegistry
 /// ```
 ///
 /// See ``FormWriter`` for how values are written and ``Options`` for what can be changed.
-public struct FormRequestSerializer: RequestSerializer {
+public struct FormRequestSerializer: QueryStringSerializer {
     /// Where the encoded parameters go.
     public enum Placement: Sendable, Hashable {
         /// The query string for methods in ``Options/methodsEncodingParametersInURI``, the body
@@ -140,29 +140,9 @@ public struct FormRequestSerializer: RequestSerializer {
         }
     }
 
-    /// Appends an encoded query to a request path, as AFNetworking does for GET.
-    ///
-    /// The query goes after `?`, or after `&` when `path` already has a query (directly when that
-    /// query is empty or ends in `&`), and before a fragment, if any.
-    ///
-    /// - Parameters:
-    ///   - query: The escaped query string, without `?`; must not be empty.
-    ///   - path: The request path, possibly with a query.
-    /// - Returns: The path with the query appended: `/s?x=1` and `a=2` give `/s?x=1&a=2`.
+    /// Appends an encoded query to a request path, as AFNetworking does for GET (see
+    /// ``URLQuery/appending(_:to:)``): `/s?x=1` and `a=2` give `/s?x=1&a=2`.
     public static func appending(query: String, to path: String) -> String {
-        var base = Substring(path)
-        var fragment: Substring = ""
-        if let hash = base.firstIndex(of: "#") {
-            fragment = base[hash...]
-            base = base[..<hash]
-        }
-        let separator: String
-        if let questionMark = base.firstIndex(of: "?") {
-            let existing = base[base.index(after: questionMark)...]
-            separator = existing.isEmpty || existing.hasSuffix("&") ? "" : "&"
-        } else {
-            separator = "?"
-        }
-        return "\(base)\(separator)\(query)\(fragment)"
+        URLQuery.appending(query, to: path)
     }
 }

@@ -22,7 +22,7 @@ public struct JSONRequestSerializer: RequestSerializer {
     /// Creates a JSON serializer.
     public init(
         writingOptions: JSONWriter.Options = JSONWriter.Options(),
-        methodsEncodingParametersInURI: Set<HTTPRequest.Method> = [.get, .head, .delete],
+        methodsEncodingParametersInURI: Set<HTTPRequest.Method> = .encodingParametersInURI,
         headers: HTTPFields = DefaultHeaders.standard
     ) {
         self.writingOptions = writingOptions

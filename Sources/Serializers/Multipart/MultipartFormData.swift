@@ -97,3 +97,10 @@ public struct MultipartFormData: Sendable {
             plan: plan, progressHandler: progressHandler, throttle: throttle, computesSHA256: computesSHA256)
     }
 }
+
+extension MultipartFormData: RequestBodySource {
+    /// ``makeBodyStream()``, for the transport: a new stream for every attempt of a request.
+    public func makeRequestBodyStream() throws(SatchelError) -> any BodyStream {
+        try makeBodyStream()
+    }
+}

@@ -25,7 +25,7 @@ public struct PropertyListRequestSerializer: RequestSerializer {
     /// Creates a property-list serializer.
     public init(
         format: PropertyListFormat = .xml,
-        methodsEncodingParametersInURI: Set<HTTPRequest.Method> = [.get, .head, .delete],
+        methodsEncodingParametersInURI: Set<HTTPRequest.Method> = .encodingParametersInURI,
         headers: HTTPFields = DefaultHeaders.standard
     ) {
         self.format = format

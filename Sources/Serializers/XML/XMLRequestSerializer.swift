@@ -28,7 +28,7 @@ public struct XMLRequestSerializer: RequestSerializer {
     /// Creates an XML serializer.
     public init(
         rootElementName: String = "root",
-        methodsEncodingParametersInURI: Set<HTTPRequest.Method> = [.get, .head, .delete],
+        methodsEncodingParametersInURI: Set<HTTPRequest.Method> = .encodingParametersInURI,
         headers: HTTPFields = DefaultHeaders.standard
     ) {
         self.rootElementName = rootElementName

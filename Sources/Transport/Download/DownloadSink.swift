@@ -1,7 +1,6 @@
 import Glibc
 import HTTPTypes
 import SerializerRegistry
-import Serializers
 
 /// Writes a download's body to its partial file: appended after the bytes on disk for a 206
 /// that continues them, from the start for a 200. Other responses (errors, redirects) are

@@ -1,5 +1,4 @@
 import SerializerRegistry
-import Serializers
 
 /// A request body given as such rather than built from parameters by a request serializer.
 ///
@@ -20,8 +19,9 @@ public enum RequestBody: @unchecked Sendable {
     /// Any body stream. It is rewound to resend the body after a 307/308 redirect or for a
     /// retry; a stream that cannot rewind is sent once.
     case stream(any BodyStream, contentType: String?)
-    /// A multipart body built with ``MultipartFormData``; its Content-Type carries the boundary.
-    case multipart(MultipartFormData)
+    /// A body made afresh for every attempt: a multipart form (`MultipartFormData`, whose
+    /// Content-Type carries the boundary) or any other ``RequestBodySource``.
+    case multipart(any RequestBodySource)
 
     /// A fresh stream for one attempt and the Content-Type to send; `attempt` > 0 rewinds a
     /// caller's stream.
@@ -42,8 +42,8 @@ public enum RequestBody: @unchecked Sendable {
                 try stream.rewind()
             }
             return (stream, contentType)
-        case let .multipart(form):
-            return (try form.makeBodyStream(), form.contentType.description)
+        case let .multipart(source):
+            return (try source.makeRequestBodyStream(), source.contentType.description)
         }
     }
 

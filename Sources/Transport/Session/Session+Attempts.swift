@@ -1,6 +1,5 @@
 import HTTPTypes
 import SerializerRegistry
-import Serializers
 
 extension Session {
     /// The last attempt of a request, after redirects and retries.
@@ -214,8 +213,8 @@ extension Session {
         let serializer = request.requestSerializer ?? requestSerializer
         guard request.body.isEmpty else {
             if let parameters = request.parameters {
-                let query = try FormRequestSerializer.queryString(from: parameters)
-                head.path = FormRequestSerializer.appending(query: query, to: head.path ?? "/")
+                let query = try registry.queryString(from: parameters)
+                if !query.isEmpty { head.path = URLQuery.appending(query, to: head.path ?? "/") }
             }
             serializer.applyDefaultHeaders(to: &head)
             return (url, head, request.body)

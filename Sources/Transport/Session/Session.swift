@@ -1,6 +1,5 @@
 import HTTPTypes
 import SerializerRegistry
-import Serializers
 
 /// Sends requests and decodes responses through a registry (AFHTTPSessionManager's role).
 ///
@@ -37,20 +36,28 @@ public final class Session: Sendable {
     ///   - baseURL: The URL relative request URLs resolve against (RFC 3986); `nil` for
     ///     absolute URLs only.
     ///   - configuration: Headers, timeouts and policies.
-    ///   - registry: Serializers, limits and validation; `Registry.standard()` by default.
-    ///   - requestSerializer: `nil` for ``FormRequestSerializer``.
+    ///   - registry: Serializers, limits and validation (`import Satchel` adds an initializer
+    ///     that defaults to `Registry.standard()`).
+    ///   - requestSerializer: `nil` for the registry's `application/x-www-form-urlencoded`
+    ///     request serializer (AFNetworking's default).
     ///   - responseSerializer: `nil` for `registry.dispatchingSerializer`.
     /// - Throws: ``SatchelError/Code/invalidArgument`` for a base URL that is not http(s), or
+    ///   when `requestSerializer` is `nil` and the registry has no form request serializer;
     ///   ``SatchelError/Code/internal`` when libcurl cannot start.
     public init(
         baseURL: String? = nil, configuration: SessionConfiguration = SessionConfiguration(),
-        registry: Registry = .standard(), requestSerializer: (any RequestSerializer)? = nil,
+        registry: Registry, requestSerializer: (any RequestSerializer)? = nil,
         responseSerializer: (any ResponseSerializer)? = nil
     ) throws(SatchelError) {
         self.baseURL = try baseURL.map { base throws(SatchelError) in try ResolvedURL.base(base) }
         self.configuration = configuration
         self.registry = registry
-        self.requestSerializer = requestSerializer ?? FormRequestSerializer()
+        guard let requestSerializer = requestSerializer ?? registry.requestSerializer(for: .formURLEncoded) else {
+            throw SatchelError(
+                .invalidArgument,
+                "the registry has no request serializer for application/x-www-form-urlencoded: pass requestSerializer")
+        }
+        self.requestSerializer = requestSerializer
         self.responseSerializer = responseSerializer ?? registry.dispatchingSerializer
         engine = try TransferEngine()
     }

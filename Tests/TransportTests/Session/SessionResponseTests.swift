@@ -33,7 +33,7 @@ struct SessionResponseTests {
     }
 
     @Test func aTransportFailureHasNoDecodedResponse() async throws {
-        let unreachable = try Session(baseURL: "http://127.0.0.1:1/")
+        let unreachable = try Session(baseURL: "http://127.0.0.1:1/", registry: .standard())
         let response = await unreachable.response(for: SessionRequest(.get, "x"))
         #expect(response.decoded == nil)
         #expect(response.error?.code == .cannotConnect)

@@ -19,15 +19,15 @@ import Testing
 
     @Test(arguments: ["ftp://h.test/file", "file:///etc/passwd", "http://", "not a url at all\u{0}", ""])
     func nonHTTPURLsAreRejected(url: String) async throws {
-        let session = try Session()
+        let session = try Session(registry: .standard())
         let response = await session.response(for: SessionRequest(.get, url))
         #expect(response.error?.code == .invalidArgument)
         #expect(response.response == nil)
     }
 
     @Test func aBadBaseURLIsRejected() {
-        #expect(throws: SatchelError.self) { try Session(baseURL: "gopher://h.test/") }
-        #expect(throws: SatchelError.self) { try Session(baseURL: "::::") }
+        #expect(throws: SatchelError.self) { try Session(baseURL: "gopher://h.test/", registry: .standard()) }
+        #expect(throws: SatchelError.self) { try Session(baseURL: "::::", registry: .standard()) }
     }
 
     @Test func anUnreachablePortIsCannotConnect() async throws {
@@ -35,7 +35,7 @@ import Testing
             var configuration = SessionConfiguration()
             configuration.retryPolicy = .disabled
             return configuration
-        }())
+        }(), registry: .standard())
         let response = await session.response(for: SessionRequest(.get, "x"))
         #expect(response.error?.code == .cannotConnect)
         #expect(response.error?.underlying is CurlFailure)
@@ -116,7 +116,7 @@ import Testing
     }
 
     @Test func missingUploadFilesFailBeforeSending() async throws {
-        let session = try Session(baseURL: "http://127.0.0.1:9/")
+        let session = try Session(baseURL: "http://127.0.0.1:9/", registry: .standard())
         let response = await session.response(for: SessionRequest(.put, "x", body: .file(path: "/nonexistent/file", contentType: nil)))
         #expect(response.error?.code == .io)
     }

@@ -1,5 +1,3 @@
-import SerializerRegistry
-
 /// A `Content-Range` header value for bytes (RFC 9110 §14.4): `bytes 0-499/1234`,
 /// `bytes 500-999/*`, or `bytes */1234` for an unsatisfied range.
 public struct ContentRange: Sendable, Hashable, CustomStringConvertible {
@@ -59,7 +57,7 @@ public struct ContentRange: Sendable, Hashable, CustomStringConvertible {
 
 extension StringProtocol {
     /// The text without leading and trailing spaces and tabs.
-    var trimmingASCIISpaces: Substring {
+    package var trimmingASCIISpaces: Substring {
         let text = self[...]
         let start = text.firstIndex { $0 != " " && $0 != "\t" } ?? text.endIndex
         let end = text.lastIndex { $0 != " " && $0 != "\t" }.map { text.index(after: $0) } ?? start
