@@ -82,8 +82,11 @@ extern "C" {
 #define SATCHEL_VERSION_PATCH 0
 #define SATCHEL_VERSION_NUMBER 1000
 
-/* The version of the structs and the plugin interface; put it in every `abi_version` field. */
-#define SATCHEL_ABI_VERSION 1
+/* The version of the structs and the plugin interface; put it in every `abi_version` field.
+** Members are only ever appended: version 2 appended `sniff` to satchel_response_serializer.
+** The library reads a struct up to its `struct_size`, so a struct of an earlier version keeps
+** working; a member past it counts as NULL. */
+#define SATCHEL_ABI_VERSION 2
 
 /* Marks a string argument as NUL-terminated instead of giving its length. */
 #define SATCHEL_NTS ((size_t)-1)
@@ -403,7 +406,14 @@ typedef struct satchel_host satchel_host;
 **                library from then on, in `*out_value` (or leaves NULL for "no value"). On
 **                failure returns an error status and may call host->set_error_message.
 **                May be called from several threads at once.
-**   destroy      called once with `userdata` when the registry goes away; may be NULL. */
+**   destroy      called once with `userdata` when the registry goes away; may be NULL.
+**   sniff        (version 2; may be NULL) recognises the format from a body's first bytes,
+**                for a response without a Content-Type or with application/octet-stream:
+**                called with at most 1024 bytes (borrowed), returns the media type the bytes
+**                show, such as "text/csv" (a string that stays valid: static, or owned by
+**                `userdata`), or NULL. Serializers are asked in order of precedence, the latest
+**                registration first; the first answer wins. May be called from several threads
+**                at once. */
 typedef struct satchel_response_serializer {
     uint32_t struct_size;
     uint32_t abi_version;
@@ -412,6 +422,7 @@ typedef struct satchel_response_serializer {
     satchel_status (*decode)(void *userdata, const satchel_host *host, const char *content_type, size_t content_type_length, const uint8_t *body, size_t length, satchel_value **out_value);
     void *userdata;
     void (*destroy)(void *userdata);
+    const char *(*sniff)(void *userdata, const uint8_t *prefix, size_t length);
 } satchel_response_serializer;
 
 /* A request serializer written in C.

@@ -73,9 +73,31 @@ enum Arguments {
         return pointer
     }
 
-    /// ``versioned(_:_:)`` for a struct the library only reads.
-    static func versioned<Struct>(_ pointer: UnsafePointer<Struct>?, _ name: String) throws(SatchelError) -> Struct {
-        try versioned(UnsafeMutablePointer(mutating: pointer), name).pointee
+    /// ``versioned(_:_:)`` for a struct the library only reads, whose later versions appended
+    /// members: a struct of at least `minimumSize` bytes (its first version's size) is read up to
+    /// its `struct_size`, and the members past it are zero (NULL).
+    static func versioned<Struct>(
+        _ pointer: UnsafePointer<Struct>?, _ name: String, minimumSize: Int = MemoryLayout<Struct>.size
+    ) throws(SatchelError) -> Struct {
+        let pointer = try required(pointer, name)
+        let raw = UnsafeRawPointer(pointer)
+        let structSize = Int(raw.loadUnaligned(as: UInt32.self))
+        let abiVersion = raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self)
+        let typeName = String(describing: Struct.self)
+        guard abiVersion >= 1, abiVersion <= UInt32(SATCHEL_ABI_VERSION) else {
+            throw SatchelError(.abiMismatch, "\(typeName): abi_version \(abiVersion) is not one this library knows (1...\(SATCHEL_ABI_VERSION))")
+        }
+        guard structSize >= minimumSize else {
+            throw SatchelError(.abiMismatch, "\(typeName): struct_size \(structSize) is smaller than version 1's \(minimumSize)")
+        }
+        guard structSize < MemoryLayout<Struct>.size else { return pointer.pointee }
+        // An earlier version's struct: copy what it has into zeroed storage of this version's size.
+        let storage = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<Struct>.size, alignment: MemoryLayout<Struct>.alignment)
+        defer { storage.deallocate() }
+        storage.initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<Struct>.size)
+        // Whole members only: a size that ends inside a pointer member leaves that member NULL.
+        storage.copyMemory(from: raw, byteCount: max(minimumSize, structSize - structSize % MemoryLayout<UnsafeRawPointer>.size))
+        return storage.load(as: Struct.self)
     }
 }
 

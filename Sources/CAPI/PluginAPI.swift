@@ -12,7 +12,8 @@ import SerializerRegistry
 public func satchel_registry_register_response_serializer(_ registry: OpaquePointer?, _ serializer: UnsafePointer<satchel_response_serializer>?) -> satchel_status {
     guarded {
         let handle = try RegistryHandle.from(registry)
-        let vtable = try Arguments.versioned(serializer, "serializer")
+        // Version 1 ended before `sniff`.
+        let vtable = try Arguments.versioned(serializer, "serializer", minimumSize: PluginResponseSerializer.version1Size)
         // Consulted before the built-in serializers for its media types.
         handle.registry.register(try PluginResponseSerializer(vtable), priority: 1)
     }

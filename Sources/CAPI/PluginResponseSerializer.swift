@@ -9,9 +9,15 @@ struct PluginResponseSerializer: ResponseSerializer {
         UnsafeMutablePointer<OpaquePointer?>?
     ) -> satchel_status
 
+    typealias Sniff = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int) -> UnsafePointer<CChar>?
+
+    /// The size of a version 1 `satchel_response_serializer`: everything before `sniff`.
+    static let version1Size = MemoryLayout<satchel_response_serializer>.offset(of: \.sniff) ?? MemoryLayout<satchel_response_serializer>.size
+
     let name: String
     let acceptableContentTypes: MediaRangeList
     private let decodeFunction: Decode
+    private let sniffFunction: Sniff?
     private let userdata: PluginUserdata
 
     /// Copies a C vtable (its version already checked by `Arguments.versioned`).
@@ -20,6 +26,7 @@ struct PluginResponseSerializer: ResponseSerializer {
     ///   `SATCHEL_E_INVALID_MEDIA_TYPE`.
     init(_ vtable: satchel_response_serializer) throws {
         decodeFunction = try Arguments.required(vtable.decode, "decode")
+        sniffFunction = vtable.sniff
         name = try Arguments.path(vtable.name, "name")
         let list = try Arguments.required(vtable.media_types, "media_types")
         var ranges: [MediaRangeList.Range] = []
@@ -49,5 +56,18 @@ struct PluginResponseSerializer: ResponseSerializer {
         }
         guard let output else { return nil }
         return try ValueHandle.take(output, "the value the \(name) plugin returned")
+    }
+
+    /// The plugin's `sniff` answer, parsed; `nil` without a `sniff` member, for no answer, or for
+    /// an answer that is not a media type (a plugin's mistake must not stop other serializers).
+    func sniff(prefix: ArraySlice<UInt8>) -> MediaType? {
+        guard let sniffFunction else { return nil }
+        let answer = prefix.withContiguousStorageIfAvailable { bytes in
+            sniffFunction(userdata.pointer, bytes.baseAddress, bytes.count)
+        } ?? Array(prefix).withUnsafeBufferPointer { bytes in
+            sniffFunction(userdata.pointer, bytes.baseAddress, bytes.count)
+        }
+        guard let answer else { return nil }
+        return try? MediaType(parsing: String(cString: answer))
     }
 }

@@ -3,7 +3,8 @@ import HTTPTypes
 /// The registry as one response serializer: each response is decoded by the registered
 /// serializer its Content-Type selects (exact type, then `+suffix`, then wildcards; priority
 /// breaks ties), and only when the Content-Type is missing or `application/octet-stream` by the
-/// one the body's first bytes select (``ContentSniffer``).
+/// one the body's first bytes select (``Registry/sniff(_:)``: each serializer recognises its own
+/// format).
 ///
 /// This is the default response serializer of a registry (``Registry/decode(response:body:)``)
 /// and of a transport session. The result names the serializer that decoded the value
@@ -34,7 +35,7 @@ public struct DispatchingResponseSerializer: ResponseSerializer {
     /// - Throws: ``SatchelError/Code/unacceptableContentType`` when no registered serializer
     ///   reads the (declared or sniffed) type, or the member's decoding error.
     public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
-        let (type, _) = Self.effectiveType(declared: contentType, body: body)
+        let (type, _) = effectiveType(declared: contentType, body: body)
         guard let type else {
             if body.isEmpty { return nil }
             throw SatchelError(.unacceptableContentType, "the body has no Content-Type and its format is not recognisable")
@@ -61,7 +62,7 @@ public struct DispatchingResponseSerializer: ResponseSerializer {
             return DecodedResponse(
                 response: response, value: nil, error: error.attaching(response: response, body: body), serializerName: nil)
         }
-        let (type, sniffed) = Self.effectiveType(declared: declared, body: body)
+        let (type, sniffed) = effectiveType(declared: declared, body: body)
         if let type, let entry = registry.responseEntry(for: type) {
             var validation = validation
             if validation.acceptableContentTypes == nil { validation.acceptableContentTypes = entry.mediaTypes }
@@ -98,9 +99,9 @@ public struct DispatchingResponseSerializer: ResponseSerializer {
 
     /// The type to decode as: the declared one, or the sniffed one when the declared type is
     /// missing or `application/octet-stream` and the body's signature is recognised.
-    static func effectiveType(declared: MediaType?, body: [UInt8]) -> (type: MediaType?, sniffed: Bool) {
+    func effectiveType(declared: MediaType?, body: [UInt8]) -> (type: MediaType?, sniffed: Bool) {
         let opaque = declared == nil || declared?.essence == "application/octet-stream"
-        if opaque, !body.isEmpty, let sniffed = ContentSniffer.mediaType(of: body) { return (sniffed, true) }
+        if opaque, let sniffed = registry.sniff(body) { return (sniffed, true) }
         return (declared, false)
     }
 }

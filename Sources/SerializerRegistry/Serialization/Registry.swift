@@ -168,6 +168,28 @@ public final class Registry: Sendable {
         return try serializer.queryString(from: parameters)
     }
 
+    /// How many of a body's first bytes ``sniff(_:)`` shows the serializers.
+    public static let sniffLength = 1024
+
+    /// The media type a body's first bytes show, asking the registered response serializers in
+    /// order of precedence (higher priority first, then later registrations first, so a plugin
+    /// registered after the built-in serializers is asked before them); the first answer wins.
+    ///
+    /// - Parameter body: The body, or its start.
+    /// - Returns: The recognised type, or `nil` when no serializer recognises the bytes.
+    public func sniff(_ body: [UInt8]) -> MediaType? {
+        guard !body.isEmpty else { return nil }
+        let serializers = state.withLock { state in
+            state.responseEntries.sorted { ($0.priority, $0.registration.id) > ($1.priority, $1.registration.id) }
+                .map(\.serializer)
+        }
+        let prefix = body.prefix(Self.sniffLength)
+        for serializer in serializers {
+            if let type = serializer.sniff(prefix: prefix) { return type }
+        }
+        return nil
+    }
+
     /// The names of the registered response serializers, best priority first.
     public var responseSerializerNames: [String] {
         state.withLock { state in

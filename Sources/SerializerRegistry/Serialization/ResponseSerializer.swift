@@ -26,6 +26,15 @@ public protocol ResponseSerializer: Sendable {
     /// only decodes whole bodies.
     func makeIncrementalReader(contentType: MediaType?, limits: Limits) -> (any IncrementalReader)?
 
+    /// The media type of a body that starts with `prefix`, when its bytes show this serializer's
+    /// format; `nil` otherwise (the default). Asked when a response has no Content-Type or
+    /// `application/octet-stream` (``Registry/sniff(_:)``), so recognise only signatures that
+    /// cannot be mistaken for text (``ContentSniffer`` has helpers).
+    ///
+    /// - Parameter prefix: The first bytes of the body, at most ``Registry/sniffLength``.
+    /// - Complexity: Should be O(1) or at most linear in `prefix`.
+    func sniff(prefix: ArraySlice<UInt8>) -> MediaType?
+
     /// Validates a response and decodes its body.
     ///
     /// The default implementation, ``validateAndDecode(response:body:validation:limits:)``, has
@@ -43,6 +52,11 @@ public protocol ResponseSerializer: Sendable {
 extension ResponseSerializer {
     /// Whole bodies only.
     public func makeIncrementalReader(contentType: MediaType?, limits: Limits) -> (any IncrementalReader)? {
+        nil
+    }
+
+    /// Recognises nothing.
+    public func sniff(prefix: ArraySlice<UInt8>) -> MediaType? {
         nil
     }
 }

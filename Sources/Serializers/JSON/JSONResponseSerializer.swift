@@ -66,3 +66,14 @@ public struct JSONResponseSerializer: ResponseSerializer {
         return JSONBodyReader(serializer: self, contentType: contentType, limits: limits, reader: reader)
     }
 }
+
+extension JSONResponseSerializer {
+    /// `application/json` for a body whose first significant byte (after a byte order mark and
+    /// white space) is `{` or `[`; a bare number or string is not recognised.
+    public func sniff(prefix: ArraySlice<UInt8>) -> MediaType? {
+        switch ContentSniffer.firstSignificantByte(of: prefix) {
+        case UInt8(ascii: "{"), UInt8(ascii: "["): MediaType(type: "application", subtype: "json")
+        default: nil
+        }
+    }
+}

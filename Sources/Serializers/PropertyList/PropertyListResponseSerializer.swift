@@ -39,3 +39,15 @@ public struct PropertyListResponseSerializer: ResponseSerializer {
         return try ValueDecoder().decode(type, from: value)
     }
 }
+
+extension PropertyListResponseSerializer {
+    /// `application/x-plist` for a binary property list (`bplist`) or an XML document with a
+    /// `<plist` tag or a `plist` DOCTYPE in its first ``Registry/sniffLength`` bytes.
+    public func sniff(prefix: ArraySlice<UInt8>) -> MediaType? {
+        let plist = MediaType(type: "application", subtype: "x-plist")
+        if prefix.starts(with: Array("bplist".utf8)) { return plist }
+        guard let start = ContentSniffer.firstSignificantIndex(of: prefix), prefix[start] == UInt8(ascii: "<") else { return nil }
+        let window = prefix[start...]
+        return ContentSniffer.contains("<plist", in: window) || ContentSniffer.contains("<!DOCTYPE plist", in: window) ? plist : nil
+    }
+}

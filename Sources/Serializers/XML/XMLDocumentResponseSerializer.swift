@@ -39,3 +39,12 @@ public struct XMLDocumentResponseSerializer: ResponseSerializer {
         XMLIncrementalReader(documentWith: limits, encoding: contentType?.charset)
     }
 }
+
+extension XMLDocumentResponseSerializer {
+    /// `application/xml` for a body whose first significant byte (after a byte order mark and
+    /// white space) is `<`. The property-list serializer, registered after this one, is asked
+    /// first and claims XML property lists.
+    public func sniff(prefix: ArraySlice<UInt8>) -> MediaType? {
+        ContentSniffer.firstSignificantByte(of: prefix) == UInt8(ascii: "<") ? MediaType(type: "application", subtype: "xml") : nil
+    }
+}

@@ -8,6 +8,7 @@
 ** certificate chains to CA_FILE and whose public key hashes to PIN ("sha256//...").
 */
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -517,6 +518,14 @@ static satchel_status upper_decode(void *userdata, const satchel_host *host, con
     return status;
 }
 static void upper_destroy(void *userdata) { *(int *)userdata = -1000; }
+/* Version 2's sniff: bodies starting with "UPPER:" are application/x-upper; "BAD:" answers
+** something that is not a media type, which the library ignores. */
+static const char *upper_sniff(void *userdata, const uint8_t *prefix, size_t length) {
+    (void)userdata;
+    if (length >= 6 && memcmp(prefix, "UPPER:", 6) == 0) return "application/x-upper";
+    if (length >= 4 && memcmp(prefix, "BAD:", 4) == 0) return "not a media type";
+    return NULL;
+}
 
 static void test_plugins(const char *plugin_path) {
     satchel_registry *registry = NULL;
@@ -562,6 +571,38 @@ static void test_plugins(const char *plugin_path) {
     CHECK_STATUS(satchel_registry_register_response_serializer(registry, &serializer), SATCHEL_E_INVALID_ARGUMENT);
     serializer.abi_version = 7;
     CHECK_STATUS(satchel_registry_register_response_serializer(registry, &serializer), SATCHEL_E_ABI_MISMATCH);
+
+    /* Sniffing (version 2): a body without a Content-Type that the plugin recognises. */
+    serializer.abi_version = SATCHEL_ABI_VERSION;
+    serializer.decode = upper_decode;
+    serializer.sniff = upper_sniff;
+    OK(satchel_registry_register_response_serializer(registry, &serializer));
+    OK(satchel_registry_decode(&value, registry, NULL, 0, "UPPER:abc", 9));
+    CHECK(calls == 4 && json_is(value, "\"UPPER:ABC\""));
+    satchel_value_free(value);
+    OK(satchel_registry_decode(&value, registry, NULL, 0, "{\"a\":1}", 7)); /* the built-ins still sniff */
+    CHECK(json_is(value, "{\"a\":1}"));
+    satchel_value_free(value);
+    value = NULL;
+    CHECK_STATUS(satchel_registry_decode(&value, registry, NULL, 0, "BAD:abc", 7), SATCHEL_E_UNACCEPTABLE_CONTENT_TYPE);
+    CHECK(value == NULL && calls == 4);
+    {
+        /* A version 1 struct ends before `sniff`: it registers, and nothing past it is read (the
+        ** copy is exactly that long, so AddressSanitizer and valgrind would see an overread). */
+        size_t version1 = offsetof(satchel_response_serializer, sniff);
+        satchel_response_serializer *old = (satchel_response_serializer *)malloc(version1);
+        memcpy(old, &serializer, version1);
+        old->struct_size = (uint32_t)version1;
+        old->abi_version = 1;
+        OK(satchel_registry_register_response_serializer(registry, old));
+        old->struct_size = (uint32_t)version1 - 8;
+        CHECK_STATUS(satchel_registry_register_response_serializer(registry, old), SATCHEL_E_ABI_MISMATCH);
+        CHECK(contains(satchel_last_error_message(), "smaller than version 1's"));
+        free(old);
+        OK(satchel_registry_decode(&value, registry, "application/x-upper", SATCHEL_NTS, "v1", 2));
+        CHECK(calls == 5 && json_is(value, "\"V1\""));
+        satchel_value_free(value);
+    }
 
     CHECK_STATUS(satchel_registry_load_plugin(registry, "/nonexistent/plugin.so"), SATCHEL_E_PLUGIN);
     CHECK(contains(satchel_last_error_message(), "/nonexistent/plugin.so"));

@@ -59,9 +59,15 @@ import Testing
         #expect(untyped.error?.message == "the response has a body but no Content-Type, and its format is not recognisable")
         let opaque = registry.decode(response: response("application/octet-stream"), body: [0, 1, 2])
         #expect(opaque.error?.message == "no registered serializer accepts Content-Type application/octet-stream")
-        let unknownSniff = DispatchingResponseSerializer(registry: Registry()).serialize(
-            response: response(nil), body: Array("{}".utf8), validation: .init(), limits: .default)
+        // The JSON serializer recognises `{`, but here it is registered for another type only.
+        let narrow = Registry()
+        narrow.register(JSONResponseSerializer(), for: MediaRangeList(accepting: [MediaType(type: "application", subtype: "x-only")]))
+        let unknownSniff = narrow.decode(response: response(nil), body: Array("{}".utf8))
         #expect(unknownSniff.error?.message == "no registered serializer accepts the sniffed type application/json")
+        // Sniffing is the registered serializers' capability: an empty registry recognises nothing.
+        let nothingRegistered = DispatchingResponseSerializer(registry: Registry()).serialize(
+            response: response(nil), body: Array("{}".utf8), validation: .init(), limits: .default)
+        #expect(nothingRegistered.error?.message == "the response has a body but no Content-Type, and its format is not recognisable")
     }
 
     @Test func anEmptyBodyWithABadStatusIsAStatusError() {

@@ -1,10 +1,14 @@
 import SerializerRegistry
+import Serializers
 import Testing
 
-/// Format recognition from a body's first bytes.
-@Suite struct ContentSnifferTests {
+/// Format recognition from a body's first bytes by the standard registry: each built-in
+/// serializer recognises its own format (``ResponseSerializer/sniff(prefix:)``).
+@Suite struct SniffingTests {
+    static let registry = Registry.standard()
+
     func sniff(_ bytes: [UInt8]) -> String? {
-        ContentSniffer.mediaType(of: bytes)?.essence
+        Self.registry.sniff(bytes)?.essence
     }
 
     @Test func binarySignatures() {
@@ -37,5 +41,18 @@ import Testing
         #expect(sniff(Array("hello".utf8)) == nil)
         #expect(sniff([0x89, 0x50, 0x4E]) == nil)  // a PNG signature cut short
         #expect(sniff([0xFF, 0xD8]) == nil)
+    }
+
+    @Test func eachSerializerRecognisesOnlyItsOwnFormat() {
+        let png: ArraySlice<UInt8> = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0]
+        #expect(ImageResponseSerializer().sniff(prefix: png)?.essence == "image/png")
+        #expect(JSONResponseSerializer().sniff(prefix: png) == nil)
+        #expect(JSONResponseSerializer().sniff(prefix: ArraySlice(" {}".utf8))?.essence == "application/json")
+        #expect(XMLDocumentResponseSerializer().sniff(prefix: ArraySlice("{}".utf8)) == nil)
+        // Both claim an XML property list; the registry asks the later-registered plist serializer first.
+        let plist = ArraySlice("<plist version=\"1.0\"><true/></plist>".utf8)
+        #expect(XMLDocumentResponseSerializer().sniff(prefix: plist)?.essence == "application/xml")
+        #expect(PropertyListResponseSerializer().sniff(prefix: plist)?.essence == "application/x-plist")
+        #expect(TextResponseSerializer().sniff(prefix: ArraySlice("hello".utf8)) == nil)
     }
 }
