@@ -1,9 +1,10 @@
 import SerializerRegistry
 
 extension Registry {
-    /// A registry with every built-in serializer: JSON, form, multipart and XML, request and
-    /// response side; text (`text/*`), problem details (`application/problem+json`), embedded HTTP
-    /// messages (`application/http`, batch parts) and images (PNG, JPEG) response side.
+    /// A registry with every built-in serializer: JSON, form, multipart, XML, property lists and
+    /// text (`text/plain` writing, `text/*` reading), request and response side; problem details
+    /// (`application/problem+json`), embedded HTTP messages (`application/http`, batch parts) and
+    /// images (PNG, JPEG) response side.
     /// Multipart parts are decoded through this registry by their own Content-Type (the multipart
     /// serializer holds the registry weakly, so there is no cycle).
     ///
@@ -24,6 +25,7 @@ extension Registry {
         registry.register(MultipartRequestSerializer())
         registry.register(XMLRequestSerializer())
         registry.register(PropertyListRequestSerializer())
+        registry.register(TextRequestSerializer())
         return registry
     }
 }

@@ -139,3 +139,32 @@ import Testing
         #expect(error?.code == .invalidEncoding)
     }
 }
+
+/// The request side of text: strings (and bytes) as `text/plain; charset=utf-8` bodies.
+@Suite struct TextRequestSerializerTests {
+    @Test func stringsAreUTF8BodiesForEveryMethod() throws {
+        let serializer = TextRequestSerializer()
+        for method in [HTTPRequest.Method.post, .get, .delete] {
+            let head = HTTPRequest(method: method, scheme: "https", authority: "h.test", path: "/notes")
+            let request = try serializer.serialize("Grüße", into: head)
+            #expect(request.body == Array("Grüße".utf8))
+            #expect(request.request.headerFields[.contentType] == "text/plain;charset=utf-8")
+            #expect(request.request.path == "/notes")
+        }
+        #expect(try serializer.encodeBody(.bytes([0x61, 0x62])) == [0x61, 0x62])
+    }
+
+    @Test(arguments: [Value.integer(1), ["a": 1], [1, 2], .null])
+    func otherValuesHaveNoTextForm(value: Value) {
+        let error = #expect(throws: SatchelError.self) { _ = try TextRequestSerializer().encodeBody(value) }
+        #expect(error?.code == .unencodableValue)
+    }
+
+    @Test func theStandardRegistryWritesTextPlain() throws {
+        let registry = Registry.standard()
+        #expect(registry.requestSerializer(for: .plainText)?.name == "text")
+        let encoded = try registry.encode("note", as: .plainText)
+        #expect(encoded.body == Array("note".utf8))
+        #expect(encoded.contentType.essence == "text/plain")
+    }
+}
