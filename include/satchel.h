@@ -620,10 +620,12 @@ SATCHEL_API satchel_status satchel_request_add_header(satchel_request *request, 
 ** means form): in the query for GET, HEAD and DELETE, in the body otherwise. */
 SATCHEL_API satchel_status satchel_request_set_parameters(satchel_request *request, const satchel_value *parameters, const char *media_type, size_t media_type_length);
 
-/* A body of `length` bytes (copied) with its Content-Type (copied; may be NULL). */
+/* A body of `length` bytes (copied) with its Content-Type (copied; may be NULL).
+** SATCHEL_E_INVALID_MEDIA_TYPE when content_type is not a media type. */
 SATCHEL_API satchel_status satchel_request_set_body(satchel_request *request, const void *body, size_t length, const char *content_type, size_t content_type_length);
 
-/* A body streamed from the file at `path` (borrowed, NUL-terminated). */
+/* A body streamed from the file at `path` (borrowed, NUL-terminated), with its Content-Type
+** as for satchel_request_set_body. */
 SATCHEL_API satchel_status satchel_request_set_body_file(satchel_request *request, const char *path, const char *content_type, size_t content_type_length);
 
 /* A multipart body (taken: the request frees the builder). */

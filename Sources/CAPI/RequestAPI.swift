@@ -54,7 +54,7 @@ public func satchel_request_set_body(_ request: OpaquePointer?, _ body: UnsafeRa
         let handle = try RequestHandle.from(request)
         let bytes = Array(try Arguments.bytes(body, length, "body"))
         let type = try Arguments.optionalString(contentType, contentTypeLength, "content_type")
-        handle.body = .bytes(bytes, contentType: try type.map { text throws(SatchelError) in try HTTPField.checkedValue(text) })
+        handle.body = .bytes(bytes, contentType: try type.map { text throws(SatchelError) in try MediaType(parsing: text) })
     }
 }
 
@@ -64,7 +64,7 @@ public func satchel_request_set_body_file(_ request: OpaquePointer?, _ path: Uns
         let handle = try RequestHandle.from(request)
         let path = try Arguments.path(path, "path")
         let type = try Arguments.optionalString(contentType, contentTypeLength, "content_type")
-        handle.body = .file(path: path, contentType: try type.map { text throws(SatchelError) in try HTTPField.checkedValue(text) })
+        handle.body = .file(path: path, contentType: try type.map { text throws(SatchelError) in try MediaType(parsing: text) })
     }
 }
 

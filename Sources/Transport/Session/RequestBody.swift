@@ -13,12 +13,12 @@ public enum RequestBody: @unchecked Sendable {
     /// No body.
     case none
     /// Bytes in memory.
-    case bytes([UInt8], contentType: String?)
+    case bytes([UInt8], contentType: MediaType?)
     /// A file, read as it is sent.
-    case file(path: String, contentType: String?)
+    case file(path: String, contentType: MediaType?)
     /// Any body stream. It is rewound to resend the body after a 307/308 redirect or for a
     /// retry; a stream that cannot rewind is sent once.
-    case stream(any BodyStream, contentType: String?)
+    case stream(any BodyStream, contentType: MediaType?)
     /// A body made afresh for every attempt: a multipart form (`MultipartFormData`, whose
     /// Content-Type carries the boundary) or any other ``RequestBodySource``.
     case multipart(any RequestBodySource)
@@ -26,7 +26,7 @@ public enum RequestBody: @unchecked Sendable {
     /// A fresh stream for one attempt and the Content-Type to send; `attempt` > 0 rewinds a
     /// caller's stream.
     /// - Throws: ``SatchelError`` when the file cannot be opened or the stream cannot rewind.
-    func makeStream(attempt: Int) throws -> (stream: (any BodyStream)?, contentType: String?) {
+    func makeStream(attempt: Int) throws -> (stream: (any BodyStream)?, contentType: MediaType?) {
         switch self {
         case .none:
             return (nil, nil)
@@ -43,7 +43,7 @@ public enum RequestBody: @unchecked Sendable {
             }
             return (stream, contentType)
         case let .multipart(source):
-            return (try source.makeRequestBodyStream(), source.contentType.description)
+            return (try source.makeRequestBodyStream(), source.contentType)
         }
     }
 

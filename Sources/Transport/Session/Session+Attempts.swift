@@ -154,7 +154,7 @@ extension Session {
     ) throws -> Transfer.Options {
         try configuration.securityPolicy.check(scheme: url.scheme)
         let (stream, contentType) = try body.makeStream(attempt: sends)
-        if let contentType, head.headerFields[.contentType] == nil { head.headerFields[.contentType] = contentType }
+        if let contentType, head.headerFields[.contentType] == nil { head.headerFields[.contentType] = contentType.description }
         return Transfer.Options(
             url: url.scheme + "://" + (head.authority ?? "") + (head.path ?? "/"), request: head, body: stream,
             timeouts: request.timeouts ?? configuration.timeouts, security: configuration.securityPolicy,

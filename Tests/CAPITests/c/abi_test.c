@@ -728,6 +728,20 @@ static void test_transport(const char *base, const char *tls_base, const char *c
     satchel_request_free(request);
     satchel_value_free(parameters);
 
+    /* A body of its own, with a media type as Content-Type; a content type that is not one is refused. */
+    OK(satchel_request_create(&request, "PUT", 3, "/anything", SATCHEL_NTS));
+    CHECK_STATUS(satchel_request_set_body(request, "hi", 2, "not a media type", SATCHEL_NTS), SATCHEL_E_INVALID_MEDIA_TYPE);
+    CHECK_STATUS(satchel_request_set_body_file(request, "/dev/null", "text/plain\r\nX-Injected: 1", SATCHEL_NTS), SATCHEL_E_INVALID_MEDIA_TYPE);
+    OK(satchel_request_set_body(request, "hi", 2, "text/plain; charset=utf-8", SATCHEL_NTS));
+    OK(satchel_session_send(&response, session, request));
+    OK(satchel_value_object_get(&member, satchel_response_value(response), "data", SATCHEL_NTS));
+    CHECK(json_is(member, "\"hi\""));
+    OK(satchel_value_object_get(&member, satchel_response_value(response), "headers", SATCHEL_NTS));
+    OK(satchel_value_object_get(&member, member, "Content-Type", SATCHEL_NTS));
+    CHECK(json_is(member, "\"text/plain;charset=utf-8\""));
+    satchel_response_free(response);
+    satchel_request_free(request);
+
     /* A bad status: the response is still there. */
     OK(satchel_request_create(&request, "GET", 3, "/status/404", SATCHEL_NTS));
     CHECK_STATUS(satchel_session_send(&response, session, request), SATCHEL_E_UNACCEPTABLE_STATUS);

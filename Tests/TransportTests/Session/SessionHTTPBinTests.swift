@@ -74,10 +74,10 @@ struct SessionHTTPBinTests {
 
     @Test func rawBodiesFromMemoryAndStreamsOfUnknownLengthAreSent() async throws {
         let bytes = Array("raw body".utf8)
-        let posted = try await session.upload(.bytes(bytes, contentType: "text/plain"), to: "anything")
+        let posted = try await session.upload(.bytes(bytes, contentType: .plainText), to: "anything")
         #expect(posted.value?["data"]?.stringValue == "raw body")
         #expect(posted.value?["headers"]?["Content-Type"]?.stringValue == "text/plain")
-        let chunked = try await session.upload(.stream(UnknownLengthStream(bytes), contentType: "text/plain"), to: "anything")
+        let chunked = try await session.upload(.stream(UnknownLengthStream(bytes), contentType: .plainText), to: "anything")
         #expect(chunked.value?["headers"]?["Transfer-Encoding"]?.stringValue == "chunked")
         #expect(chunked.value?["data"]?.stringValue == "raw body")
     }
@@ -129,7 +129,7 @@ struct SessionHTTPBinTests {
         let kept = try await session.post("redirect-to?url=/post&status_code=307", parameters: ["k": "v"])
         #expect(kept.value?["form"]?["k"]?.stringValue == "v")
         let stream = ByteBodyStream(Array("streamed".utf8))
-        let rewound = try await session.upload(.stream(stream, contentType: "text/plain"), to: "redirect-to?url=/post&status_code=308")
+        let rewound = try await session.upload(.stream(stream, contentType: .plainText), to: "redirect-to?url=/post&status_code=308")
         #expect(rewound.value?["data"]?.stringValue == "streamed")
         let changed = try await session.post("redirect-to?url=/get&status_code=302", parameters: ["k": "v"])
         #expect(changed.request.method == .get)

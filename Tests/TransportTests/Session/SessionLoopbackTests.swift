@@ -150,7 +150,7 @@ struct SessionLoopbackTests {
         try Data(SessionSupport.largeBytes(0..<2_000_000)).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let updates = RecordingMonitor()
-        let response = try await session.upload(.file(path: path, contentType: "application/octet-stream"), to: "discard", method: .put) { update in
+        let response = try await session.upload(.file(path: path, contentType: .octetStream), to: "discard", method: .put) { update in
             updates.events.withLock { $0.append("\(update.uploadedBytes)/\(update.expectedUploadBytes ?? -1)") }
         }
         #expect(response.value?["chunked"]?.boolValue == false)

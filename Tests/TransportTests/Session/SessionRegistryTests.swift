@@ -49,7 +49,7 @@ struct SessionRegistryTests {
             .multipart(TextSource(text: "again")), to: "redirect-to?url=/anything&status_code=307", method: .post)
         #expect(redirected.value?["data"]?.stringValue == "again")
         // Parameters that encode to nothing add no `?`.
-        let bare = try await session.upload(.bytes(Array("x".utf8), contentType: "text/plain"), to: "anything", parameters: [:])
+        let bare = try await session.upload(.bytes(Array("x".utf8), contentType: .plainText), to: "anything", parameters: [:])
         #expect(!bare.url.contains("?"))
     }
 }

@@ -85,13 +85,13 @@ final class BatchTests: XCTestCase {
             XCTAssertEqual(get.response?.status.code, 405)
             XCTAssertEqual(get.response?.headerFields[.allow], "POST")
 
-            let json = await session.response(for: SessionRequest(.post, "batch", body: .bytes(Array("{}".utf8), contentType: "application/json")))
+            let json = await session.response(for: SessionRequest(.post, "batch", body: .bytes(Array("{}".utf8), contentType: .json)))
             XCTAssertEqual(json.response?.status.code, 400)
             XCTAssertEqual(json.error?.problemDetails?.detail, "/batch takes multipart/mixed, not application/json")
 
             let truncated = "--b\r\nContent-Type: application/http\r\n\r\nGET /json HTTP/1.1\r\n\r\n"
             let cut = await session.response(for: SessionRequest(
-                .post, "batch", body: .bytes(Array(truncated.utf8), contentType: "multipart/mixed; boundary=b")))
+                .post, "batch", body: .bytes(Array(truncated.utf8), contentType: try MediaType(parsing: "multipart/mixed; boundary=b"))))
             XCTAssertEqual(cut.response?.status.code, 400)
             XCTAssertTrue(cut.error?.problemDetails?.detail?.contains("truncatedInput") ?? false, "\(String(describing: cut.error))")
 

@@ -78,7 +78,7 @@ final class FixtureEndpointTests: XCTestCase {
         try await ServerTestSupport.withServer { server in
             let session = try ServerTestSupport.session(server)
             let response = await session.response(for: SessionRequest(
-                .post, "echo", body: .bytes([0xDE, 0xAD, 0xBE, 0xEF], contentType: "application/x-satchel-test")))
+                .post, "echo", body: .bytes([0xDE, 0xAD, 0xBE, 0xEF], contentType: MediaType(type: "application", subtype: "x-satchel-test"))))
             XCTAssertEqual(try ServerTestSupport.json(response)["body"], ["$data": "3q2+7w=="])
             let empty = try ServerTestSupport.json(await session.fetch("get"))
             XCTAssertEqual(empty["body"], .null)
