@@ -97,6 +97,15 @@ public struct DispatchingResponseSerializer: ResponseSerializer {
         return result
     }
 
+    /// The reader of the member the response's Content-Type picks (a body without a usable
+    /// Content-Type is decoded whole, after sniffing).
+    public func makeIncrementalReader(
+        for response: HTTPResponse, validation: ResponseValidation, limits: Limits
+    ) -> (serializerName: String, reader: any IncrementalReader)? {
+        guard let type = try? response.contentType, let member = registry.responseSerializer(for: type) else { return nil }
+        return member.makeIncrementalReader(for: response, validation: validation, limits: limits)
+    }
+
     /// The type to decode as: the declared one, or the sniffed one when the declared type is
     /// missing or `application/octet-stream` and the body's signature is recognised.
     func effectiveType(declared: MediaType?, body: [UInt8]) -> (type: MediaType?, sniffed: Bool) {

@@ -26,6 +26,16 @@ public protocol ResponseSerializer: Sendable {
     /// only decodes whole bodies.
     func makeIncrementalReader(contentType: MediaType?, limits: Limits) -> (any IncrementalReader)?
 
+    /// A reader for the body of `response` as it arrives, with the name of the serializer that
+    /// reads it, when the response passes `validation` (status, and Content-Type against
+    /// ``acceptableContentTypes`` unless the validation names its own) and the serializer
+    /// offers one; `nil` to decode the whole body once it is there. The default asks
+    /// ``makeIncrementalReader(contentType:limits:)``; the dispatching serializer hands the
+    /// question to the member the Content-Type picks.
+    func makeIncrementalReader(
+        for response: HTTPResponse, validation: ResponseValidation, limits: Limits
+    ) -> (serializerName: String, reader: any IncrementalReader)?
+
     /// The media type of a body that starts with `prefix`, when its bytes show this serializer's
     /// format; `nil` otherwise (the default). Asked when a response has no Content-Type or
     /// `application/octet-stream` (``Registry/sniff(_:)``), so recognise only signatures that
@@ -53,6 +63,18 @@ extension ResponseSerializer {
     /// Whole bodies only.
     public func makeIncrementalReader(contentType: MediaType?, limits: Limits) -> (any IncrementalReader)? {
         nil
+    }
+
+    /// This serializer's reader when the status is acceptable and the Content-Type is one it
+    /// (or `validation`) accepts.
+    public func makeIncrementalReader(
+        for response: HTTPResponse, validation: ResponseValidation, limits: Limits
+    ) -> (serializerName: String, reader: any IncrementalReader)? {
+        guard validation.accepts(status: response.status.code), let type = try? response.contentType,
+            (validation.acceptableContentTypes ?? acceptableContentTypes).accepts(type),
+            let reader = makeIncrementalReader(contentType: type, limits: limits)
+        else { return nil }
+        return (name, reader)
     }
 
     /// Recognises nothing.

@@ -2,10 +2,10 @@ import HTTPTypes
 import SerializerRegistry
 
 /// Collects a response body in memory, up to `Limits.maxBodyBytes`, or feeds it to an
-/// incremental decoder as it arrives.
+/// incremental reader as it arrives.
 ///
 /// Incremental decoding is used when the response serializer the registry picks for the
-/// Content-Type offers a decoder, the status and type are acceptable, and the body is large
+/// Content-Type offers a reader, the status and type are acceptable, and the body is large
 /// or of unknown length (more than ``incrementalThreshold`` bytes): the body then never sits
 /// whole in memory; only its first ``SatchelError/bodyCaptureLimit`` bytes are kept for errors.
 final class MemorySink: ResponseSink {
@@ -13,33 +13,33 @@ final class MemorySink: ResponseSink {
     static let incrementalThreshold: Int64 = 1 << 20
 
     private let limits: Limits
-    private let decoderFactory: ((HTTPResponse) -> (name: String, decoder: any IncrementalReader)?)?
+    private let readerFactory: ((HTTPResponse) -> (serializerName: String, reader: any IncrementalReader)?)?
     private(set) var body: [UInt8] = []
-    private(set) var decoder: (any IncrementalReader)?
-    /// The name of the serializer whose decoder is fed.
-    private(set) var decoderName: String?
-    /// The decoder's result or error, once the body ended.
+    private(set) var reader: (any IncrementalReader)?
+    /// The name of the serializer whose reader is fed.
+    private(set) var readerSerializerName: String?
+    /// The reader's result or error, once the body ended.
     private(set) var incrementalResult: Result<Value?, SatchelError>?
 
     /// - Parameters:
     ///   - limits: `maxBodyBytes` bounds the body held in memory.
-    ///   - decoderFactory: Returns an incremental decoder for a response head, or `nil` to
+    ///   - readerFactory: Returns an incremental reader for a response head, or `nil` to
     ///     collect the body whole.
-    init(limits: Limits, decoderFactory: ((HTTPResponse) -> (name: String, decoder: any IncrementalReader)?)?) {
+    init(limits: Limits, readerFactory: ((HTTPResponse) -> (serializerName: String, reader: any IncrementalReader)?)?) {
         self.limits = limits
-        self.decoderFactory = decoderFactory
+        self.readerFactory = readerFactory
     }
 
     func begin(_ response: HTTPResponse) throws(SatchelError) {
         body = []
-        decoder = nil
-        decoderName = nil
+        reader = nil
+        readerSerializerName = nil
         let declared = response.headerFields[.contentLength].flatMap { Int64($0) }
-        if declared.map({ $0 > Self.incrementalThreshold }) ?? true, let chosen = decoderFactory?(response) {
-            decoder = chosen.decoder
-            decoderName = chosen.name
+        if declared.map({ $0 > Self.incrementalThreshold }) ?? true, let chosen = readerFactory?(response) {
+            reader = chosen.reader
+            readerSerializerName = chosen.serializerName
         }
-        guard decoder == nil, let declared else { return }
+        guard reader == nil, let declared else { return }
         guard declared <= Int64(limits.maxBodyBytes) else {
             throw SatchelError.limitExceeded("maxBodyBytes", limits.maxBodyBytes, "a response body of \(declared) bytes", offset: 0)
         }
@@ -47,12 +47,12 @@ final class MemorySink: ResponseSink {
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(SatchelError) -> Bool {
-        if let decoder {
+        if let reader {
             if body.count < SatchelError.bodyCaptureLimit {
                 body.append(contentsOf: bytes.prefix(SatchelError.bodyCaptureLimit - body.count))
             }
             do {
-                try decoder.feed(bytes)
+                try reader.feed(bytes)
             } catch {
                 throw error as? SatchelError ?? SatchelError(.internal, "\(error)")
             }
@@ -68,9 +68,9 @@ final class MemorySink: ResponseSink {
     }
 
     func finish(error: SatchelError?) {
-        guard let decoder, error == nil else { return }
+        guard let reader, error == nil else { return }
         do {
-            incrementalResult = .success(try decoder.finish())
+            incrementalResult = .success(try reader.finish())
         } catch {
             incrementalResult = .failure(error as? SatchelError ?? SatchelError(.internal, "\(error)"))
         }

@@ -127,9 +127,11 @@ extension Session {
         let serializer = request.responseSerializer ?? responseSerializer
         let validation = request.validation ?? registry.validation
         let limits = registry.limits
-        let factory = incrementalDecoderFactory(serializer: serializer, validation: validation, limits: limits)
+        let factory = { @Sendable (response: HTTPResponse) in
+            serializer.makeIncrementalReader(for: response, validation: validation, limits: limits)
+        }
         let attempt = await run(request, cancellation: cancellation) { isFinal in
-            MemorySink(limits: limits, decoderFactory: { isFinal($0) ? factory($0) : nil })
+            MemorySink(limits: limits, readerFactory: { isFinal($0) ? factory($0) : nil })
         }
         let result = decode(attempt, serializer: serializer, validation: validation, limits: limits)
         reportCompletion(attempt, error: result.error)
@@ -148,7 +150,7 @@ extension Session {
         guard attempt.error == nil, let response = attempt.response else { return result }
         if let incremental = sink.incrementalResult {
             result.body = []
-            var decoded = DecodedResponse(response: response, value: nil, error: nil, serializerName: sink.decoderName)
+            var decoded = DecodedResponse(response: response, value: nil, error: nil, serializerName: sink.readerSerializerName)
             switch incremental {
             case let .success(value): decoded.value = value
             case let .failure(error): decoded.error = error.attaching(response: response, body: sink.body)
@@ -161,27 +163,5 @@ extension Session {
         result.decoded = decoded
         result.error = decoded.error
         return result
-    }
-
-    /// A factory of incremental decoders for acceptable responses whose serializer offers one.
-    private func incrementalDecoderFactory(
-        serializer: any ResponseSerializer, validation: ResponseValidation, limits: Limits
-    ) -> @Sendable (HTTPResponse) -> (name: String, decoder: any IncrementalReader)? {
-        let registry = registry
-        return { response in
-            guard validation.accepts(status: response.status.code), let type = try? response.contentType else { return nil }
-            let member: any ResponseSerializer
-            if serializer is DispatchingResponseSerializer {
-                guard let chosen = registry.responseSerializer(for: type) else { return nil }
-                member = chosen
-            } else {
-                member = serializer
-            }
-            let acceptable = validation.acceptableContentTypes ?? member.acceptableContentTypes
-            guard acceptable.accepts(type), let decoder = member.makeIncrementalReader(contentType: type, limits: limits) else {
-                return nil
-            }
-            return (member.name, decoder)
-        }
     }
 }

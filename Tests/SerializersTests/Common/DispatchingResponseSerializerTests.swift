@@ -83,4 +83,23 @@ import Testing
         let error = satchelError { try serializer.decode(Array("plain".utf8), contentType: nil, limits: .default) }
         #expect(error?.code == .unacceptableContentType)
     }
+
+    /// The dispatcher hands the incremental reader to the member the Content-Type picks; the
+    /// member's default checks the status and its own acceptable types.
+    @Test func incrementalReadersComeFromTheChosenMember() throws {
+        let dispatcher = registry.dispatchingSerializer
+        let chosen = try #require(dispatcher.makeIncrementalReader(for: response("application/json"), validation: .init(), limits: .default))
+        #expect(chosen.serializerName == "json")
+        try chosen.reader.feed(Array(#"{"a":"#.utf8))
+        try chosen.reader.feed(Array("1}".utf8))
+        #expect(try chosen.reader.finish() == ["a": 1])
+        #expect(dispatcher.makeIncrementalReader(for: response("application/json", status: 500), validation: .init(), limits: .default) == nil)
+        #expect(dispatcher.makeIncrementalReader(for: response(nil), validation: .init(), limits: .default) == nil)
+        #expect(dispatcher.makeIncrementalReader(for: response("application/x-unknown"), validation: .init(), limits: .default) == nil)
+        // A serializer asked directly refuses a type it does not accept, unless validation names it.
+        let json = JSONResponseSerializer()
+        #expect(json.makeIncrementalReader(for: response("text/csv"), validation: .init(), limits: .default) == nil)
+        let csvAllowed = ResponseValidation(acceptableContentTypes: MediaRangeList(accepting: [MediaType(type: "text", subtype: "csv")]))
+        #expect(json.makeIncrementalReader(for: response("text/csv"), validation: csvAllowed, limits: .default)?.serializerName == "json")
+    }
 }
