@@ -308,7 +308,7 @@ typedef struct satchel_part {
     const char *content_type;      /* the part's Content-Type */
     size_t content_type_length;
     uint64_t size;                 /* the part body's length in bytes */
-    size_t header_count;           /* see satchel_value_part_header */
+    size_t header_count;           /* see satchel_value_part_header_at */
     const satchel_value *value;    /* the decoded body (SATCHEL_TYPE_ERROR if it failed) */
 } satchel_part;
 
@@ -316,8 +316,15 @@ typedef struct satchel_part {
 ** end). */
 SATCHEL_API satchel_status satchel_value_part(satchel_part *part, const satchel_value *multipart, size_t index);
 
-/* The header at `header_index` of the part at `part_index`: its name (as it arrived) and
-** value, owned by the multipart value. */
+/* Header fields by index have one shape for responses, parts and embedded messages:
+** satchel_<object>_header_count, then satchel_<object>_header_at with the out-parameters
+** (name, its length, value, its length) first and the index last.
+**
+** The number of header fields of the part at `part_index` (0 when there is no such part), and
+** the field at `header_index`: its name (as it arrived) and value, owned by the multipart
+** value. SATCHEL_E_NOT_FOUND past the end. satchel_value_part_header is its 0.1.0 name. */
+SATCHEL_API size_t satchel_value_part_header_count(const satchel_value *multipart, size_t part_index);
+SATCHEL_API satchel_status satchel_value_part_header_at(const char **out_name, size_t *out_name_length, const char **out_value, size_t *out_value_length, const satchel_value *multipart, size_t part_index, size_t header_index);
 SATCHEL_API satchel_status satchel_value_part_header(const char **out_name, size_t *out_name_length, const char **out_value, size_t *out_value_length, const satchel_value *multipart, size_t part_index, size_t header_index);
 
 /* An embedded HTTP response (a part of a batch response). Fill struct_size and abi_version,
@@ -326,11 +333,17 @@ typedef struct satchel_http_info {
     uint32_t struct_size;
     uint32_t abi_version;
     int status;                    /* 200, 404, ... */
-    size_t header_count;           /* see satchel_value_http_header */
+    size_t header_count;           /* see satchel_value_http_header_at */
     const satchel_value *value;    /* the decoded body (SATCHEL_TYPE_NULL when it carried none) */
 } satchel_http_info;
 
 SATCHEL_API satchel_status satchel_value_http_info(satchel_http_info *info, const satchel_value *message);
+
+/* The number of header fields of an embedded message (0 for another value), and the field at
+** `index`, owned by the value; SATCHEL_E_NOT_FOUND past the end. satchel_value_http_header is
+** its 0.1.0 name. */
+SATCHEL_API size_t satchel_value_http_header_count(const satchel_value *message);
+SATCHEL_API satchel_status satchel_value_http_header_at(const char **out_name, size_t *out_name_length, const char **out_value, size_t *out_value_length, const satchel_value *message, size_t index);
 SATCHEL_API satchel_status satchel_value_http_header(const char **out_name, size_t *out_name_length, const char **out_value, size_t *out_value_length, const satchel_value *message, size_t index);
 
 /* The error of a part that failed to decode: its satchel_status and message (owned by the

@@ -79,10 +79,10 @@ static int print_value(const satchel_value *value) {
             part.abi_version = SATCHEL_ABI_VERSION;
             if (satchel_value_part(&part, value, index) != SATCHEL_OK) return report(SATCHEL_E_NOT_FOUND, "part");
             printf("part %lu: %lu bytes\n", (unsigned long)index, (unsigned long)part.size);
-            for (header = 0; header < part.header_count; header++) {
+            for (header = 0; header < satchel_value_part_header_count(value, index); header++) {
                 const char *name, *text;
                 size_t name_length, text_length;
-                satchel_value_part_header(&name, &name_length, &text, &text_length, value, index, header);
+                satchel_value_part_header_at(&name, &name_length, &text, &text_length, value, index, header);
                 printf("  %.*s: %.*s\n", (int)name_length, name, (int)text_length, text);
             }
             if (satchel_value_type(part.value) == SATCHEL_TYPE_HTTP) {

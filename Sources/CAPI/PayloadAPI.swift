@@ -79,7 +79,7 @@ public func satchel_value_part(_ part: UnsafeMutablePointer<satchel_part>?, _ mu
 }
 
 @c @implementation
-public func satchel_value_part_header(_ outName: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outNameLength: UnsafeMutablePointer<Int>?, _ outValue: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outValueLength: UnsafeMutablePointer<Int>?, _ multipart: OpaquePointer?, _ partIndex: Int, _ headerIndex: Int) -> satchel_status {
+public func satchel_value_part_header_at(_ outName: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outNameLength: UnsafeMutablePointer<Int>?, _ outValue: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outValueLength: UnsafeMutablePointer<Int>?, _ multipart: OpaquePointer?, _ partIndex: Int, _ headerIndex: Int) -> satchel_status {
     clear(outName, outNameLength, outValue, outValueLength)
     return guarded {
         let nameOut = try Arguments.required(outName, "out_name")
@@ -108,7 +108,7 @@ public func satchel_value_http_info(_ info: UnsafeMutablePointer<satchel_http_in
 }
 
 @c @implementation
-public func satchel_value_http_header(_ outName: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outNameLength: UnsafeMutablePointer<Int>?, _ outValue: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outValueLength: UnsafeMutablePointer<Int>?, _ message: OpaquePointer?, _ index: Int) -> satchel_status {
+public func satchel_value_http_header_at(_ outName: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outNameLength: UnsafeMutablePointer<Int>?, _ outValue: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outValueLength: UnsafeMutablePointer<Int>?, _ message: OpaquePointer?, _ index: Int) -> satchel_status {
     clear(outName, outNameLength, outValue, outValueLength)
     return guarded {
         let nameOut = try Arguments.required(outName, "out_name")
@@ -155,4 +155,29 @@ extension ValueHandle {
         }
         return parts[index]
     }
+}
+
+// Header fields by index: the same shape for responses, parts and embedded messages
+// (`_header_count`, `_header_at`).
+
+@c @implementation
+public func satchel_value_part_header_count(_ multipart: OpaquePointer?, _ partIndex: Int) -> Int {
+    (try? ValueHandle.from(multipart, "multipart").part(at: partIndex).part.headers.count) ?? 0
+}
+
+@c @implementation
+public func satchel_value_http_header_count(_ message: OpaquePointer?) -> Int {
+    (try? ValueHandle.from(message, "message").payload(EmbeddedHTTPMessage.self, "an HTTP message").headers.count) ?? 0
+}
+
+/// The 0.1.0 name of ``satchel_value_part_header_at``.
+@c @implementation
+public func satchel_value_part_header(_ outName: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outNameLength: UnsafeMutablePointer<Int>?, _ outValue: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outValueLength: UnsafeMutablePointer<Int>?, _ multipart: OpaquePointer?, _ partIndex: Int, _ headerIndex: Int) -> satchel_status {
+    satchel_value_part_header_at(outName, outNameLength, outValue, outValueLength, multipart, partIndex, headerIndex)
+}
+
+/// The 0.1.0 name of ``satchel_value_http_header_at``.
+@c @implementation
+public func satchel_value_http_header(_ outName: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outNameLength: UnsafeMutablePointer<Int>?, _ outValue: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outValueLength: UnsafeMutablePointer<Int>?, _ message: OpaquePointer?, _ index: Int) -> satchel_status {
+    satchel_value_http_header_at(outName, outNameLength, outValue, outValueLength, message, index)
 }

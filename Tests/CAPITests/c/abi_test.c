@@ -347,6 +347,14 @@ static void test_registry_decoding(satchel_registry *registry, const char *png_p
         OK(satchel_value_part(&part, value, 0));
         CHECK(part.header_count == 1 && part.content_type_length == 16 && strcmp(part.content_type, "application/http") == 0);
         CHECK(part.name == NULL && part.filename == NULL);
+        CHECK(satchel_value_part_header_count(value, 0) == 1);
+        CHECK(satchel_value_part_header_count(value, 9) == 0);
+        CHECK(satchel_value_part_header_count(NULL, 0) == 0);
+        OK(satchel_value_part_header_at(&name, &name_length, &text, &text_length, value, 0, 0));
+        CHECK(strcmp(name, "Content-Type") == 0 && strcmp(text, "application/http") == 0);
+        CHECK_STATUS(satchel_value_part_header_at(&name, &name_length, &text, &text_length, value, 0, 1), SATCHEL_E_NOT_FOUND);
+        CHECK(name == NULL && text == NULL);
+        /* The 0.1.0 name answers the same. */
         OK(satchel_value_part_header(&name, &name_length, &text, &text_length, value, 0, 0));
         CHECK(strcmp(name, "Content-Type") == 0 && strcmp(text, "application/http") == 0);
         CHECK_STATUS(satchel_value_part_header(&name, &name_length, &text, &text_length, value, 0, 1), SATCHEL_E_NOT_FOUND);
@@ -356,6 +364,11 @@ static void test_registry_decoding(satchel_registry *registry, const char *png_p
         http.abi_version = SATCHEL_ABI_VERSION;
         OK(satchel_value_http_info(&http, part.value));
         CHECK(http.status == 200 && http.header_count == 1 && json_is(http.value, "{\"ok\":1}"));
+        CHECK(satchel_value_http_header_count(part.value) == 1);
+        CHECK(satchel_value_http_header_count(value) == 0); /* a multipart value is no message */
+        OK(satchel_value_http_header_at(&name, &name_length, &text, &text_length, part.value, 0));
+        CHECK(strcmp(name, "Content-Type") == 0 && text_length == 16);
+        CHECK_STATUS(satchel_value_http_header_at(&name, &name_length, &text, &text_length, part.value, 1), SATCHEL_E_NOT_FOUND);
         OK(satchel_value_http_header(&name, &name_length, &text, &text_length, part.value, 0));
         CHECK(strcmp(name, "Content-Type") == 0 && text_length == 16);
         OK(satchel_value_part(&part, value, 1));
