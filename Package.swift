@@ -95,13 +95,15 @@ let package = Package(
                 .unsafeFlags([
                     "-Xlinker", "-soname=libsatchel.so.0",
                     "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/CAPI/satchel.map",
-                ]),
+                ])
             ]
         ),
         .testTarget(name: "SerializerRegistryTests", dependencies: ["SerializerRegistry"]),
         .testTarget(
             name: "SerializersTests",
-            dependencies: ["Serializers", "SerializerRegistry", "CSatchelJSONC", "CSatchelLibXML2", "CSatchelImageCodecs"]
+            dependencies: [
+                "Serializers", "SerializerRegistry", "CSatchelJSONC", "CSatchelLibXML2", "CSatchelImageCodecs",
+            ]
         ),
         // Test servers (scripts/test-servers.py) and the .venv Python, shared by the test targets.
         .target(name: "SatchelTestSupport", path: "Tests/SatchelTestSupport"),

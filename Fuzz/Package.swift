@@ -16,7 +16,7 @@ let package = Package(
             dependencies: [.product(name: "Satchel", package: "Satchel")],
             // libFuzzer brings its own `main`; the module must not define one.
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

@@ -14,8 +14,12 @@ enum Arguments {
     }
 
     /// The bytes of a (pointer, length) argument; NULL is allowed only with length 0.
-    static func bytes(_ pointer: UnsafeRawPointer?, _ length: Int, _ name: String) throws(SatchelError) -> UnsafeRawBufferPointer {
-        guard length >= 0 else { throw SatchelError(.invalidArgument, "\(name): the length \(UInt(bitPattern: length)) is too large") }
+    static func bytes(
+        _ pointer: UnsafeRawPointer?, _ length: Int, _ name: String
+    ) throws(SatchelError) -> UnsafeRawBufferPointer {
+        guard length >= 0 else {
+            throw SatchelError(.invalidArgument, "\(name): the length \(UInt(bitPattern: length)) is too large")
+        }
         if length == 0 { return UnsafeRawBufferPointer(start: nil, count: 0) }
         guard let pointer else { throw SatchelError(.invalidArgument, "\(name) is NULL with a length of \(length)") }
         return UnsafeRawBufferPointer(start: pointer, count: length)
@@ -36,7 +40,9 @@ enum Arguments {
     }
 
     /// Like ``string(_:_:_:)``, but NULL means `nil`.
-    static func optionalString(_ pointer: UnsafePointer<CChar>?, _ length: Int, _ name: String) throws(SatchelError) -> String? {
+    static func optionalString(
+        _ pointer: UnsafePointer<CChar>?, _ length: Int, _ name: String
+    ) throws(SatchelError) -> String? {
         guard pointer != nil else { return nil }
         return try string(pointer, length, name)
     }
@@ -47,7 +53,9 @@ enum Arguments {
     }
 
     /// A media type given as a string.
-    static func mediaType(_ pointer: UnsafePointer<CChar>?, _ length: Int, _ name: String) throws(SatchelError) -> MediaType {
+    static func mediaType(
+        _ pointer: UnsafePointer<CChar>?, _ length: Int, _ name: String
+    ) throws(SatchelError) -> MediaType {
         try MediaType(parsing: string(pointer, length, name))
     }
 
@@ -58,17 +66,23 @@ enum Arguments {
     ///
     /// - Throws: `SATCHEL_E_INVALID_ARGUMENT` for NULL, `SATCHEL_E_ABI_MISMATCH` for an
     ///   `abi_version` this library does not know or a `struct_size` smaller than version 1's.
-    static func versioned<Struct>(_ pointer: UnsafeMutablePointer<Struct>?, _ name: String) throws(SatchelError) -> UnsafeMutablePointer<Struct> {
+    static func versioned<Struct>(
+        _ pointer: UnsafeMutablePointer<Struct>?, _ name: String
+    ) throws(SatchelError) -> UnsafeMutablePointer<Struct> {
         let pointer = try required(pointer, name)
         let raw = UnsafeRawPointer(pointer)
         let structSize = raw.loadUnaligned(as: UInt32.self)
         let abiVersion = raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self)
         let typeName = String(describing: Struct.self)
         guard abiVersion >= 1, abiVersion <= UInt32(SATCHEL_ABI_VERSION) else {
-            throw SatchelError(.abiMismatch, "\(typeName): abi_version \(abiVersion) is not one this library knows (1...\(SATCHEL_ABI_VERSION))")
+            throw SatchelError(
+                .abiMismatch,
+                "\(typeName): abi_version \(abiVersion) is not one this library knows (1...\(SATCHEL_ABI_VERSION))")
         }
         guard Int(structSize) >= MemoryLayout<Struct>.size else {
-            throw SatchelError(.abiMismatch, "\(typeName): struct_size \(structSize) is smaller than version 1's \(MemoryLayout<Struct>.size)")
+            throw SatchelError(
+                .abiMismatch,
+                "\(typeName): struct_size \(structSize) is smaller than version 1's \(MemoryLayout<Struct>.size)")
         }
         return pointer
     }
@@ -85,24 +99,29 @@ enum Arguments {
         let abiVersion = raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self)
         let typeName = String(describing: Struct.self)
         guard abiVersion >= 1, abiVersion <= UInt32(SATCHEL_ABI_VERSION) else {
-            throw SatchelError(.abiMismatch, "\(typeName): abi_version \(abiVersion) is not one this library knows (1...\(SATCHEL_ABI_VERSION))")
+            throw SatchelError(
+                .abiMismatch,
+                "\(typeName): abi_version \(abiVersion) is not one this library knows (1...\(SATCHEL_ABI_VERSION))")
         }
         guard structSize >= minimumSize else {
-            throw SatchelError(.abiMismatch, "\(typeName): struct_size \(structSize) is smaller than version 1's \(minimumSize)")
+            throw SatchelError(
+                .abiMismatch, "\(typeName): struct_size \(structSize) is smaller than version 1's \(minimumSize)")
         }
         guard structSize < MemoryLayout<Struct>.size else { return pointer.pointee }
         // An earlier version's struct: copy what it has into zeroed storage of this version's size.
-        let storage = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<Struct>.size, alignment: MemoryLayout<Struct>.alignment)
+        let storage = UnsafeMutableRawPointer.allocate(
+            byteCount: MemoryLayout<Struct>.size, alignment: MemoryLayout<Struct>.alignment)
         defer { storage.deallocate() }
         storage.initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<Struct>.size)
         // Whole members only: a size that ends inside a pointer member leaves that member NULL.
-        storage.copyMemory(from: raw, byteCount: max(minimumSize, structSize - structSize % MemoryLayout<UnsafeRawPointer>.size))
+        storage.copyMemory(
+            from: raw, byteCount: max(minimumSize, structSize - structSize % MemoryLayout<UnsafeRawPointer>.size))
         return storage.load(as: Struct.self)
     }
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif

@@ -1,7 +1,9 @@
+import SerializerRegistry
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A NUL-terminated copy of bytes in memory the library owns, kept by the object it came from
@@ -47,10 +49,10 @@ final class CBuffer: @unchecked Sendable {  // Immutable after init; C callers o
     }
 }
 
-import SerializerRegistry
-
 /// Writes a borrowed (pointer, length) pair to optional out-parameters.
-func store(_ buffer: CBuffer, _ pointer: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ length: UnsafeMutablePointer<Int>?) {
+func store(
+    _ buffer: CBuffer, _ pointer: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ length: UnsafeMutablePointer<Int>?
+) {
     pointer?.pointee = buffer.cString
     length?.pointee = buffer.count
 }

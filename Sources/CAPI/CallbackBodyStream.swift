@@ -15,7 +15,9 @@ final class CallbackSource: @unchecked Sendable {
     /// Copies a caller's source struct (its version already checked by `Arguments.versioned`).
     init(_ source: satchel_read_source) throws {
         _ = try Arguments.required(source.read, "source->read")
-        guard source.length >= -1 else { throw SatchelError(.invalidArgument, "source->length \(source.length) is negative") }
+        guard source.length >= -1 else {
+            throw SatchelError(.invalidArgument, "source->length \(source.length) is negative")
+        }
         declaredLength = source.length == -1 ? nil : source.length
         self.source = source
         userdata = PluginUserdata(source.userdata, destroy: source.destroy)

@@ -1,20 +1,24 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import CSatchel
 import SerializerRegistry
 import Serializers
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 // Multipart bodies: build, then read in pieces (include/satchel.h, "Multipart bodies").
 
 @c @implementation
-public func satchel_multipart_create(_ outMultipart: UnsafeMutablePointer<OpaquePointer?>?, _ boundary: UnsafePointer<CChar>?, _ boundaryLength: Int) -> satchel_status {
+public func satchel_multipart_create(
+    _ outMultipart: UnsafeMutablePointer<OpaquePointer?>?, _ boundary: UnsafePointer<CChar>?, _ boundaryLength: Int
+) -> satchel_status {
     outMultipart?.pointee = nil
     return guarded {
         let out = try Arguments.required(outMultipart, "out_multipart")
-        let chosen = try Arguments.optionalString(boundary, boundaryLength, "boundary")
+        let chosen =
+            try Arguments.optionalString(boundary, boundaryLength, "boundary")
             .map { text throws(SatchelError) in try MultipartBoundary(text) } ?? .random()
         let handle = MultipartHandle(MultipartFormData(boundary: chosen))
         out.pointee = handle.retainedPointer
@@ -27,7 +31,10 @@ public func satchel_multipart_free(_ multipart: OpaquePointer?) {
 }
 
 @c @implementation
-public func satchel_multipart_add_field(_ multipart: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ nameLength: Int, _ value: UnsafePointer<CChar>?, _ valueLength: Int) -> satchel_status {
+public func satchel_multipart_add_field(
+    _ multipart: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ nameLength: Int, _ value: UnsafePointer<CChar>?,
+    _ valueLength: Int
+) -> satchel_status {
     guarded {
         let handle = try MultipartHandle.from(multipart)
         let name = try Arguments.string(name, nameLength, "name")
@@ -37,13 +44,18 @@ public func satchel_multipart_add_field(_ multipart: OpaquePointer?, _ name: Uns
 }
 
 @c @implementation
-public func satchel_multipart_add_data(_ multipart: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ nameLength: Int, _ data: UnsafeRawPointer?, _ length: Int, _ filename: UnsafePointer<CChar>?, _ filenameLength: Int, _ contentType: UnsafePointer<CChar>?, _ contentTypeLength: Int) -> satchel_status {
+public func satchel_multipart_add_data(
+    _ multipart: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ nameLength: Int, _ data: UnsafeRawPointer?,
+    _ length: Int, _ filename: UnsafePointer<CChar>?, _ filenameLength: Int, _ contentType: UnsafePointer<CChar>?,
+    _ contentTypeLength: Int
+) -> satchel_status {
     guarded {
         let handle = try MultipartHandle.from(multipart)
         let name = try Arguments.string(name, nameLength, "name")
         let bytes = Array(try Arguments.bytes(data, length, "data"))
         let filename = try Arguments.optionalString(filename, filenameLength, "filename")
-        let mediaType = try contentType == nil
+        let mediaType =
+            try contentType == nil
             ? MediaType(type: "application", subtype: "octet-stream")
             : Arguments.mediaType(contentType, contentTypeLength, "content_type")
         try handle.add { try $0.append(bytes, name: name, filename: filename, mediaType: mediaType) }
@@ -51,7 +63,11 @@ public func satchel_multipart_add_data(_ multipart: OpaquePointer?, _ name: Unsa
 }
 
 @c @implementation
-public func satchel_multipart_add_file(_ multipart: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ nameLength: Int, _ path: UnsafePointer<CChar>?, _ filename: UnsafePointer<CChar>?, _ filenameLength: Int, _ contentType: UnsafePointer<CChar>?, _ contentTypeLength: Int) -> satchel_status {
+public func satchel_multipart_add_file(
+    _ multipart: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ nameLength: Int, _ path: UnsafePointer<CChar>?,
+    _ filename: UnsafePointer<CChar>?, _ filenameLength: Int, _ contentType: UnsafePointer<CChar>?,
+    _ contentTypeLength: Int
+) -> satchel_status {
     guarded {
         let handle = try MultipartHandle.from(multipart)
         let name = try Arguments.string(name, nameLength, "name")
@@ -70,7 +86,11 @@ public func satchel_multipart_add_file(_ multipart: OpaquePointer?, _ name: Unsa
 }
 
 @c @implementation
-public func satchel_multipart_add_callback(_ multipart: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ nameLength: Int, _ filename: UnsafePointer<CChar>?, _ filenameLength: Int, _ contentType: UnsafePointer<CChar>?, _ contentTypeLength: Int, _ source: UnsafePointer<satchel_read_source>?) -> satchel_status {
+public func satchel_multipart_add_callback(
+    _ multipart: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ nameLength: Int, _ filename: UnsafePointer<CChar>?,
+    _ filenameLength: Int, _ contentType: UnsafePointer<CChar>?, _ contentTypeLength: Int,
+    _ source: UnsafePointer<satchel_read_source>?
+) -> satchel_status {
     guarded {
         let handle = try MultipartHandle.from(multipart)
         let name = try Arguments.string(name, nameLength, "name")
@@ -88,7 +108,10 @@ public func satchel_multipart_add_callback(_ multipart: OpaquePointer?, _ name: 
 }
 
 @c @implementation
-public func satchel_multipart_content_type(_ outContentType: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outLength: UnsafeMutablePointer<Int>?, _ multipart: OpaquePointer?) -> satchel_status {
+public func satchel_multipart_content_type(
+    _ outContentType: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outLength: UnsafeMutablePointer<Int>?,
+    _ multipart: OpaquePointer?
+) -> satchel_status {
     outContentType?.pointee = nil
     outLength?.pointee = 0
     return guarded {
@@ -98,7 +121,9 @@ public func satchel_multipart_content_type(_ outContentType: UnsafeMutablePointe
 }
 
 @c @implementation
-public func satchel_multipart_content_length(_ outLength: UnsafeMutablePointer<Int64>?, _ multipart: OpaquePointer?) -> satchel_status {
+public func satchel_multipart_content_length(
+    _ outLength: UnsafeMutablePointer<Int64>?, _ multipart: OpaquePointer?
+) -> satchel_status {
     guarded {
         let out = try Arguments.required(outLength, "out_length")
         let handle = try MultipartHandle.from(multipart)
@@ -107,7 +132,10 @@ public func satchel_multipart_content_length(_ outLength: UnsafeMutablePointer<I
 }
 
 @c @implementation
-public func satchel_multipart_read(_ outCount: UnsafeMutablePointer<Int>?, _ multipart: OpaquePointer?, _ buffer: UnsafeMutablePointer<UInt8>?, _ capacity: Int) -> satchel_status {
+public func satchel_multipart_read(
+    _ outCount: UnsafeMutablePointer<Int>?, _ multipart: OpaquePointer?, _ buffer: UnsafeMutablePointer<UInt8>?,
+    _ capacity: Int
+) -> satchel_status {
     outCount?.pointee = 0
     return guarded {
         let out = try Arguments.required(outCount, "out_count")

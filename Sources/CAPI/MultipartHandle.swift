@@ -19,7 +19,6 @@ final class MultipartHandle: CHandle {
         contentType = CBuffer(form.contentType.description)
     }
 
-
     /// Adds a part, unless reading has begun.
     func add(_ append: (inout MultipartFormData) throws -> Void) throws {
         guard stream == nil else {

@@ -5,7 +5,9 @@ import Serializers
 // Typed payloads: images, XML, multipart parts, embedded HTTP messages, part errors.
 
 @c @implementation
-public func satchel_value_image_info(_ info: UnsafeMutablePointer<satchel_image_info>?, _ image: OpaquePointer?) -> satchel_status {
+public func satchel_value_image_info(
+    _ info: UnsafeMutablePointer<satchel_image_info>?, _ image: OpaquePointer?
+) -> satchel_status {
     guarded {
         let info = try Arguments.versioned(info, "info")
         let handle = try ValueHandle.from(image, "image")
@@ -16,7 +18,8 @@ public func satchel_value_image_info(_ info: UnsafeMutablePointer<satchel_image_
         info.pointee.channels = UInt32(clamping: decoded.channels)
         info.pointee.bit_depth = UInt32(clamping: decoded.bitDepth)
         info.pointee.row_stride = decoded.rowStride
-        info.pointee.color_type = handle.buffer(.imageColorType) { CBuffer(decoded.metadata.colorType.rawValue) }.cString
+        info.pointee.color_type =
+            handle.buffer(.imageColorType) { CBuffer(decoded.metadata.colorType.rawValue) }.cString
         info.pointee.orientation = UInt32(clamping: decoded.orientation.rawValue)
         info.pointee.interlaced = decoded.metadata.interlaced ? 1 : 0
         info.pointee.progressive = decoded.metadata.progressive ? 1 : 0
@@ -25,7 +28,10 @@ public func satchel_value_image_info(_ info: UnsafeMutablePointer<satchel_image_
 }
 
 @c @implementation
-public func satchel_value_image_pixels(_ outPixels: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, _ outLength: UnsafeMutablePointer<Int>?, _ image: OpaquePointer?) -> satchel_status {
+public func satchel_value_image_pixels(
+    _ outPixels: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, _ outLength: UnsafeMutablePointer<Int>?,
+    _ image: OpaquePointer?
+) -> satchel_status {
     outPixels?.pointee = nil
     outLength?.pointee = 0
     return guarded {
@@ -39,7 +45,10 @@ public func satchel_value_image_pixels(_ outPixels: UnsafeMutablePointer<UnsafeP
 }
 
 @c @implementation
-public func satchel_value_xml_query(_ outNodes: UnsafeMutablePointer<OpaquePointer?>?, _ xml: OpaquePointer?, _ xpath: UnsafePointer<CChar>?, _ xpathLength: Int, _ namespaces: UnsafePointer<UnsafePointer<CChar>?>?) -> satchel_status {
+public func satchel_value_xml_query(
+    _ outNodes: UnsafeMutablePointer<OpaquePointer?>?, _ xml: OpaquePointer?, _ xpath: UnsafePointer<CChar>?,
+    _ xpathLength: Int, _ namespaces: UnsafePointer<UnsafePointer<CChar>?>?
+) -> satchel_status {
     outNodes?.pointee = nil
     return guarded {
         let out = try Arguments.required(outNodes, "out_nodes")
@@ -59,7 +68,9 @@ public func satchel_value_xml_query(_ outNodes: UnsafeMutablePointer<OpaquePoint
 }
 
 @c @implementation
-public func satchel_value_part(_ part: UnsafeMutablePointer<satchel_part>?, _ multipart: OpaquePointer?, _ index: Int) -> satchel_status {
+public func satchel_value_part(
+    _ part: UnsafeMutablePointer<satchel_part>?, _ multipart: OpaquePointer?, _ index: Int
+) -> satchel_status {
     guarded {
         let part = try Arguments.versioned(part, "part")
         let handle = try ValueHandle.from(multipart, "multipart")
@@ -71,7 +82,8 @@ public func satchel_value_part(_ part: UnsafeMutablePointer<satchel_part>?, _ mu
         }
         (part.pointee.name, part.pointee.name_length) = text(.partName(index), element.part.name)
         (part.pointee.filename, part.pointee.filename_length) = text(.partFilename(index), element.part.filename)
-        (part.pointee.content_type, part.pointee.content_type_length) = text(.partContentType(index), element.part.contentType)
+        (part.pointee.content_type, part.pointee.content_type_length) = text(
+            .partContentType(index), element.part.contentType)
         part.pointee.size = UInt64(element.part.size)
         part.pointee.header_count = element.part.headers.count
         part.pointee.value = handle.child(.element(index)) { element.value }.borrowedPointer
@@ -79,7 +91,11 @@ public func satchel_value_part(_ part: UnsafeMutablePointer<satchel_part>?, _ mu
 }
 
 @c @implementation
-public func satchel_value_part_header_at(_ outName: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outNameLength: UnsafeMutablePointer<Int>?, _ outValue: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outValueLength: UnsafeMutablePointer<Int>?, _ multipart: OpaquePointer?, _ partIndex: Int, _ headerIndex: Int) -> satchel_status {
+public func satchel_value_part_header_at(
+    _ outName: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outNameLength: UnsafeMutablePointer<Int>?,
+    _ outValue: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outValueLength: UnsafeMutablePointer<Int>?,
+    _ multipart: OpaquePointer?, _ partIndex: Int, _ headerIndex: Int
+) -> satchel_status {
     clear(outName, outNameLength, outValue, outValueLength)
     return guarded {
         let nameOut = try Arguments.required(outName, "out_name")
@@ -87,16 +103,21 @@ public func satchel_value_part_header_at(_ outName: UnsafeMutablePointer<UnsafeP
         let handle = try ValueHandle.from(multipart, "multipart")
         let headers = try handle.part(at: partIndex).part.headers
         guard headers.indices.contains(headerIndex) else {
-            throw SatchelError(.valueNotFound, "part \(partIndex) has \(headers.count) headers, not \(UInt(bitPattern: headerIndex) + 1)")
+            throw SatchelError(
+                .valueNotFound,
+                "part \(partIndex) has \(headers.count) headers, not \(UInt(bitPattern: headerIndex) + 1)")
         }
         let header = headers[headerIndex]
         store(handle.buffer(.partHeaderName(partIndex, headerIndex)) { CBuffer(header.name) }, nameOut, outNameLength)
-        store(handle.buffer(.partHeaderValue(partIndex, headerIndex)) { CBuffer(header.value) }, valueOut, outValueLength)
+        store(
+            handle.buffer(.partHeaderValue(partIndex, headerIndex)) { CBuffer(header.value) }, valueOut, outValueLength)
     }
 }
 
 @c @implementation
-public func satchel_value_http_info(_ info: UnsafeMutablePointer<satchel_http_info>?, _ message: OpaquePointer?) -> satchel_status {
+public func satchel_value_http_info(
+    _ info: UnsafeMutablePointer<satchel_http_info>?, _ message: OpaquePointer?
+) -> satchel_status {
     guarded {
         let info = try Arguments.versioned(info, "info")
         let handle = try ValueHandle.from(message, "message")
@@ -108,7 +129,11 @@ public func satchel_value_http_info(_ info: UnsafeMutablePointer<satchel_http_in
 }
 
 @c @implementation
-public func satchel_value_http_header_at(_ outName: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outNameLength: UnsafeMutablePointer<Int>?, _ outValue: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outValueLength: UnsafeMutablePointer<Int>?, _ message: OpaquePointer?, _ index: Int) -> satchel_status {
+public func satchel_value_http_header_at(
+    _ outName: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outNameLength: UnsafeMutablePointer<Int>?,
+    _ outValue: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outValueLength: UnsafeMutablePointer<Int>?,
+    _ message: OpaquePointer?, _ index: Int
+) -> satchel_status {
     clear(outName, outNameLength, outValue, outValueLength)
     return guarded {
         let nameOut = try Arguments.required(outName, "out_name")
@@ -116,7 +141,8 @@ public func satchel_value_http_header_at(_ outName: UnsafeMutablePointer<UnsafeP
         let handle = try ValueHandle.from(message, "message")
         let headers = try handle.payload(EmbeddedHTTPMessage.self, "an HTTP message").headers
         guard headers.indices.contains(index) else {
-            throw SatchelError(.valueNotFound, "the message has \(headers.count) headers, not \(UInt(bitPattern: index) + 1)")
+            throw SatchelError(
+                .valueNotFound, "the message has \(headers.count) headers, not \(UInt(bitPattern: index) + 1)")
         }
         store(handle.buffer(.httpHeaderName(index)) { CBuffer(headers[index].name) }, nameOut, outNameLength)
         store(handle.buffer(.httpHeaderValue(index)) { CBuffer(headers[index].value) }, valueOut, outValueLength)
@@ -124,7 +150,10 @@ public func satchel_value_http_header_at(_ outName: UnsafeMutablePointer<UnsafeP
 }
 
 @c @implementation
-public func satchel_value_error(_ outStatus: UnsafeMutablePointer<satchel_status>?, _ outMessage: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ error: OpaquePointer?) -> satchel_status {
+public func satchel_value_error(
+    _ outStatus: UnsafeMutablePointer<satchel_status>?, _ outMessage: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
+    _ error: OpaquePointer?
+) -> satchel_status {
     outMessage?.pointee = nil
     return guarded {
         let statusOut = try Arguments.required(outStatus, "out_status")
@@ -151,7 +180,8 @@ extension ValueHandle {
     func part(at index: Int) throws(SatchelError) -> MultipartParts.Element {
         let parts = try payload(MultipartParts.self, "a multipart value")
         guard parts.indices.contains(index) else {
-            throw SatchelError(.valueNotFound, "index \(UInt(bitPattern: index)) is past the end of \(parts.count) parts")
+            throw SatchelError(
+                .valueNotFound, "index \(UInt(bitPattern: index)) is past the end of \(parts.count) parts")
         }
         return parts[index]
     }
@@ -172,12 +202,20 @@ public func satchel_value_http_header_count(_ message: OpaquePointer?) -> Int {
 
 /// The 0.1.0 name of ``satchel_value_part_header_at``.
 @c @implementation
-public func satchel_value_part_header(_ outName: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outNameLength: UnsafeMutablePointer<Int>?, _ outValue: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outValueLength: UnsafeMutablePointer<Int>?, _ multipart: OpaquePointer?, _ partIndex: Int, _ headerIndex: Int) -> satchel_status {
+public func satchel_value_part_header(
+    _ outName: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outNameLength: UnsafeMutablePointer<Int>?,
+    _ outValue: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outValueLength: UnsafeMutablePointer<Int>?,
+    _ multipart: OpaquePointer?, _ partIndex: Int, _ headerIndex: Int
+) -> satchel_status {
     satchel_value_part_header_at(outName, outNameLength, outValue, outValueLength, multipart, partIndex, headerIndex)
 }
 
 /// The 0.1.0 name of ``satchel_value_http_header_at``.
 @c @implementation
-public func satchel_value_http_header(_ outName: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outNameLength: UnsafeMutablePointer<Int>?, _ outValue: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outValueLength: UnsafeMutablePointer<Int>?, _ message: OpaquePointer?, _ index: Int) -> satchel_status {
+public func satchel_value_http_header(
+    _ outName: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outNameLength: UnsafeMutablePointer<Int>?,
+    _ outValue: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outValueLength: UnsafeMutablePointer<Int>?,
+    _ message: OpaquePointer?, _ index: Int
+) -> satchel_status {
     satchel_value_http_header_at(outName, outNameLength, outValue, outValueLength, message, index)
 }

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import CSatchel
 import SerializerRegistry
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// Loads plugin shared objects: `dlopen`, look up `satchel_plugin_init`, call it with the host
 /// table and the registry.
@@ -29,7 +30,8 @@ enum PluginLoader {
         let status = initialize(PluginHost.table, pointer)
         guard status == SATCHEL_OK else {
             let detail = PluginHost.takeMessage() ?? String(cString: satchel_status_string(status))
-            throw SatchelError(.plugin, "satchel_plugin_init of \(path) failed with status \(status.rawValue): \(detail)")
+            throw SatchelError(
+                .plugin, "satchel_plugin_init of \(path) failed with status \(status.rawValue): \(detail)")
         }
     }
 

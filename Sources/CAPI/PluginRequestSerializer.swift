@@ -3,10 +3,11 @@ import SerializerRegistry
 
 /// A request serializer written in C (`satchel_request_serializer`).
 struct PluginRequestSerializer: RequestSerializer {
-    typealias Encode = @convention(c) (
-        UnsafeMutableRawPointer?, UnsafePointer<satchel_host>?, OpaquePointer?,
-        UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?, UnsafeMutablePointer<Int>?
-    ) -> satchel_status
+    typealias Encode =
+        @convention(c) (
+            UnsafeMutableRawPointer?, UnsafePointer<satchel_host>?, OpaquePointer?,
+            UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?, UnsafeMutablePointer<Int>?
+        ) -> satchel_status
 
     let name: String
     let contentType: MediaType
@@ -36,13 +37,15 @@ struct PluginRequestSerializer: RequestSerializer {
         }
         guard length >= 0 else { throw SatchelError(.internal, "the \(name) plugin returned a negative length") }
         if length == 0 { return [] }
-        guard let body else { throw SatchelError(.internal, "the \(name) plugin returned NULL with a length of \(length)") }
+        guard let body else {
+            throw SatchelError(.internal, "the \(name) plugin returned NULL with a length of \(length)")
+        }
         return Array(UnsafeBufferPointer(start: body, count: length))
     }
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif

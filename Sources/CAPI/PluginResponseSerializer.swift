@@ -4,15 +4,18 @@ import SerializerRegistry
 /// A response serializer written in C (`satchel_response_serializer`): the registry's
 /// dispatching serializer, multipart parts and batch parts reach it like a built-in one.
 struct PluginResponseSerializer: ResponseSerializer {
-    typealias Decode = @convention(c) (
-        UnsafeMutableRawPointer?, UnsafePointer<satchel_host>?, UnsafePointer<CChar>?, Int, UnsafePointer<UInt8>?, Int,
-        UnsafeMutablePointer<OpaquePointer?>?
-    ) -> satchel_status
+    typealias Decode =
+        @convention(c) (
+            UnsafeMutableRawPointer?, UnsafePointer<satchel_host>?, UnsafePointer<CChar>?, Int, UnsafePointer<UInt8>?,
+            Int,
+            UnsafeMutablePointer<OpaquePointer?>?
+        ) -> satchel_status
 
     typealias Sniff = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int) -> UnsafePointer<CChar>?
 
     /// The size of a version 1 `satchel_response_serializer`: everything before `sniff`.
-    static let version1Size = MemoryLayout<satchel_response_serializer>.offset(of: \.sniff) ?? MemoryLayout<satchel_response_serializer>.size
+    static let version1Size =
+        MemoryLayout<satchel_response_serializer>.offset(of: \.sniff) ?? MemoryLayout<satchel_response_serializer>.size
 
     let name: String
     let acceptableContentTypes: MediaRangeList
@@ -31,7 +34,8 @@ struct PluginResponseSerializer: ResponseSerializer {
         let list = try Arguments.required(vtable.media_types, "media_types")
         var ranges: [MediaRangeList.Range] = []
         while let type = list[ranges.count] {
-            ranges.append(MediaRangeList.Range(try MediaType(parsing: Arguments.path(type, "media_types[\(ranges.count)]"))))
+            ranges.append(
+                MediaRangeList.Range(try MediaType(parsing: Arguments.path(type, "media_types[\(ranges.count)]"))))
         }
         guard !ranges.isEmpty else { throw SatchelError(.invalidArgument, "media_types is empty") }
         acceptableContentTypes = MediaRangeList(ranges)
@@ -62,11 +66,13 @@ struct PluginResponseSerializer: ResponseSerializer {
     /// an answer that is not a media type (a plugin's mistake must not stop other serializers).
     func sniff(prefix: ArraySlice<UInt8>) -> MediaType? {
         guard let sniffFunction else { return nil }
-        let answer = prefix.withContiguousStorageIfAvailable { bytes in
-            sniffFunction(userdata.pointer, bytes.baseAddress, bytes.count)
-        } ?? Array(prefix).withUnsafeBufferPointer { bytes in
-            sniffFunction(userdata.pointer, bytes.baseAddress, bytes.count)
-        }
+        let answer =
+            prefix.withContiguousStorageIfAvailable { bytes in
+                sniffFunction(userdata.pointer, bytes.baseAddress, bytes.count)
+            }
+            ?? Array(prefix).withUnsafeBufferPointer { bytes in
+                sniffFunction(userdata.pointer, bytes.baseAddress, bytes.count)
+            }
         guard let answer else { return nil }
         return try? MediaType(parsing: String(cString: answer))
     }

@@ -19,7 +19,9 @@ public func satchel_registry_free(_ registry: OpaquePointer?) {
 }
 
 @c @implementation
-public func satchel_registry_set_limit(_ registry: OpaquePointer?, _ limit: satchel_limit, _ value: UInt64) -> satchel_status {
+public func satchel_registry_set_limit(
+    _ registry: OpaquePointer?, _ limit: satchel_limit, _ value: UInt64
+) -> satchel_status {
     guarded {
         let handle = try RegistryHandle.from(registry)
         let keyPath = try Limits.keyPath(for: limit)
@@ -31,7 +33,9 @@ public func satchel_registry_set_limit(_ registry: OpaquePointer?, _ limit: satc
 }
 
 @c @implementation
-public func satchel_registry_get_limit(_ outValue: UnsafeMutablePointer<UInt64>?, _ registry: OpaquePointer?, _ limit: satchel_limit) -> satchel_status {
+public func satchel_registry_get_limit(
+    _ outValue: UnsafeMutablePointer<UInt64>?, _ registry: OpaquePointer?, _ limit: satchel_limit
+) -> satchel_status {
     guarded {
         let out = try Arguments.required(outValue, "out_value")
         let handle = try RegistryHandle.from(registry)
@@ -40,12 +44,16 @@ public func satchel_registry_get_limit(_ outValue: UnsafeMutablePointer<UInt64>?
 }
 
 @c @implementation
-public func satchel_registry_decode(_ outValue: UnsafeMutablePointer<OpaquePointer?>?, _ registry: OpaquePointer?, _ contentType: UnsafePointer<CChar>?, _ contentTypeLength: Int, _ body: UnsafeRawPointer?, _ length: Int) -> satchel_status {
+public func satchel_registry_decode(
+    _ outValue: UnsafeMutablePointer<OpaquePointer?>?, _ registry: OpaquePointer?, _ contentType: UnsafePointer<CChar>?,
+    _ contentTypeLength: Int, _ body: UnsafeRawPointer?, _ length: Int
+) -> satchel_status {
     outValue?.pointee = nil
     return guarded {
         let out = try Arguments.required(outValue, "out_value")
         let handle = try RegistryHandle.from(registry)
-        let mediaType = try contentType == nil
+        let mediaType =
+            try contentType == nil
             ? MediaType(type: "application", subtype: "octet-stream")
             : Arguments.mediaType(contentType, contentTypeLength, "content_type")
         let bytes = try Arguments.bytes(body, length, "body")
@@ -58,7 +66,11 @@ public func satchel_registry_decode(_ outValue: UnsafeMutablePointer<OpaquePoint
 }
 
 @c @implementation
-public func satchel_registry_encode(_ outBody: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?, _ outLength: UnsafeMutablePointer<Int>?, _ outContentType: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ registry: OpaquePointer?, _ mediaType: UnsafePointer<CChar>?, _ mediaTypeLength: Int, _ parameters: OpaquePointer?) -> satchel_status {
+public func satchel_registry_encode(
+    _ outBody: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?, _ outLength: UnsafeMutablePointer<Int>?,
+    _ outContentType: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ registry: OpaquePointer?,
+    _ mediaType: UnsafePointer<CChar>?, _ mediaTypeLength: Int, _ parameters: OpaquePointer?
+) -> satchel_status {
     outBody?.pointee = nil
     outLength?.pointee = 0
     outContentType?.pointee = nil
@@ -85,7 +97,7 @@ public func satchel_registry_encode(_ outBody: UnsafeMutablePointer<UnsafeMutabl
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif

@@ -8,7 +8,10 @@ import Transport
 // Requests, sending, tasks and responses (include/satchel.h, "Transport").
 
 @c @implementation
-public func satchel_request_create(_ outRequest: UnsafeMutablePointer<OpaquePointer?>?, _ method: UnsafePointer<CChar>?, _ methodLength: Int, _ url: UnsafePointer<CChar>?, _ urlLength: Int) -> satchel_status {
+public func satchel_request_create(
+    _ outRequest: UnsafeMutablePointer<OpaquePointer?>?, _ method: UnsafePointer<CChar>?, _ methodLength: Int,
+    _ url: UnsafePointer<CChar>?, _ urlLength: Int
+) -> satchel_status {
     outRequest?.pointee = nil
     return guarded {
         let out = try Arguments.required(outRequest, "out_request")
@@ -27,7 +30,10 @@ public func satchel_request_free(_ request: OpaquePointer?) {
 }
 
 @c @implementation
-public func satchel_request_add_header(_ request: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ nameLength: Int, _ value: UnsafePointer<CChar>?, _ valueLength: Int) -> satchel_status {
+public func satchel_request_add_header(
+    _ request: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ nameLength: Int, _ value: UnsafePointer<CChar>?,
+    _ valueLength: Int
+) -> satchel_status {
     guarded {
         let handle = try RequestHandle.from(request)
         let field = try HTTPField.Name.parse(Arguments.string(name, nameLength, "name"))
@@ -37,7 +43,9 @@ public func satchel_request_add_header(_ request: OpaquePointer?, _ name: Unsafe
 }
 
 @c @implementation
-public func satchel_request_set_parameters(_ request: OpaquePointer?, _ parameters: OpaquePointer?, _ mediaType: UnsafePointer<CChar>?, _ mediaTypeLength: Int) -> satchel_status {
+public func satchel_request_set_parameters(
+    _ request: OpaquePointer?, _ parameters: OpaquePointer?, _ mediaType: UnsafePointer<CChar>?, _ mediaTypeLength: Int
+) -> satchel_status {
     guarded {
         let handle = try RequestHandle.from(request)
         let value = try ValueHandle.from(parameters, "parameters").value
@@ -49,27 +57,36 @@ public func satchel_request_set_parameters(_ request: OpaquePointer?, _ paramete
 }
 
 @c @implementation
-public func satchel_request_set_body(_ request: OpaquePointer?, _ body: UnsafeRawPointer?, _ length: Int, _ contentType: UnsafePointer<CChar>?, _ contentTypeLength: Int) -> satchel_status {
+public func satchel_request_set_body(
+    _ request: OpaquePointer?, _ body: UnsafeRawPointer?, _ length: Int, _ contentType: UnsafePointer<CChar>?,
+    _ contentTypeLength: Int
+) -> satchel_status {
     guarded {
         let handle = try RequestHandle.from(request)
         let bytes = Array(try Arguments.bytes(body, length, "body"))
         let type = try Arguments.optionalString(contentType, contentTypeLength, "content_type")
-        handle.body = .bytes(bytes, contentType: try type.map { text throws(SatchelError) in try MediaType(parsing: text) })
+        handle.body = .bytes(
+            bytes, contentType: try type.map { text throws(SatchelError) in try MediaType(parsing: text) })
     }
 }
 
 @c @implementation
-public func satchel_request_set_body_file(_ request: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ contentType: UnsafePointer<CChar>?, _ contentTypeLength: Int) -> satchel_status {
+public func satchel_request_set_body_file(
+    _ request: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ contentType: UnsafePointer<CChar>?,
+    _ contentTypeLength: Int
+) -> satchel_status {
     guarded {
         let handle = try RequestHandle.from(request)
         let path = try Arguments.path(path, "path")
         let type = try Arguments.optionalString(contentType, contentTypeLength, "content_type")
-        handle.body = .file(path: path, contentType: try type.map { text throws(SatchelError) in try MediaType(parsing: text) })
+        handle.body = .file(
+            path: path, contentType: try type.map { text throws(SatchelError) in try MediaType(parsing: text) })
     }
 }
 
 @c @implementation
-public func satchel_request_set_body_multipart(_ request: OpaquePointer?, _ multipart: OpaquePointer?) -> satchel_status {
+public func satchel_request_set_body_multipart(_ request: OpaquePointer?, _ multipart: OpaquePointer?) -> satchel_status
+{
     guarded {
         let handle = try RequestHandle.from(request)
         let builder = try MultipartHandle.from(multipart)
@@ -82,7 +99,9 @@ public func satchel_request_set_body_multipart(_ request: OpaquePointer?, _ mult
 }
 
 @c @implementation
-public func satchel_request_set_progress(_ request: OpaquePointer?, _ progress: satchel_progress_callback?, _ userdata: UnsafeMutableRawPointer?) -> satchel_status {
+public func satchel_request_set_progress(
+    _ request: OpaquePointer?, _ progress: satchel_progress_callback?, _ userdata: UnsafeMutableRawPointer?
+) -> satchel_status {
     guarded {
         let handle = try RequestHandle.from(request)
         handle.progress = progress
@@ -91,7 +110,9 @@ public func satchel_request_set_progress(_ request: OpaquePointer?, _ progress: 
 }
 
 @c @implementation
-public func satchel_session_send(_ outResponse: UnsafeMutablePointer<OpaquePointer?>?, _ session: OpaquePointer?, _ request: OpaquePointer?) -> satchel_status {
+public func satchel_session_send(
+    _ outResponse: UnsafeMutablePointer<OpaquePointer?>?, _ session: OpaquePointer?, _ request: OpaquePointer?
+) -> satchel_status {
     outResponse?.pointee = nil
     var result: DataResponse?
     let started = guarded {
@@ -113,12 +134,16 @@ public func satchel_session_send(_ outResponse: UnsafeMutablePointer<OpaquePoint
 }
 
 @c @implementation
-public func satchel_session_send_async(_ outTask: UnsafeMutablePointer<OpaquePointer?>?, _ session: OpaquePointer?, _ request: OpaquePointer?, _ completion: satchel_completion_callback?, _ userdata: UnsafeMutableRawPointer?) -> satchel_status {
+public func satchel_session_send_async(
+    _ outTask: UnsafeMutablePointer<OpaquePointer?>?, _ session: OpaquePointer?, _ request: OpaquePointer?,
+    _ completion: satchel_completion_callback?, _ userdata: UnsafeMutableRawPointer?
+) -> satchel_status {
     outTask?.pointee = nil
     return guarded {
         let sessionHandle = try SessionHandle.from(session)
         let requestHandle = try RequestHandle.from(request)
-        let callback = CompletionCallback(function: try Arguments.required(completion, "completion"), userdata: userdata)
+        let callback = CompletionCallback(
+            function: try Arguments.required(completion, "completion"), userdata: userdata)
         let taskBox = Mutex<TaskHandle?>(nil)
         let task = try TaskHandle.start(session: sessionHandle.session(), request: requestHandle) { response in
             callback.call(with: response)
@@ -141,7 +166,9 @@ struct CompletionCallback: @unchecked Sendable {
         let status = ResponseHandle.status(of: response)
         let message = response.error.map { CBuffer($0.description) }
         withExtendedLifetime(message) {
-            function(userdata, status, message?.cString ?? StaticCString.empty, ResponseHandle.retainedPointer(for: response))
+            function(
+                userdata, status, message?.cString ?? StaticCString.empty, ResponseHandle.retainedPointer(for: response)
+            )
         }
     }
 }

@@ -24,14 +24,16 @@ final class RequestHandle: CHandle {
         self.url = url
     }
 
-
     /// The Transport request, with the serializer for the parameters looked up in `registry`
     /// and the progress callback wired to `cancel`.
-    func sessionRequest(registry: Registry, onCancelRequest cancel: @escaping @Sendable () -> Void) throws -> SessionRequest {
+    func sessionRequest(
+        registry: Registry, onCancelRequest cancel: @escaping @Sendable () -> Void
+    ) throws -> SessionRequest {
         var request = SessionRequest(method, url, parameters: parameters, headers: headers, body: body)
         if let parameterType {
             guard let serializer = registry.requestSerializer(for: parameterType) else {
-                throw SatchelError(.unacceptableContentType, "no registered request serializer writes \(parameterType.essence)")
+                throw SatchelError(
+                    .unacceptableContentType, "no registered request serializer writes \(parameterType.essence)")
             }
             request.requestSerializer = serializer
         }

@@ -22,14 +22,19 @@ public func satchel_response_header_count(_ response: OpaquePointer?) -> Int {
 }
 
 @c @implementation
-public func satchel_response_header_at(_ outName: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outNameLength: UnsafeMutablePointer<Int>?, _ outValue: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outValueLength: UnsafeMutablePointer<Int>?, _ response: OpaquePointer?, _ index: Int) -> satchel_status {
+public func satchel_response_header_at(
+    _ outName: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outNameLength: UnsafeMutablePointer<Int>?,
+    _ outValue: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outValueLength: UnsafeMutablePointer<Int>?,
+    _ response: OpaquePointer?, _ index: Int
+) -> satchel_status {
     clear(outName, outNameLength, outValue, outValueLength)
     return guarded {
         let nameOut = try Arguments.required(outName, "out_name")
         let valueOut = try Arguments.required(outValue, "out_value")
         let headers = try ResponseHandle.from(response).headers
         guard headers.indices.contains(index) else {
-            throw SatchelError(.valueNotFound, "the response has \(headers.count) header fields, not \(UInt(bitPattern: index) + 1)")
+            throw SatchelError(
+                .valueNotFound, "the response has \(headers.count) header fields, not \(UInt(bitPattern: index) + 1)")
         }
         store(headers[index].name, nameOut, outNameLength)
         store(headers[index].value, valueOut, outValueLength)
@@ -37,7 +42,10 @@ public func satchel_response_header_at(_ outName: UnsafeMutablePointer<UnsafePoi
 }
 
 @c @implementation
-public func satchel_response_header(_ outValue: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outValueLength: UnsafeMutablePointer<Int>?, _ response: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ nameLength: Int) -> satchel_status {
+public func satchel_response_header(
+    _ outValue: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outValueLength: UnsafeMutablePointer<Int>?,
+    _ response: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ nameLength: Int
+) -> satchel_status {
     outValue?.pointee = nil
     outValueLength?.pointee = 0
     return guarded {
@@ -52,7 +60,10 @@ public func satchel_response_header(_ outValue: UnsafeMutablePointer<UnsafePoint
 }
 
 @c @implementation
-public func satchel_response_body(_ outBody: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, _ outLength: UnsafeMutablePointer<Int>?, _ response: OpaquePointer?) -> satchel_status {
+public func satchel_response_body(
+    _ outBody: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, _ outLength: UnsafeMutablePointer<Int>?,
+    _ response: OpaquePointer?
+) -> satchel_status {
     outBody?.pointee = nil
     outLength?.pointee = 0
     return guarded {

@@ -24,7 +24,6 @@ final class ResponseHandle: @unchecked Sendable, CHandle {
         value = response.value.map { ValueHandle($0, ownedByParent: true) }
     }
 
-
     /// A retained pointer for C, when a response arrived.
     static func retainedPointer(for response: DataResponse) -> OpaquePointer? {
         guard response.response != nil else { return nil }

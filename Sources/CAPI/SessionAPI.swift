@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import CSatchel
 import HTTPTypes
 import SerializerRegistry
@@ -10,15 +5,26 @@ import Serializers
 import Synchronization
 import Transport
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 // Sessions and their settings (include/satchel.h, "Transport").
 
 @c @implementation
-public func satchel_session_create(_ outSession: UnsafeMutablePointer<OpaquePointer?>?, _ baseURL: UnsafePointer<CChar>?, _ baseURLLength: Int, _ registry: OpaquePointer?) -> satchel_status {
+public func satchel_session_create(
+    _ outSession: UnsafeMutablePointer<OpaquePointer?>?, _ baseURL: UnsafePointer<CChar>?, _ baseURLLength: Int,
+    _ registry: OpaquePointer?
+) -> satchel_status {
     outSession?.pointee = nil
     return guarded {
         let out = try Arguments.required(outSession, "out_session")
         let base = try Arguments.optionalString(baseURL, baseURLLength, "base_url")
-        let chosen = try registry.map { pointer throws(SatchelError) in try RegistryHandle.from(pointer).registry } ?? .standard()
+        let chosen =
+            try registry.map { pointer throws(SatchelError) in try RegistryHandle.from(pointer).registry }
+            ?? .standard()
         let handle = try SessionHandle(baseURL: base, registry: chosen)
         out.pointee = handle.retainedPointer
     }
@@ -32,12 +38,16 @@ public func satchel_session_free(_ session: OpaquePointer?) {
 }
 
 /// Runs a setter on a session's configuration.
-private func configure(_ session: OpaquePointer?, _ change: (inout SessionConfiguration) throws -> Void) -> satchel_status {
+private func configure(
+    _ session: OpaquePointer?, _ change: (inout SessionConfiguration) throws -> Void
+) -> satchel_status {
     guarded { try SessionHandle.from(session).configure(change) }
 }
 
 @c @implementation
-public func satchel_session_set_timeout(_ session: OpaquePointer?, _ timeout: satchel_timeout, _ milliseconds: UInt64) -> satchel_status {
+public func satchel_session_set_timeout(
+    _ session: OpaquePointer?, _ timeout: satchel_timeout, _ milliseconds: UInt64
+) -> satchel_status {
     configure(session) { configuration in
         guard milliseconds <= UInt64(Int64.max) else {
             throw SatchelError(.invalidArgument, "milliseconds: \(milliseconds) is too large")
@@ -53,7 +63,10 @@ public func satchel_session_set_timeout(_ session: OpaquePointer?, _ timeout: sa
 }
 
 @c @implementation
-public func satchel_session_set_header(_ session: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ nameLength: Int, _ value: UnsafePointer<CChar>?, _ valueLength: Int) -> satchel_status {
+public func satchel_session_set_header(
+    _ session: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ nameLength: Int, _ value: UnsafePointer<CChar>?,
+    _ valueLength: Int
+) -> satchel_status {
     configure(session) { configuration in
         let field = try HTTPField.Name.parse(Arguments.string(name, nameLength, "name"))
         let value = try Arguments.string(value, valueLength, "value")
@@ -83,7 +96,9 @@ public func satchel_session_set_ca_file(_ session: OpaquePointer?, _ path: Unsaf
 }
 
 @c @implementation
-public func satchel_session_add_pinned_public_key(_ session: OpaquePointer?, _ pin: UnsafePointer<CChar>?, _ pinLength: Int) -> satchel_status {
+public func satchel_session_add_pinned_public_key(
+    _ session: OpaquePointer?, _ pin: UnsafePointer<CChar>?, _ pinLength: Int
+) -> satchel_status {
     configure(session) { configuration in
         var text = try Arguments.string(pin, pinLength, "pin")
         if text.hasPrefix("sha256//") { text.removeFirst("sha256//".count) }
@@ -96,7 +111,8 @@ public func satchel_session_add_pinned_public_key(_ session: OpaquePointer?, _ p
 }
 
 @c @implementation
-public func satchel_session_set_allow_invalid_certificates(_ session: OpaquePointer?, _ allow: Int32) -> satchel_status {
+public func satchel_session_set_allow_invalid_certificates(_ session: OpaquePointer?, _ allow: Int32) -> satchel_status
+{
     configure(session) { $0.securityPolicy.allowInvalidCertificates = allow != 0 }
 }
 
@@ -120,7 +136,8 @@ extension HTTPField {
     /// injection).
     static func checkedValue(_ value: String) throws(SatchelError) -> String {
         guard HTTPField.isValidValue(value) else {
-            throw SatchelError(.invalidArgument, "the header value \(Value.string(value).canonicalJSON()) holds CR, LF or NUL")
+            throw SatchelError(
+                .invalidArgument, "the header value \(Value.string(value).canonicalJSON()) holds CR, LF or NUL")
         }
         return value
     }

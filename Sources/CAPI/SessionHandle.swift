@@ -30,11 +30,11 @@ final class SessionHandle: Sendable, CHandle {
         self.baseURL = baseURL
         self.registry = registry
         let configuration = SessionConfiguration()
-        state = Mutex(State(
-            configuration: configuration,
-            session: try Session(baseURL: baseURL, configuration: configuration, registry: registry)))
+        state = Mutex(
+            State(
+                configuration: configuration,
+                session: try Session(baseURL: baseURL, configuration: configuration, registry: registry)))
     }
-
 
     /// The session for the next request, made anew when the configuration changed.
     ///

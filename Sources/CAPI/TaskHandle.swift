@@ -44,7 +44,6 @@ final class TaskHandle: Sendable, CHandle {
         return handle
     }
 
-
     /// Cancels the transfer (also before it has started).
     func cancel() {
         let task = state.withLock { state in

@@ -1,16 +1,19 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import CSatchel
 import SerializerRegistry
 import Serializers
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 // Reading values: parse, type, scalars, containers, JSON (include/satchel.h, "Values").
 
 @c @implementation
-public func satchel_value_parse_json(_ outValue: UnsafeMutablePointer<OpaquePointer?>?, _ json: UnsafePointer<CChar>?, _ length: Int) -> satchel_status {
+public func satchel_value_parse_json(
+    _ outValue: UnsafeMutablePointer<OpaquePointer?>?, _ json: UnsafePointer<CChar>?, _ length: Int
+) -> satchel_status {
     outValue?.pointee = nil
     return guarded {
         let out = try Arguments.required(outValue, "out_value")
@@ -30,7 +33,9 @@ public func satchel_value_free(_ value: OpaquePointer?) {
 }
 
 @c @implementation
-public func satchel_value_copy(_ outCopy: UnsafeMutablePointer<OpaquePointer?>?, _ value: OpaquePointer?) -> satchel_status {
+public func satchel_value_copy(
+    _ outCopy: UnsafeMutablePointer<OpaquePointer?>?, _ value: OpaquePointer?
+) -> satchel_status {
     outCopy?.pointee = nil
     return guarded {
         let out = try Arguments.required(outCopy, "out_copy")
@@ -45,7 +50,10 @@ public func satchel_value_type(_ value: OpaquePointer?) -> satchel_type {
 }
 
 @c @implementation
-public func satchel_value_to_json(_ outJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ outLength: UnsafeMutablePointer<Int>?, _ value: OpaquePointer?, _ flags: UInt32) -> satchel_status {
+public func satchel_value_to_json(
+    _ outJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ outLength: UnsafeMutablePointer<Int>?,
+    _ value: OpaquePointer?, _ flags: UInt32
+) -> satchel_status {
     outJSON?.pointee = nil
     outLength?.pointee = 0
     return guarded {
@@ -89,7 +97,9 @@ public func satchel_value_get_bool(_ outBool: UnsafeMutablePointer<Int32>?, _ va
 }
 
 @c @implementation
-public func satchel_value_get_int64(_ outInteger: UnsafeMutablePointer<Int64>?, _ value: OpaquePointer?) -> satchel_status {
+public func satchel_value_get_int64(
+    _ outInteger: UnsafeMutablePointer<Int64>?, _ value: OpaquePointer?
+) -> satchel_status {
     scalar(outInteger, value, "an integer") { value in
         if case .unsignedInteger(let big) = value, big > UInt64(Int64.max) {
             throw SatchelError(.numberOutOfRange, "the integer \(big) is above INT64_MAX; use satchel_value_get_uint64")
@@ -99,7 +109,9 @@ public func satchel_value_get_int64(_ outInteger: UnsafeMutablePointer<Int64>?, 
 }
 
 @c @implementation
-public func satchel_value_get_uint64(_ outInteger: UnsafeMutablePointer<UInt64>?, _ value: OpaquePointer?) -> satchel_status {
+public func satchel_value_get_uint64(
+    _ outInteger: UnsafeMutablePointer<UInt64>?, _ value: OpaquePointer?
+) -> satchel_status {
     scalar(outInteger, value, "an integer") { value in
         if case .integer(let negative) = value, negative < 0 {
             throw SatchelError(.numberOutOfRange, "the integer \(negative) is negative; use satchel_value_get_int64")
@@ -109,17 +121,24 @@ public func satchel_value_get_uint64(_ outInteger: UnsafeMutablePointer<UInt64>?
 }
 
 @c @implementation
-public func satchel_value_get_double(_ outDouble: UnsafeMutablePointer<Double>?, _ value: OpaquePointer?) -> satchel_status {
+public func satchel_value_get_double(
+    _ outDouble: UnsafeMutablePointer<Double>?, _ value: OpaquePointer?
+) -> satchel_status {
     scalar(outDouble, value, "a number") { $0.doubleValue }
 }
 
 @c @implementation
-public func satchel_value_get_date(_ outSeconds: UnsafeMutablePointer<Double>?, _ value: OpaquePointer?) -> satchel_status {
+public func satchel_value_get_date(
+    _ outSeconds: UnsafeMutablePointer<Double>?, _ value: OpaquePointer?
+) -> satchel_status {
     scalar(outSeconds, value, "a date") { $0.dateValue?.timeIntervalSince1970 }
 }
 
 @c @implementation
-public func satchel_value_get_string(_ outString: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outLength: UnsafeMutablePointer<Int>?, _ value: OpaquePointer?) -> satchel_status {
+public func satchel_value_get_string(
+    _ outString: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outLength: UnsafeMutablePointer<Int>?,
+    _ value: OpaquePointer?
+) -> satchel_status {
     outString?.pointee = nil
     outLength?.pointee = 0
     return guarded {
@@ -133,7 +152,10 @@ public func satchel_value_get_string(_ outString: UnsafeMutablePointer<UnsafePoi
 }
 
 @c @implementation
-public func satchel_value_get_bytes(_ outBytes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, _ outLength: UnsafeMutablePointer<Int>?, _ value: OpaquePointer?) -> satchel_status {
+public func satchel_value_get_bytes(
+    _ outBytes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, _ outLength: UnsafeMutablePointer<Int>?,
+    _ value: OpaquePointer?
+) -> satchel_status {
     outBytes?.pointee = nil
     outLength?.pointee = 0
     return guarded {
@@ -163,7 +185,9 @@ public func satchel_value_count(_ outCount: UnsafeMutablePointer<Int>?, _ value:
 }
 
 @c @implementation
-public func satchel_value_array_get(_ outElement: UnsafeMutablePointer<OpaquePointer?>?, _ array: OpaquePointer?, _ index: Int) -> satchel_status {
+public func satchel_value_array_get(
+    _ outElement: UnsafeMutablePointer<OpaquePointer?>?, _ array: OpaquePointer?, _ index: Int
+) -> satchel_status {
     outElement?.pointee = nil
     return guarded {
         let out = try Arguments.required(outElement, "out_element")
@@ -172,14 +196,18 @@ public func satchel_value_array_get(_ outElement: UnsafeMutablePointer<OpaquePoi
             throw SatchelError(.typeMismatch, "the value is \(handle.value.kindName), not an array")
         }
         guard elements.indices.contains(index) else {
-            throw SatchelError(.valueNotFound, "index \(UInt(bitPattern: index)) is past the end of an array of \(elements.count)")
+            throw SatchelError(
+                .valueNotFound, "index \(UInt(bitPattern: index)) is past the end of an array of \(elements.count)")
         }
         out.pointee = handle.child(.element(index)) { elements[index] }.borrowedPointer
     }
 }
 
 @c @implementation
-public func satchel_value_object_get(_ outMember: UnsafeMutablePointer<OpaquePointer?>?, _ object: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ keyLength: Int) -> satchel_status {
+public func satchel_value_object_get(
+    _ outMember: UnsafeMutablePointer<OpaquePointer?>?, _ object: OpaquePointer?, _ key: UnsafePointer<CChar>?,
+    _ keyLength: Int
+) -> satchel_status {
     outMember?.pointee = nil
     return guarded {
         let out = try Arguments.required(outMember, "out_member")
@@ -196,7 +224,10 @@ public func satchel_value_object_get(_ outMember: UnsafeMutablePointer<OpaquePoi
 }
 
 @c @implementation
-public func satchel_value_object_entry(_ outKey: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outKeyLength: UnsafeMutablePointer<Int>?, _ outMember: UnsafeMutablePointer<OpaquePointer?>?, _ object: OpaquePointer?, _ index: Int) -> satchel_status {
+public func satchel_value_object_entry(
+    _ outKey: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outKeyLength: UnsafeMutablePointer<Int>?,
+    _ outMember: UnsafeMutablePointer<OpaquePointer?>?, _ object: OpaquePointer?, _ index: Int
+) -> satchel_status {
     outKey?.pointee = nil
     outKeyLength?.pointee = 0
     outMember?.pointee = nil
@@ -208,7 +239,8 @@ public func satchel_value_object_entry(_ outKey: UnsafeMutablePointer<UnsafePoin
             throw SatchelError(.typeMismatch, "the value is \(handle.value.kindName), not an object")
         }
         guard members.elements.indices.contains(index) else {
-            throw SatchelError(.valueNotFound, "index \(UInt(bitPattern: index)) is past the end of an object of \(members.count)")
+            throw SatchelError(
+                .valueNotFound, "index \(UInt(bitPattern: index)) is past the end of an object of \(members.count)")
         }
         store(handle.buffer(.memberKey(index)) { CBuffer(members.keys[index]) }, keyOut, outKeyLength)
         memberOut.pointee = handle.child(.element(index)) { members.values[index] }.borrowedPointer
@@ -216,7 +248,7 @@ public func satchel_value_object_entry(_ outKey: UnsafeMutablePointer<UnsafePoin
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif

@@ -1,10 +1,11 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import CSatchel
 import SerializerRegistry
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 // Building values for parameters (include/satchel.h, "Builders").
 
@@ -23,39 +24,55 @@ public func satchel_value_create_null(_ outValue: UnsafeMutablePointer<OpaquePoi
 }
 
 @c @implementation
-public func satchel_value_create_bool(_ outValue: UnsafeMutablePointer<OpaquePointer?>?, _ boolean: Int32) -> satchel_status {
+public func satchel_value_create_bool(
+    _ outValue: UnsafeMutablePointer<OpaquePointer?>?, _ boolean: Int32
+) -> satchel_status {
     create(outValue) { .bool(boolean != 0) }
 }
 
 @c @implementation
-public func satchel_value_create_int64(_ outValue: UnsafeMutablePointer<OpaquePointer?>?, _ integer: Int64) -> satchel_status {
+public func satchel_value_create_int64(
+    _ outValue: UnsafeMutablePointer<OpaquePointer?>?, _ integer: Int64
+) -> satchel_status {
     create(outValue) { .integer(integer) }
 }
 
 @c @implementation
-public func satchel_value_create_uint64(_ outValue: UnsafeMutablePointer<OpaquePointer?>?, _ integer: UInt64) -> satchel_status {
+public func satchel_value_create_uint64(
+    _ outValue: UnsafeMutablePointer<OpaquePointer?>?, _ integer: UInt64
+) -> satchel_status {
     create(outValue) { Int64(exactly: integer).map(Value.integer) ?? .unsignedInteger(integer) }
 }
 
 @c @implementation
-public func satchel_value_create_double(_ outValue: UnsafeMutablePointer<OpaquePointer?>?, _ number: Double) -> satchel_status {
+public func satchel_value_create_double(
+    _ outValue: UnsafeMutablePointer<OpaquePointer?>?, _ number: Double
+) -> satchel_status {
     create(outValue) { .double(number) }
 }
 
 @c @implementation
-public func satchel_value_create_string(_ outValue: UnsafeMutablePointer<OpaquePointer?>?, _ string: UnsafePointer<CChar>?, _ length: Int) -> satchel_status {
+public func satchel_value_create_string(
+    _ outValue: UnsafeMutablePointer<OpaquePointer?>?, _ string: UnsafePointer<CChar>?, _ length: Int
+) -> satchel_status {
     create(outValue) { .string(try Arguments.string(string, length, "string")) }
 }
 
 @c @implementation
-public func satchel_value_create_bytes(_ outValue: UnsafeMutablePointer<OpaquePointer?>?, _ bytes: UnsafePointer<UInt8>?, _ length: Int) -> satchel_status {
+public func satchel_value_create_bytes(
+    _ outValue: UnsafeMutablePointer<OpaquePointer?>?, _ bytes: UnsafePointer<UInt8>?, _ length: Int
+) -> satchel_status {
     create(outValue) { .bytes(Array(try Arguments.bytes(bytes, length, "bytes"))) }
 }
 
 @c @implementation
-public func satchel_value_create_date(_ outValue: UnsafeMutablePointer<OpaquePointer?>?, _ seconds: Double) -> satchel_status {
+public func satchel_value_create_date(
+    _ outValue: UnsafeMutablePointer<OpaquePointer?>?, _ seconds: Double
+) -> satchel_status {
     create(outValue) {
-        guard seconds.isFinite else { throw SatchelError(.invalidArgument, "seconds: \(seconds) is not a finite number") }
+        guard seconds.isFinite else {
+            throw SatchelError(.invalidArgument, "seconds: \(seconds) is not a finite number")
+        }
         return .date(Date(timeIntervalSince1970: seconds))
     }
 }
@@ -90,7 +107,9 @@ public func satchel_value_array_append(_ array: OpaquePointer?, _ element: Opaqu
 }
 
 @c @implementation
-public func satchel_value_object_set(_ object: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ keyLength: Int, _ member: OpaquePointer?) -> satchel_status {
+public func satchel_value_object_set(
+    _ object: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ keyLength: Int, _ member: OpaquePointer?
+) -> satchel_status {
     guarded {
         let handle = try ValueHandle.from(object, "object")
         let key = try Arguments.string(key, keyLength, "key")

@@ -180,7 +180,9 @@ public struct SatchelError: Error, Sendable, CustomStringConvertible {
         if !location.isEmpty { text += " (at \(location.joined(separator: "; ")))" }
         if let underlying { text += ": \(underlying)" }
         if !attempts.isEmpty {
-            text += " [tried " + attempts.map { "\($0.serializerName): \($0.error.code.name)" }.joined(separator: ", ") + "]"
+            text +=
+                " [tried " + attempts.map { "\($0.serializerName): \($0.error.code.name)" }.joined(separator: ", ")
+                + "]"
         }
         return text
     }

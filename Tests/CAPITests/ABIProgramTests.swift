@@ -33,10 +33,12 @@ struct ABIProgramTests {
         try await CLibrary.compile([Self.source], compiler: "gcc", flags: ["-std=c99", "-g"], output: program)
         // "Possibly lost" blocks are the Swift runtime's metadata caches (interior pointers into
         // live tables), so only definite and indirect leaks count.
-        let result = try await Command.run("/usr/bin/valgrind", [
-            "--error-exitcode=9", "--leak-check=full", "--show-leak-kinds=definite,indirect",
-            "--errors-for-leak-kinds=definite,indirect", program.path,
-        ] + (try Self.arguments()))
+        let result = try await Command.run(
+            "/usr/bin/valgrind",
+            [
+                "--error-exitcode=9", "--leak-check=full", "--show-leak-kinds=definite,indirect",
+                "--errors-for-leak-kinds=definite,indirect", program.path,
+            ] + (try Self.arguments()))
         #expect(result.status == 0, "\(result.output)\n\(result.errorOutput.suffix(4000))")
         #expect(result.errorOutput.contains("ERROR SUMMARY: 0 errors"))
         #expect(result.output.contains(" 0 failed"))
@@ -45,7 +47,8 @@ struct ABIProgramTests {
     @Test func programIsCleanUnderAddressSanitizer() async throws {
         let program = try CLibrary.temporaryDirectory().appendingPathComponent("abi_test")
         try await CLibrary.compile(
-            [Self.source], compiler: "gcc", flags: ["-std=c99", "-g", "-fsanitize=address,undefined", "-fno-omit-frame-pointer"],
+            [Self.source], compiler: "gcc",
+            flags: ["-std=c99", "-g", "-fsanitize=address,undefined", "-fno-omit-frame-pointer"],
             output: program)
         let result = try await Command.run(
             program.path, try Self.arguments(), environment: ["ASAN_OPTIONS": "detect_leaks=1:fast_unwind_on_malloc=0"])

@@ -24,7 +24,11 @@ enum CLibrary {
     private static let installed = Result { () throws -> URL in
         let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("satchel-c-\(UUID().uuidString)")
         let result = try Command.runBlocking(
-            "/bin/bash", [root.appendingPathComponent("scripts/install-c-library").path, "--bin", buildDirectory.path, "--prefix", prefix.path])
+            "/bin/bash",
+            [
+                root.appendingPathComponent("scripts/install-c-library").path, "--bin", buildDirectory.path, "--prefix",
+                prefix.path,
+            ])
         guard result.status == 0 else { throw Command.Failure("install-c-library failed: \(result.errorOutput)") }
         return prefix
     }
@@ -43,7 +47,8 @@ enum CLibrary {
 
     /// A fresh temporary folder for build outputs.
     static func temporaryDirectory() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("satchel-c-build-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "satchel-c-build-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
     }
@@ -66,11 +71,13 @@ enum CLibrary {
 
     private static let builtPlugin = Result { () throws -> URL in
         let output = try temporaryDirectory().appendingPathComponent("csv_plugin.so")
-        let result = try Command.runBlocking("/usr/bin/env", [
-            "gcc", "-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror", "-shared", "-fPIC",
-            "-I", root.appendingPathComponent("include").path,
-            root.appendingPathComponent("Examples/c/csv_plugin.c").path, "-o", output.path,
-        ])
+        let result = try Command.runBlocking(
+            "/usr/bin/env",
+            [
+                "gcc", "-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror", "-shared", "-fPIC",
+                "-I", root.appendingPathComponent("include").path,
+                root.appendingPathComponent("Examples/c/csv_plugin.c").path, "-o", output.path,
+            ])
         guard result.status == 0 else { throw Command.Failure("building the plugin failed: \(result.errorOutput)") }
         return output
     }

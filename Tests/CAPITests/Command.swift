@@ -16,7 +16,9 @@ enum Command {
     /// Runs `executable` with `arguments`; `environment` entries are added to this process's.
     /// Suspends (rather than blocking a thread of the concurrency pool, which the in-process
     /// servers need) until the process exits.
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
+    static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:]
+    ) async throws -> Result {
         let (process, outputURL, errorURL) = try prepare(executable, arguments, environment: environment)
         defer { remove(outputURL, errorURL) }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
@@ -32,7 +34,9 @@ enum Command {
     }
 
     /// ``run(_:_:environment:)`` on the calling thread, for one-time setup.
-    static func runBlocking(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    static func runBlocking(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:]
+    ) throws -> Result {
         let (process, outputURL, errorURL) = try prepare(executable, arguments, environment: environment)
         defer { remove(outputURL, errorURL) }
         try process.run()
@@ -41,7 +45,9 @@ enum Command {
     }
 
     /// A process with its output going to two new temporary files.
-    private static func prepare(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> (Process, URL, URL) {
+    private static func prepare(
+        _ executable: String, _ arguments: [String], environment: [String: String]
+    ) throws -> (Process, URL, URL) {
         let directory = FileManager.default.temporaryDirectory
         let outputURL = directory.appendingPathComponent("satchel-command-\(UUID().uuidString).out")
         let errorURL = directory.appendingPathComponent("satchel-command-\(UUID().uuidString).err")

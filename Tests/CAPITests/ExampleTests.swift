@@ -1,8 +1,8 @@
+import CAPI
 import Foundation
 import SatchelTestSupport
 import SerializerRegistry
 import Serializers
-import CAPI
 import Testing
 
 /// Examples/c and Examples/python, built and run the way their comments say, plus the C plugin
@@ -16,7 +16,10 @@ struct ExampleTests {
         let contents: [(String, String)] = [
             ("data.json", #"{"name":"Ann","ids":[1,18446744073709551615]}"#),
             ("feed.xml", #"<feed><title lang="en">News</title></feed>"#),
-            ("batch.mixed", "--b\r\nContent-Type: application/http\r\n\r\nHTTP/1.1 201 Created\r\nContent-Type: application/json\r\n\r\n{\"id\":7}\r\n--b\r\nContent-Type: text/csv\r\n\r\nx,y\n1,2\n\r\n--b--\r\n"),
+            (
+                "batch.mixed",
+                "--b\r\nContent-Type: application/http\r\n\r\nHTTP/1.1 201 Created\r\nContent-Type: application/json\r\n\r\n{\"id\":7}\r\n--b\r\nContent-Type: text/csv\r\n\r\nx,y\n1,2\n\r\n--b--\r\n"
+            ),
             ("rows.csv", "name,city\r\nAnn,\"Oslo, NO\"\r\n"),
         ]
         for (name, text) in contents {
@@ -31,17 +34,20 @@ struct ExampleTests {
     static func buildExample(_ name: String) async throws -> URL {
         let program = try CLibrary.temporaryDirectory().appendingPathComponent(name)
         try await CLibrary.compile(
-            [CLibrary.root.appendingPathComponent("Examples/c/\(name).c")], compiler: "gcc", flags: ["-std=c99"], output: program)
+            [CLibrary.root.appendingPathComponent("Examples/c/\(name).c")], compiler: "gcc", flags: ["-std=c99"],
+            output: program)
         return program
     }
 
     @Test func decodeExamplePrintsEachFormat() async throws {
         let (_, files) = try Self.payloads()
         let program = try await Self.buildExample("decode")
-        let result = try await Command.run(program.path, [
-            "application/json", files["data.json"]!.path, "application/xml", files["feed.xml"]!.path,
-            "image/png", files["tiny.png"]!.path, "multipart/mixed; boundary=b", files["batch.mixed"]!.path,
-        ], environment: ["SATCHEL_PLUGIN": try CLibrary.csvPlugin().path])
+        let result = try await Command.run(
+            program.path,
+            [
+                "application/json", files["data.json"]!.path, "application/xml", files["feed.xml"]!.path,
+                "image/png", files["tiny.png"]!.path, "multipart/mixed; boundary=b", files["batch.mixed"]!.path,
+            ], environment: ["SATCHEL_PLUGIN": try CLibrary.csvPlugin().path])
         #expect(result.status == 0, "\(result.errorOutput)")
         #expect(result.output.contains(#"{"name":"Ann","ids":[1,18446744073709551615]}"#))
         #expect(result.output.contains(#""attributes":{"lang":"en"},"children":["News"]"#))
@@ -61,7 +67,8 @@ struct ExampleTests {
         let result = try await Command.run(program.path, ["image/png", truncated.path])
         #expect(result.status == 1)
         #expect(result.errorOutput.contains("truncated"))
-        let missing = try await Command.run(program.path, ["text/csv", files["rows.csv"]!.path], environment: ["SATCHEL_PLUGIN": "/nonexistent.so"])
+        let missing = try await Command.run(
+            program.path, ["text/csv", files["rows.csv"]!.path], environment: ["SATCHEL_PLUGIN": "/nonexistent.so"])
         #expect(missing.status == 1)
         #expect(missing.errorOutput.contains("cannot load /nonexistent.so"))
     }
@@ -90,13 +97,21 @@ struct ExampleTests {
         let servers = try TestServers.shared()
         let (_, files) = try Self.payloads()
         for (program, arguments) in [
-            (try await Self.buildExample("decode"), ["application/xml", files["feed.xml"]!.path, "image/png", files["tiny.png"]!.path]),
-            (try await Self.buildExample("upload"), [servers.httpbin.appendingPathComponent("post").absoluteString, files["rows.csv"]!.path]),
+            (
+                try await Self.buildExample("decode"),
+                ["application/xml", files["feed.xml"]!.path, "image/png", files["tiny.png"]!.path]
+            ),
+            (
+                try await Self.buildExample("upload"),
+                [servers.httpbin.appendingPathComponent("post").absoluteString, files["rows.csv"]!.path]
+            ),
         ] {
-            let result = try await Command.run("/usr/bin/valgrind", [
-                "--error-exitcode=9", "--leak-check=full", "--show-leak-kinds=definite,indirect",
-                "--errors-for-leak-kinds=definite,indirect", program.path,
-            ] + arguments, environment: ["SATCHEL_PLUGIN": try CLibrary.csvPlugin().path])
+            let result = try await Command.run(
+                "/usr/bin/valgrind",
+                [
+                    "--error-exitcode=9", "--leak-check=full", "--show-leak-kinds=definite,indirect",
+                    "--errors-for-leak-kinds=definite,indirect", program.path,
+                ] + arguments, environment: ["SATCHEL_PLUGIN": try CLibrary.csvPlugin().path])
             #expect(result.status == 0, "\(program.lastPathComponent): \(result.errorOutput.suffix(3000))")
         }
     }
@@ -105,16 +120,22 @@ struct ExampleTests {
         let servers = try TestServers.shared()
         let (_, files) = try Self.payloads()
         for (name, arguments) in [
-            ("decode", ["application/xml", files["feed.xml"]!.path, "multipart/mixed; boundary=b", files["batch.mixed"]!.path]),
+            (
+                "decode",
+                ["application/xml", files["feed.xml"]!.path, "multipart/mixed; boundary=b", files["batch.mixed"]!.path]
+            ),
             ("upload", [servers.httpbin.appendingPathComponent("post").absoluteString, files["rows.csv"]!.path]),
         ] {
             let program = try CLibrary.temporaryDirectory().appendingPathComponent(name)
             try await CLibrary.compile(
                 [CLibrary.root.appendingPathComponent("Examples/c/\(name).c")], compiler: "gcc",
                 flags: ["-std=c99", "-g", "-fsanitize=address,undefined", "-fno-omit-frame-pointer"], output: program)
-            let result = try await Command.run(program.path, arguments, environment: [
-                "ASAN_OPTIONS": "detect_leaks=1:fast_unwind_on_malloc=0", "SATCHEL_PLUGIN": try CLibrary.csvPlugin().path,
-            ])
+            let result = try await Command.run(
+                program.path, arguments,
+                environment: [
+                    "ASAN_OPTIONS": "detect_leaks=1:fast_unwind_on_malloc=0",
+                    "SATCHEL_PLUGIN": try CLibrary.csvPlugin().path,
+                ])
             #expect(result.status == 0, "\(name): \(result.errorOutput.suffix(3000))")
             #expect(!result.errorOutput.contains("Sanitizer"), "\(name): \(result.errorOutput.suffix(3000))")
         }
@@ -126,22 +147,28 @@ struct ExampleTests {
         let (_, files) = try Self.payloads()
         let library = try CLibrary.prefix().appendingPathComponent("lib/libsatchel.so.0").path
         let examples = CLibrary.root.appendingPathComponent("Examples/python")
-        let decode = try await Command.run(VenvPython.executable.path, [
-            examples.appendingPathComponent("decode.py").path, "application/json", files["data.json"]!.path,
-            "-", files["tiny.png"]!.path,
-        ], environment: ["SATCHEL_LIBRARY": library])
+        let decode = try await Command.run(
+            VenvPython.executable.path,
+            [
+                examples.appendingPathComponent("decode.py").path, "application/json", files["data.json"]!.path,
+                "-", files["tiny.png"]!.path,
+            ], environment: ["SATCHEL_LIBRARY": library])
         #expect(decode.status == 0, "\(decode.errorOutput)")
         #expect(decode.output.contains(#"{"name":"Ann","ids":[1,18446744073709551615]}"#))
         #expect(decode.output.contains(#"{"$image":{"format":"png","width":3,"height":2"#))
-        let bad = try await Command.run(VenvPython.executable.path, [
-            examples.appendingPathComponent("decode.py").path, "application/json", files["feed.xml"]!.path,
-        ], environment: ["SATCHEL_LIBRARY": library])
+        let bad = try await Command.run(
+            VenvPython.executable.path,
+            [
+                examples.appendingPathComponent("decode.py").path, "application/json", files["feed.xml"]!.path,
+            ], environment: ["SATCHEL_LIBRARY": library])
         #expect(bad.status == 1)
         #expect(bad.errorOutput.contains("syntaxError"))
-        let upload = try await Command.run(VenvPython.executable.path, [
-            examples.appendingPathComponent("upload.py").path, "\(server.url)/echo",
-            files["rows.csv"]!.path,
-        ], environment: ["SATCHEL_LIBRARY": library])
+        let upload = try await Command.run(
+            VenvPython.executable.path,
+            [
+                examples.appendingPathComponent("upload.py").path, "\(server.url)/echo",
+                files["rows.csv"]!.path,
+            ], environment: ["SATCHEL_LIBRARY": library])
         #expect(upload.status == 0, "\(upload.errorOutput)")
         #expect(upload.output.contains(#""value": "name,city\r\nAnn,\"Oslo, NO\"\r\n""#))
         #expect(upload.output.contains(#""value": "uploaded by Examples/python/upload.py""#))
@@ -152,21 +179,22 @@ struct ExampleTests {
         let directory = try CLibrary.temporaryDirectory()
         let source = directory.appendingPathComponent("app.c")
         try """
-            #include <satchel.h>
-            #include <stdio.h>
-            int main(void) {
-                satchel_value *value = NULL;
-                char *json = NULL;
-                if (satchel_value_parse_json(&value, "[1, 2]", SATCHEL_NTS) != SATCHEL_OK) return 1;
-                if (satchel_value_to_json(&json, NULL, value, 0) != SATCHEL_OK) return 2;
-                printf("%s %s\\n", satchel_version(), json);
-                satchel_free(json);
-                satchel_value_free(value);
-                return 0;
-            }
-            """.write(to: source, atomically: true, encoding: .utf8)
+        #include <satchel.h>
+        #include <stdio.h>
+        int main(void) {
+            satchel_value *value = NULL;
+            char *json = NULL;
+            if (satchel_value_parse_json(&value, "[1, 2]", SATCHEL_NTS) != SATCHEL_OK) return 1;
+            if (satchel_value_to_json(&json, NULL, value, 0) != SATCHEL_OK) return 2;
+            printf("%s %s\\n", satchel_version(), json);
+            satchel_free(json);
+            satchel_value_free(value);
+            return 0;
+        }
+        """.write(to: source, atomically: true, encoding: .utf8)
         let program = directory.appendingPathComponent("app")
-        let compile = try await Command.run("/bin/sh", ["-c", "cc \(source.path) $(pkg-config --cflags --libs satchel) -o \(program.path)"],
+        let compile = try await Command.run(
+            "/bin/sh", ["-c", "cc \(source.path) $(pkg-config --cflags --libs satchel) -o \(program.path)"],
             environment: ["PKG_CONFIG_PATH": try CLibrary.prefix().appendingPathComponent("lib/pkgconfig").path])
         #expect(compile.status == 0, "\(compile.errorOutput)")
         let run = try await Command.run(program.path, [])
@@ -176,12 +204,15 @@ struct ExampleTests {
     @Test func cPluginWorksFromSwift() async throws {
         let registry = Registry.standard()
         try registry.loadPlugin(at: try CLibrary.csvPlugin().path)
-        let rows = try registry.decode(Array("name,city\r\nAnn,\"Oslo, NO\"\r\n".utf8), contentType: MediaType(parsing: "text/csv"))
+        let rows = try registry.decode(
+            Array("name,city\r\nAnn,\"Oslo, NO\"\r\n".utf8), contentType: MediaType(parsing: "text/csv"))
         #expect(rows == .array([.object(["name": "Ann", "city": "Oslo, NO"])]))
         let (body, contentType) = try registry.encode(rows!, as: MediaType(parsing: "text/csv"))
         #expect(String(decoding: body, as: UTF8.self) == "name,city\r\nAnn,\"Oslo, NO\"\r\n")
         #expect(contentType.essence == "text/csv")
-        #expect(throws: SatchelError.self) { try registry.decode(Array("a,b\n1,2,3\n".utf8), contentType: MediaType(parsing: "text/csv")) }
+        #expect(throws: SatchelError.self) {
+            try registry.decode(Array("a,b\n1,2,3\n".utf8), contentType: MediaType(parsing: "text/csv"))
+        }
         let error = #expect(throws: SatchelError.self) { try registry.loadPlugin(at: "/nonexistent/plugin.so") }
         #expect(error?.code.rawValue == 25)
     }

@@ -8,7 +8,8 @@ import Testing
     /// The header's status names and the Swift codes they stand for.
     static let expected: [String: SatchelError.Code] = [
         "SATCHEL_E_INVALID_ARGUMENT": .invalidArgument, "SATCHEL_E_SYNTAX": .syntaxError,
-        "SATCHEL_E_TRUNCATED": .truncatedInput, "SATCHEL_E_LIMIT": .limitExceeded, "SATCHEL_E_ENCODING": .invalidEncoding,
+        "SATCHEL_E_TRUNCATED": .truncatedInput, "SATCHEL_E_LIMIT": .limitExceeded,
+        "SATCHEL_E_ENCODING": .invalidEncoding,
         "SATCHEL_E_NUMBER_RANGE": .numberOutOfRange, "SATCHEL_E_UNACCEPTABLE_CONTENT_TYPE": .unacceptableContentType,
         "SATCHEL_E_UNACCEPTABLE_STATUS": .unacceptableStatusCode, "SATCHEL_E_TYPE_MISMATCH": .typeMismatch,
         "SATCHEL_E_NOT_FOUND": .valueNotFound, "SATCHEL_E_UNENCODABLE": .unencodableValue,

@@ -38,7 +38,8 @@ public final class ServeProcess: @unchecked Sendable {
         }
         guard lines.count == expected, lines[0].hasPrefix("Serving on ") else {
             process.terminate()
-            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "satchel serve printed \(lines)"])
+            throw CocoaError(
+                .fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "satchel serve printed \(lines)"])
         }
         url = String(lines[0].dropFirst("Serving on ".count))
         certificateAuthority = tls ? String(lines[1].split(separator: " ").last ?? "") : nil

@@ -46,7 +46,8 @@ public struct TestServers: Sendable {
             let paths = try decoder.singleValueContainer().decode([String: String].self)
             func file(_ name: String) throws -> URL {
                 guard let path = paths[name] else {
-                    throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "no \(name)"))
+                    throw DecodingError.dataCorrupted(
+                        .init(codingPath: decoder.codingPath, debugDescription: "no \(name)"))
                 }
                 return URL(fileURLWithPath: path)
             }
@@ -88,7 +89,8 @@ public struct TestServers: Sendable {
         let python = root.appendingPathComponent(".venv/bin/python")
         let script = root.appendingPathComponent("scripts/test-servers.py")
         guard FileManager.default.isExecutableFile(atPath: python.path) else {
-            throw StartError("\(python.path) is missing: run scripts/setup (it installs httpbin, gunicorn and trustme in .venv)")
+            throw StartError(
+                "\(python.path) is missing: run scripts/setup (it installs httpbin, gunicorn and trustme in .venv)")
         }
         guard FileManager.default.fileExists(atPath: script.path) else {
             throw StartError("\(script.path) is missing")
@@ -111,12 +113,14 @@ public struct TestServers: Sendable {
         else {
             try? input.fileHandleForWriting.close()
             process.waitUntilExit()
-            throw StartError("""
+            throw StartError(
+                """
                 scripts/test-servers.py did not start its servers (exit status \(process.terminationStatus); its \
                 standard error is above). Run scripts/setup if httpbin, gunicorn or trustme is missing from .venv.
                 """)
         }
-        return Running(servers: servers, process: process, input: input.fileHandleForWriting, output: output.fileHandleForReading)
+        return Running(
+            servers: servers, process: process, input: input.fileHandleForWriting, output: output.fileHandleForReading)
     }
 
     /// A running `scripts/test-servers.py`: its servers and the standard input that keeps them up.

@@ -12,17 +12,23 @@ public enum VenvPython {
     ///   standard error goes to this process's.
     /// - Throws: `TestServers.StartError` when `.venv` is missing; Foundation's errors when the
     ///   process cannot run.
-    public static func run(_ script: String, _ arguments: [String] = [], input: [UInt8] = []) throws -> (status: Int32, output: String) {
+    public static func run(
+        _ script: String, _ arguments: [String] = [], input: [UInt8] = []
+    ) throws -> (status: Int32, output: String) {
         try execute(executable.path, ["-c", script] + arguments, input: input)
     }
 
     /// Runs any `executable` with `arguments` the same way; returns its exit status and standard output.
-    public static func execute(_ executable: String, _ arguments: [String], input: [UInt8] = []) throws -> (status: Int32, output: String) {
+    public static func execute(
+        _ executable: String, _ arguments: [String], input: [UInt8] = []
+    ) throws -> (status: Int32, output: String) {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw TestServers.StartError("\(executable) is missing: run scripts/setup")
         }
-        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("satchel-py-\(UUID().uuidString)")
-        let inputPath = FileManager.default.temporaryDirectory.appendingPathComponent("satchel-py-\(UUID().uuidString).in")
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "satchel-py-\(UUID().uuidString)")
+        let inputPath = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "satchel-py-\(UUID().uuidString).in")
         try Data().write(to: outputPath)
         try Data(input).write(to: inputPath)
         defer {

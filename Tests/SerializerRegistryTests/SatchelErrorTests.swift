@@ -8,7 +8,9 @@ struct SatchelErrorTests {
     }
 
     @Test func descriptionWithOffset() {
-        #expect(SatchelError(.syntaxError, "unexpected ']'", offset: 12).description == "syntaxError: unexpected ']' (at byte 12)")
+        #expect(
+            SatchelError(.syntaxError, "unexpected ']'", offset: 12).description
+                == "syntaxError: unexpected ']' (at byte 12)")
     }
 
     @Test func descriptionWithLineAndColumn() {
@@ -21,8 +23,13 @@ struct SatchelErrorTests {
     @Test func descriptionWithKeyPathAndUnderlying() {
         let cause = SatchelError(.invalidEncoding, "bad UTF-8", offset: 2)
         let error = SatchelError(.typeMismatch, "expected a string", offset: 4, keyPath: "$.a[0]", underlying: cause)
-        #expect(error.description == "typeMismatch: expected a string (at byte 4; key path $.a[0]): invalidEncoding: bad UTF-8 (at byte 2)")
-        #expect(SatchelError(.valueNotFound, "missing", keyPath: "$.b").description == "valueNotFound: missing (at key path $.b)")
+        #expect(
+            error.description
+                == "typeMismatch: expected a string (at byte 4; key path $.a[0]): invalidEncoding: bad UTF-8 (at byte 2)"
+        )
+        #expect(
+            SatchelError(.valueNotFound, "missing", keyPath: "$.b").description
+                == "valueNotFound: missing (at key path $.b)")
     }
 
     @Test func codesAreStable() {

@@ -59,24 +59,32 @@ import Testing
             let whole = try #require(try serializer.decode(text, contentType: nil, limits: .default))
             #expect(try Self.decodeChunked(serializer, [Array(text[..<39]), Array(text[39...])]) == whole)
             for cut in 0...text.count {
-                #expect(try Self.decodeChunked(serializer, [Array(text[..<cut]), Array(text[cut...])]) == whole, "cut at \(cut)")
+                #expect(
+                    try Self.decodeChunked(serializer, [Array(text[..<cut]), Array(text[cut...])]) == whole,
+                    "cut at \(cut)")
             }
         }
         let events = try #require(try XMLEventResponseSerializer().decode(text, contentType: nil, limits: .default))
-        #expect(events.canonicalJSON() == #"{"$xml":{"children":[{"name":"r","namespace":null,"namespaces":{},"attributes":{},"children":["ok"]}]}}"#)
+        #expect(
+            events.canonicalJSON()
+                == #"{"$xml":{"children":[{"name":"r","namespace":null,"namespaces":{},"attributes":{},"children":["ok"]}]}}"#
+        )
     }
 
     /// Prolog declarations and comments with quotes, `>` and `[`…`]` inside, cut at every
     /// position: the chunked parse always gives the whole one's value.
     @Test func prologCutAnywhere() throws {
-        let text: [UInt8] = Array("""
+        let text: [UInt8] = Array(
+            """
             <?xml version="1.0" encoding="UTF-8"?><?pi a='>'?><!-- don't > --><!DOCTYPE r PUBLIC "-//A//B" 'x>y' [
             <!ENTITY e "a>b"><!ATTLIST r d CDATA "]>">]><r>&e;</r>
             """.utf8)
         let serializer = XMLEventResponseSerializer()
         let whole = try #require(try serializer.decode(text, contentType: nil, limits: .default))
         for cut in 0...text.count {
-            #expect(try Self.decodeChunked(serializer, [Array(text[..<cut]), Array(text[cut...])]) == whole, "cut at \(cut)")
+            #expect(
+                try Self.decodeChunked(serializer, [Array(text[..<cut]), Array(text[cut...])]) == whole, "cut at \(cut)"
+            )
         }
     }
 
@@ -138,21 +146,32 @@ import Testing
             #expect(chunked?.code == .invalidEncoding, "\(serializer.name): \(String(describing: chunked))")
         }
         let cases: [(body: [UInt8], contentType: MediaType?, encoding: String)] = [
-            (Array(#"<?xml version="1.0" encoding="UTF-7"?><root><a"#.utf8) + [0xE8] + Array("ild/></root>".utf8), nil, "UTF-7"),
-            (Array(#"<?xml version="1.0" encoding="UT-F8"?><root><a"#.utf8) + [0xE8] + Array("ild/></root>".utf8), nil, "UT-F8"),
-            (Array("<root><a>".utf8) + [0xE8] + Array("</a></root>".utf8),
-             MediaType(type: "text", subtype: "xml").setting(parameter: "charset", to: "us-ascii"), "us-ascii"),
+            (
+                Array(#"<?xml version="1.0" encoding="UTF-7"?><root><a"#.utf8) + [0xE8] + Array("ild/></root>".utf8),
+                nil, "UTF-7"
+            ),
+            (
+                Array(#"<?xml version="1.0" encoding="UT-F8"?><root><a"#.utf8) + [0xE8] + Array("ild/></root>".utf8),
+                nil, "UT-F8"
+            ),
+            (
+                Array("<root><a>".utf8) + [0xE8] + Array("</a></root>".utf8),
+                MediaType(type: "text", subtype: "xml").setting(parameter: "charset", to: "us-ascii"), "us-ascii"
+            ),
         ]
         let serializers: [any ResponseSerializer] = [XMLDocumentResponseSerializer(), XMLEventResponseSerializer()]
         for (body, contentType, encoding) in cases {
             for serializer in serializers {
                 let whole = satchelError { try serializer.decode(body, contentType: contentType, limits: .default) }
                 #expect(whole?.code == .invalidEncoding, "\(serializer.name): \(String(describing: whole))")
-                #expect(whole?.message.lowercased().contains(encoding.lowercased()) == true, "\(String(describing: whole))")
+                #expect(
+                    whole?.message.lowercased().contains(encoding.lowercased()) == true, "\(String(describing: whole))")
                 for cut in 1..<body.count {
                     let chunks = [Array(body[..<cut]), Array(body[cut...])]
                     let chunked = satchelError { try Self.decodeChunked(serializer, chunks, contentType: contentType) }
-                    #expect(chunked?.code == .invalidEncoding, "\(serializer.name), cut at \(cut): \(String(describing: chunked))")
+                    #expect(
+                        chunked?.code == .invalidEncoding,
+                        "\(serializer.name), cut at \(cut): \(String(describing: chunked))")
                 }
             }
         }
@@ -171,7 +190,9 @@ import Testing
             let whole = try #require(try serializer.decode(bytes, contentType: nil, limits: .default))
             #expect(try Self.decodeChunked(serializer, Self.split(bytes, sizes: [13, 39, 1, 16])) == whole)
             for cut in 0...bytes.count {
-                #expect(try Self.decodeChunked(serializer, [Array(bytes[..<cut]), Array(bytes[cut...])]) == whole, "cut at \(cut)")
+                #expect(
+                    try Self.decodeChunked(serializer, [Array(bytes[..<cut]), Array(bytes[cut...])]) == whole,
+                    "cut at \(cut)")
             }
         }
     }
@@ -199,19 +220,26 @@ import Testing
             if let expected { #expect(whole == expected) } else { expected = whole }
             for cut in 0...body.count {
                 let chunks = [Array(body[..<cut]), Array(body[cut...])]
-                #expect(try Self.decodeChunked(serializer, chunks, contentType: contentType) == whole, "cut at \(cut) of \(body.count)")
+                #expect(
+                    try Self.decodeChunked(serializer, chunks, contentType: contentType) == whole,
+                    "cut at \(cut) of \(body.count)")
             }
-            #expect(try Self.decodeChunked(serializer, body.map { [$0] }, contentType: contentType) == whole, "byte by byte")
+            #expect(
+                try Self.decodeChunked(serializer, body.map { [$0] }, contentType: contentType) == whole, "byte by byte"
+            )
         }
         let events = try #require(expected).canonicalJSON()
-        #expect(events.contains(#"{"comment":">a<b"},{"comment":"->c"},{"comment":""},{"cdata":"<!-->"},"d"]"#), "\(events)")
+        #expect(
+            events.contains(#"{"comment":">a<b"},{"comment":"->c"},{"comment":""},{"cdata":"<!-->"},"d"]"#), "\(events)"
+        )
         #expect(events.hasSuffix(#"{"comment":">e"}]}}"#), "\(events)")
     }
 
     /// A long comment the hold-back keeps (its text starts with `>`) arriving in small chunks is
     /// delivered whole once its end arrives.
     @Test func longHeldCommentArrivesInSmallChunks() throws {
-        let body = Array("<r><!-->".utf8) + Array(repeating: UInt8(ascii: "x"), count: 200_000) + Array("--><a/></r>".utf8)
+        let body =
+            Array("<r><!-->".utf8) + Array(repeating: UInt8(ascii: "x"), count: 200_000) + Array("--><a/></r>".utf8)
         let serializer = XMLEventResponseSerializer()
         let whole = try #require(try serializer.decode(body, contentType: nil, limits: .default))
         let chunks = stride(from: 0, to: body.count, by: 100).map { Array(body[$0..<min($0 + 100, body.count)]) }
@@ -224,15 +252,22 @@ import Testing
     @Test func bodiesEndingInsideAHeldCommentAreTruncatedAlike() throws {
         let truncated = ["<r><!-->abc", "<r><!--", "<r><", "<r><!---", "<r>a</r><!-->e", "<r><!--->x--"]
         let ucs4 = "<r><!-->a<b--><!--->c--></r>".unicodeScalars.flatMap { [UInt8($0.value & 0xFF), 0, 0, 0] }
-        let cases: [(body: [UInt8], code: SatchelError.Code)] = truncated.map { (Array($0.utf8), .truncatedInput) }
+        let cases: [(body: [UInt8], code: SatchelError.Code)] =
+            truncated.map { (Array($0.utf8), .truncatedInput) }
             + [(ucs4, .invalidEncoding), (Array(ucs4.prefix(30)), .invalidEncoding)]
         for (body, code) in cases {
-            for serializer in [XMLDocumentResponseSerializer(), XMLEventResponseSerializer()] as [any ResponseSerializer] {
+            for serializer in [XMLDocumentResponseSerializer(), XMLEventResponseSerializer()]
+                as [any ResponseSerializer]
+            {
                 let whole = satchelError { try serializer.decode(body, contentType: nil, limits: .default) }
                 #expect(whole?.code == code, "\(serializer.name), \(body): \(String(describing: whole))")
                 for cut in 0...body.count {
-                    let chunked = satchelError { try Self.decodeChunked(serializer, [Array(body[..<cut]), Array(body[cut...])]) }
-                    #expect(chunked?.code == code, "\(serializer.name), \(body), cut at \(cut): \(String(describing: chunked))")
+                    let chunked = satchelError {
+                        try Self.decodeChunked(serializer, [Array(body[..<cut]), Array(body[cut...])])
+                    }
+                    #expect(
+                        chunked?.code == code,
+                        "\(serializer.name), \(body), cut at \(cut): \(String(describing: chunked))")
                 }
             }
         }
@@ -256,8 +291,10 @@ import Testing
     /// streamed. Both now read it as the whole decode does, in any chunking.
     @Test func wideJSONBodiesDecodeTheSameWholeAndStreamed() throws {
         let serializer = JSONResponseSerializer()
-        let utf16: [UInt8] = [0xFE, 0xFF] + Array(#"{"a":[1,"é"]}"#.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] })
-        let utf32LittleEndian: [UInt8] = [0xFF, 0xFE, 0x00, 0x00] + Array("[true]".unicodeScalars.flatMap { [UInt8($0.value & 0xFF), 0, 0, 0] })
+        let utf16: [UInt8] =
+            [0xFE, 0xFF] + Array(#"{"a":[1,"é"]}"#.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] })
+        let utf32LittleEndian: [UInt8] =
+            [0xFF, 0xFE, 0x00, 0x00] + Array("[true]".unicodeScalars.flatMap { [UInt8($0.value & 0xFF), 0, 0, 0] })
         for body in [utf16, utf32LittleEndian] {
             let whole = try serializer.decode(body, contentType: nil, limits: .default)
             #expect(whole != nil)
@@ -268,7 +305,9 @@ import Testing
         // The fuzzer's body: a UTF-16BE mark, then code units that do not decode.
         let found: [UInt8] = [0xFE, 0xFF, 0xFF, 0xFF, 0x7B, 0x22, 0x61, 0x22, 0x3A] + Array(repeating: 0xC7, count: 9)
         var wholeError: SatchelError?
-        do { _ = try serializer.decode(found, contentType: nil, limits: .default) } catch let error as SatchelError { wholeError = error }
+        do { _ = try serializer.decode(found, contentType: nil, limits: .default) } catch let error as SatchelError {
+            wholeError = error
+        }
         #expect(wholeError != nil)
         for chunks in [[found], found.map { [$0] }] {
             do {
@@ -298,4 +337,3 @@ import Testing
         #expect(try Self.decodeChunked(serializer, [[0x7B], [0x7D]]) == [:])
     }
 }
-

@@ -36,7 +36,9 @@ import Testing
         while let path = enumerator.nextObject() as? String {
             var isDirectory: ObjCBool = false
             let full = HostileCase.directory.appendingPathComponent(path).path
-            if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue, path != "cases.json" {
+            if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue,
+                path != "cases.json"
+            {
                 files.insert(path)
             }
         }
@@ -55,8 +57,11 @@ import Testing
                 attacked.insert(serializer.name)
             }
         }
-        for expected in ["json", "problem", "text", "form", "xml", "xml-events", "plist", "image", "multipart", "http"] {
-            #expect(attacked.contains { $0.localizedCaseInsensitiveContains(expected) }, "no attack on \(expected): \(attacked.sorted())")
+        for expected in ["json", "problem", "text", "form", "xml", "xml-events", "plist", "image", "multipart", "http"]
+        {
+            #expect(
+                attacked.contains { $0.localizedCaseInsensitiveContains(expected) },
+                "no attack on \(expected): \(attacked.sorted())")
         }
     }
 }
@@ -139,10 +144,15 @@ struct HostileCase: Decodable, Sendable, CustomStringConvertible {
             }
             let registry = Registry.standard(limits: try caseLimits())
             if let encode, let type = `as` {
-                let value = Value.object(.init(uniqueKeysWithValues: encode.sorted { $0.key < $1.key }.map { ($0.key, Value.string($0.value)) }))
+                let value = Value.object(
+                    .init(
+                        uniqueKeysWithValues: encode.sorted { $0.key < $1.key }.map { ($0.key, Value.string($0.value)) }
+                    ))
                 return .encoded(try registry.encode(value, as: try MediaType(parsing: type)).body)
             }
-            guard let file, let contentType else { throw SatchelError(.invalidArgument, "a case needs a file, a media type or a value") }
+            guard let file, let contentType else {
+                throw SatchelError(.invalidArgument, "a case needs a file, a media type or a value")
+            }
             let body = try [UInt8](Data(contentsOf: Self.directory.appendingPathComponent(file)))
             let type = try MediaType(parsing: contentType)
             if serializer == "xml-events" {
@@ -168,11 +178,15 @@ struct HostileCase: Decodable, Sendable, CustomStringConvertible {
         }
         if let partError {
             let parts = try #require(value.multipartParts, "\(self)")
-            let failure = try #require(parts[partError.index].value.decodingFailure, "\(self): part \(partError.index) decoded")
+            let failure = try #require(
+                parts[partError.index].value.decodingFailure, "\(self): part \(partError.index) decoded")
             #expect(failure.error.code.name == partError.code, "\(self): \(failure.error)")
-            #expect(failure.error.description.localizedCaseInsensitiveContains(partError.message), "\(self): \(failure.error)")
+            #expect(
+                failure.error.description.localizedCaseInsensitiveContains(partError.message),
+                "\(self): \(failure.error)")
         }
-        #expect(contains != nil || safeFilenames != nil || partError != nil, "\(self): a value case must check something")
+        #expect(
+            contains != nil || safeFilenames != nil || partError != nil, "\(self): a value case must check something")
     }
 
     /// Checks an encoded body against `contains` and `absent`.
@@ -182,7 +196,8 @@ struct HostileCase: Decodable, Sendable, CustomStringConvertible {
             #expect(text.contains(expected), "\(self): \(text.debugDescription) lacks \(expected.debugDescription)")
         }
         for forbidden in absent ?? [] {
-            #expect(!text.contains(forbidden), "\(self): \(text.debugDescription) contains \(forbidden.debugDescription)")
+            #expect(
+                !text.contains(forbidden), "\(self): \(text.debugDescription) contains \(forbidden.debugDescription)")
         }
         #expect(contains != nil || absent != nil, "\(self): an encoding case must check something")
     }

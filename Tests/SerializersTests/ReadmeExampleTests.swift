@@ -26,7 +26,9 @@ import Testing
     }
 
     @Test func readmeMultipartExampleHolds() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("satchel-readme-\(UUID().uuidString).mp4").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "satchel-readme-\(UUID().uuidString).mp4"
+        ).path
         try Data(repeating: 7, count: 100_000).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
 
@@ -67,8 +69,11 @@ import Testing
         let batchBody = BatchResponseTests.batch([
             Array("HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\n\r\n{\"error\":\"gone\"}".utf8)
         ]).map { $0 }
-        let withID = Array(String(decoding: batchBody, as: UTF8.self)
-            .replacingOccurrences(of: "application/http\r\n", with: "application/http\r\nContent-ID: <response-item1>\r\n").utf8)
+        let withID = Array(
+            String(decoding: batchBody, as: UTF8.self)
+                .replacingOccurrences(
+                    of: "application/http\r\n", with: "application/http\r\nContent-ID: <response-item1>\r\n"
+                ).utf8)
         let batchResponse = HTTPResponse(status: .ok, headerFields: [.contentType: "multipart/mixed; boundary=batch"])
         let parts = registry.decode(response: batchResponse, body: withID).value?.multipartParts
         let answer = parts?.response(answering: "item1")?.value.httpMessage

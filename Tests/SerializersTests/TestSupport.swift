@@ -34,9 +34,12 @@ struct ByteMutator {
             case 0 where !bytes.isEmpty:
                 bytes.removeSubrange(Int.random(in: 0..<bytes.count, using: &generator)...)
             case 1 where !bytes.isEmpty:
-                bytes[Int.random(in: 0..<bytes.count, using: &generator)] = alphabet.randomElement(using: &generator) ?? 0
+                bytes[Int.random(in: 0..<bytes.count, using: &generator)] =
+                    alphabet.randomElement(using: &generator) ?? 0
             case 2:
-                bytes.insert(alphabet.randomElement(using: &generator) ?? 0, at: Int.random(in: 0...bytes.count, using: &generator))
+                bytes.insert(
+                    alphabet.randomElement(using: &generator) ?? 0,
+                    at: Int.random(in: 0...bytes.count, using: &generator))
             case 3 where !bytes.isEmpty:
                 bytes.remove(at: Int.random(in: 0..<bytes.count, using: &generator))
             default:

@@ -1,10 +1,11 @@
 import Foundation
-import SatchelTestSupport
 import HTTPTypes
+import SatchelTestSupport
 import SerializerRegistry
 import Serializers
 import Synchronization
 import Testing
+
 @testable import Transport
 
 /// Sessions and helpers shared by the Transport tests.
@@ -37,7 +38,9 @@ enum SessionSupport {
 final class RecordingMonitor: EventMonitor {
     let events = Mutex<[String]>([])
 
-    func requestDidStart(_ request: HTTPRequest, url: String) { events.withLock { $0.append("start \(request.method)") } }
+    func requestDidStart(_ request: HTTPRequest, url: String) {
+        events.withLock { $0.append("start \(request.method)") }
+    }
     func requestWillRedirect(_ request: HTTPRequest, from url: String, to location: String, status: Int) {
         events.withLock { $0.append("redirect \(status)") }
     }

@@ -1,9 +1,10 @@
 import Foundation
 import SatchelTestSupport
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// The Transport tests' servers (scripts/test-servers.py) do what those tests rely on, checked
 /// with FoundationNetworking's URLSession, Python's requests and ssl, and the openssl CLI.
@@ -38,16 +39,20 @@ import Testing
                 "wrongHostIgnoringName": handshake_ignoring_host_name(wrong, ca_a),
             }))
             """
-        let run = try VenvPython.run(script, [
-            servers.certificates.caA.path, servers.certificates.caB.path, servers.httpbinTLS.absoluteString,
-            servers.expiredTLS.absoluteString, servers.wrongHostTLS.absoluteString,
-        ])
+        let run = try VenvPython.run(
+            script,
+            [
+                servers.certificates.caA.path, servers.certificates.caB.path, servers.httpbinTLS.absoluteString,
+                servers.expiredTLS.absoluteString, servers.wrongHostTLS.absoluteString,
+            ])
         try #require(run.status == 0)
         let results = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: String])
         #expect(results["goodWithA"] == "200")
         #expect(results["goodWithB"]?.contains("unable to get local issuer certificate") == true, "\(results)")
         #expect(results["expiredWithA"]?.contains("certificate has expired") == true, "\(results)")
-        #expect(results["wrongHostWithA"]?.contains("mismatch, certificate is not valid for '127.0.0.1'") == true, "\(results)")
+        #expect(
+            results["wrongHostWithA"]?.contains("mismatch, certificate is not valid for '127.0.0.1'") == true,
+            "\(results)")
         #expect(results["wrongHostIgnoringName"] == "ok")
     }
 
@@ -55,8 +60,10 @@ import Testing
         let servers = try TestServers.shared()
         let files = servers.certificates
         let pins = servers.pins
-        for (file, pin) in [(files.caA, pins.caA), (files.caB, pins.caB), (files.good, pins.good),
-                            (files.expired, pins.expired), (files.wrongHost, pins.wrongHost)] {
+        for (file, pin) in [
+            (files.caA, pins.caA), (files.caB, pins.caB), (files.good, pins.good),
+            (files.expired, pins.expired), (files.wrongHost, pins.wrongHost),
+        ] {
             let pipeline = """
                 openssl x509 -in "$1" -pubkey -noout | openssl pkey -pubin -outform der \
                 | openssl dgst -sha256 -binary | base64

@@ -61,19 +61,21 @@ enum BenchmarkReport {
         let runs =
             options.iterations.map { "\($0) timed runs per contender" }
             ?? "enough timed runs for ~\(Format.seconds(options.targetSeconds)) s per contender "
-                + "(at least \(sampler.minimumIterations))"
-        let sections = [
-            "# Satchel benchmarks",
-            machine.markdown(command: options.command),
-            "- method: each contender warmed up, then timed with ContinuousClock in interleaved rounds; "
-                + "\(runs); the median run counts. MB/s uses 1 MB = 10^6 bytes. "
-                + "Speed ratio = peer time ÷ Satchel time: above 1.00× Satchel is faster. "
-                + "Runs column: Satchel/peer timed runs."
-                + (options.quick ? " **Quick run (`--quick`): short measurements, for a smoke test, not for quoting.**" : ""),
-            "- guards: before timing, every result is checked against the peer's "
-                + "(same tree shape, same decoded models, output that reads back), and the run stops on a mismatch.",
-            summary.markdown,
-        ] + groupSections
+            + "(at least \(sampler.minimumIterations))"
+        let sections =
+            [
+                "# Satchel benchmarks",
+                machine.markdown(command: options.command),
+                "- method: each contender warmed up, then timed with ContinuousClock in interleaved rounds; "
+                    + "\(runs); the median run counts. MB/s uses 1 MB = 10^6 bytes. "
+                    + "Speed ratio = peer time ÷ Satchel time: above 1.00× Satchel is faster. "
+                    + "Runs column: Satchel/peer timed runs."
+                    + (options.quick
+                        ? " **Quick run (`--quick`): short measurements, for a smoke test, not for quoting.**" : ""),
+                "- guards: before timing, every result is checked against the peer's "
+                    + "(same tree shape, same decoded models, output that reads back), and the run stops on a mismatch.",
+                summary.markdown,
+            ] + groupSections
         return sections.joined(separator: "\n\n")
     }
 }

@@ -36,8 +36,10 @@ struct CABIBenchmarks {
     /// there: `swift build -c release --package-path Benchmarks --product SatchelC`).
     static var libraryPath: String {
         if let path = ProcessInfo.processInfo.environment["SATCHEL_BENCH_LIBSATCHEL"], !path.isEmpty { return path }
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("libSatchelC.so").path
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("libSatchelC.so")
+            .path
     }
 
     /// Guards, then times every input.
@@ -45,7 +47,8 @@ struct CABIBenchmarks {
         var message = [CChar](repeating: 0, count: 512)
         guard let abi = satchel_bench_abi_open(Self.libraryPath, &message, message.count) else {
             let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw BenchmarkFailure.corpus("\(reason) (build it with: swift build -c release --package-path Benchmarks --product SatchelC)")
+            throw BenchmarkFailure.corpus(
+                "\(reason) (build it with: swift build -c release --package-path Benchmarks --product SatchelC)")
         }
         defer { satchel_bench_abi_close(abi) }
         let registry = Registry.standard()
@@ -63,7 +66,8 @@ struct CABIBenchmarks {
             let cType = Self.decode(abi, input.contentType, bytes)
             guard cType == input.expectedType, Self.type(of: swiftValue) == input.expectedType else {
                 throw BenchmarkFailure.guardFailed(
-                    "\(file.name): C decoded satchel_type/status \(cType), Swift \(Self.type(of: swiftValue)), expected \(input.expectedType)")
+                    "\(file.name): C decoded satchel_type/status \(cType), Swift \(Self.type(of: swiftValue)), expected \(input.expectedType)"
+                )
             }
             Progress.note("capi \(file.name)")
             let contentType = input.contentType

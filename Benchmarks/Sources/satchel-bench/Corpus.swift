@@ -49,7 +49,9 @@ struct Corpus: Sendable {
         directory.appendingPathComponent("multipart/\(name)").path
     }
 
-    private func read(_ relativePath: String, generator: String = "scripts/corpus json") throws(BenchmarkFailure) -> File {
+    private func read(
+        _ relativePath: String, generator: String = "scripts/corpus json"
+    ) throws(BenchmarkFailure) -> File {
         let url = directory.appendingPathComponent(relativePath)
         let data: Data
         do {

@@ -9,16 +9,18 @@ struct CurlCommand: Sendable {
     /// `curl -s -o PATH URL`; `path` may be `/dev/null`. Returns the bytes received.
     func download(_ name: String, to path: String) throws -> Int {
         let url = server.appendingPathComponent(name).absoluteString
-        try expect(run(["-s", "-o", path, "-w", "%{http_code} %{size_download}", url]),
-                   status: 200, bytes: TransportBenchmarks.bigSize, what: "curl -o \(path) \(url)")
+        try expect(
+            run(["-s", "-o", path, "-w", "%{http_code} %{size_download}", url]),
+            status: 200, bytes: TransportBenchmarks.bigSize, what: "curl -o \(path) \(url)")
         return TransportBenchmarks.bigSize
     }
 
     /// `curl -s -T FILE URL` (a PUT with `Content-Length`). Returns the status.
     func upload(file path: String, to name: String) throws -> Int {
         let url = server.appendingPathComponent(name).absoluteString
-        try expect(run(["-s", "-o", "/dev/null", "-T", path, "-w", "%{http_code} %{size_upload}", url]),
-                   status: 204, bytes: TransportBenchmarks.bigSize, what: "curl -T \(path) \(url)")
+        try expect(
+            run(["-s", "-o", "/dev/null", "-T", path, "-w", "%{http_code} %{size_upload}", url]),
+            status: 204, bytes: TransportBenchmarks.bigSize, what: "curl -T \(path) \(url)")
         return 204
     }
 
@@ -39,7 +41,8 @@ struct CurlCommand: Sendable {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw BenchmarkFailure.guardFailed("curl \(arguments.joined(separator: " ")) exited with \(process.terminationStatus)")
+            throw BenchmarkFailure.guardFailed(
+                "curl \(arguments.joined(separator: " ")) exited with \(process.terminationStatus)")
         }
         return String(decoding: data, as: UTF8.self)
     }

@@ -20,7 +20,8 @@ final class CurlMultiLoop {
         var bytes: Int64 = 0
         let decoded = satchel_bench_curl_loop_run(loop, count, &bytes)
         guard decoded == count, bytes == Int64(count * bodySize) else {
-            throw BenchmarkFailure.guardFailed("libcurl multi loop: \(decoded) of \(count) bodies decoded, \(bytes) bytes")
+            throw BenchmarkFailure.guardFailed(
+                "libcurl multi loop: \(decoded) of \(count) bodies decoded, \(bytes) bytes")
         }
         return decoded
     }

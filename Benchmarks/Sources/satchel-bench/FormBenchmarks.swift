@@ -49,18 +49,22 @@ struct FormBenchmarks {
             satchelCall: "FormReader().read(bytes)", peerName: "URLComponents",
             peerCall: "URLComponents(string: \"?\" + body)!.queryItems (the string built once)",
             sizeNote: "the form body")
-        decode.rows.append(Comparison(input: file.name, bytes: bytes.count, satchel: decodeSamples[0], peer: decodeSamples[1]))
+        decode.rows.append(
+            Comparison(input: file.name, bytes: bytes.count, satchel: decodeSamples[0], peer: decodeSamples[1]))
         var encode = ComparisonTable(
             title: "Form encode: Satchel vs Foundation",
             satchelCall: "FormWriter().write(value)", peerName: "URLComponents",
             peerCall: "components.queryItems = items; components.percentEncodedQuery", sizeNote: "Satchel's output")
-        encode.rows.append(Comparison(input: file.name, bytes: encoded, satchel: encodeSamples[0], peer: encodeSamples[1]))
+        encode.rows.append(
+            Comparison(input: file.name, bytes: encoded, satchel: encodeSamples[0], peer: encodeSamples[1]))
         var encodeC = ComparisonTable(
             title: "Form encode: Satchel vs a C table encoder",
             satchelCall: "FormWriter().write(value)", peerName: "C table encoder",
-            peerCall: "satchel_bench_form_encode over FormWriter().pairs(from: value), flattened and sorted before timing",
+            peerCall:
+                "satchel_bench_form_encode over FormWriter().pairs(from: value), flattened and sorted before timing",
             sizeNote: "Satchel's output (byte for byte the C encoder's)")
-        encodeC.rows.append(Comparison(input: file.name, bytes: encoded, satchel: encodeSamples[0], peer: encodeSamples[2]))
+        encodeC.rows.append(
+            Comparison(input: file.name, bytes: encoded, satchel: encodeSamples[0], peer: encodeSamples[2]))
         return [decode, encode, encodeC]
     }
 
@@ -93,12 +97,14 @@ struct FormBenchmarks {
         let satchelBody = try FormWriter().write(value)
         let reread = try FormReader().read(satchelBody)
         guard TreeShape(reread) == TreeShape(value), try FormWriter().write(reread) == satchelBody else {
-            throw BenchmarkFailure.guardFailed("\(file.name): FormWriter's output does not decode back as the same Value")
+            throw BenchmarkFailure.guardFailed(
+                "\(file.name): FormWriter's output does not decode back as the same Value")
         }
         guard let foundationBody = Self.foundationQuery(items),
             URLComponents(string: "?" + foundationBody)?.queryItems == items
         else {
-            throw BenchmarkFailure.guardFailed("\(file.name): URLComponents' query does not read back as the same items")
+            throw BenchmarkFailure.guardFailed(
+                "\(file.name): URLComponents' query does not read back as the same items")
         }
         return satchelBody.count
     }

@@ -2,9 +2,9 @@ import CFormBaseline
 import Satchel
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Flattened form pairs laid out for the C table encoder (`satchel_bench_form_encode`): one

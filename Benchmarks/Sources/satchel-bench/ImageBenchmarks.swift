@@ -12,7 +12,10 @@ struct ImageBenchmarks {
     let sampler: Sampler
 
     /// The corpus files and whether each is a PNG.
-    static let files = [("photo-rgb.png", true), ("photo-rgba.png", true), ("photo-baseline.jpg", false), ("photo-progressive.jpg", false)]
+    static let files = [
+        ("photo-rgb.png", true), ("photo-rgba.png", true), ("photo-baseline.jpg", false),
+        ("photo-progressive.jpg", false),
+    ]
 
     /// Guards, then times each file in RGBA8 and RGB8.
     func run() throws -> [ComparisonTable] {

@@ -22,7 +22,8 @@ enum IsolatedContender {
         } else if let contender = JSONContender(rawValue: name) {
             work = try contender.work(on: try Corpus.File(reading: path))
         } else {
-            let known = XMLContender.allCases.map(\.rawValue) + MultipartBuildContender.allCases.map(\.rawValue)
+            let known =
+                XMLContender.allCases.map(\.rawValue) + MultipartBuildContender.allCases.map(\.rawValue)
                 + JSONContender.allCases.map(\.rawValue)
             throw BenchmarkFailure.usage("unknown contender \(name) (known: \(known.joined(separator: ", ")))")
         }
@@ -52,12 +53,15 @@ enum IsolatedContender {
     }
 
     /// Runs one child and parses its durations and peak memory.
-    private static func runProcess(_ contender: String, input path: String,
-                                   options: BenchmarkOptions) throws -> Samples {
+    private static func runProcess(
+        _ contender: String, input path: String,
+        options: BenchmarkOptions
+    ) throws -> Samples {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try executablePath())
         // --quick first, so that the --seconds after it wins.
-        var arguments = ["--contender", contender, "--input", path] + (options.quick ? ["--quick"] : [])
+        var arguments =
+            ["--contender", contender, "--input", path] + (options.quick ? ["--quick"] : [])
             + ["--seconds", String(options.targetSeconds)]
         if let iterations = options.iterations { arguments += ["--iterations", String(iterations)] }
         process.arguments = arguments
@@ -68,9 +72,10 @@ enum IsolatedContender {
         process.waitUntilExit()
         let text = String(decoding: bytes, as: UTF8.self)
         guard process.terminationStatus == 0,
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("durations-ns: ") })
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("durations-ns: ") })
         else {
-            throw BenchmarkFailure.guardFailed("contender \(contender) on \(path) failed (status \(process.terminationStatus))")
+            throw BenchmarkFailure.guardFailed(
+                "contender \(contender) on \(path) failed (status \(process.terminationStatus))")
         }
         let values = line.dropFirst("durations-ns: ".count).split(separator: " ").compactMap { Int64($0) }
         guard !values.isEmpty else {

@@ -34,7 +34,8 @@ struct JSONParseBenchmarks {
                 { try JSONSerialization.jsonObject(with: data) },
                 { Self.jsoncParse(bytes) },
             ])
-            foundation.rows.append(Comparison(input: file.name, bytes: bytes.count, satchel: samples[0], peer: samples[1]))
+            foundation.rows.append(
+                Comparison(input: file.name, bytes: bytes.count, satchel: samples[0], peer: samples[1]))
             jsonc.rows.append(Comparison(input: file.name, bytes: bytes.count, satchel: samples[0], peer: samples[2]))
         }
         return [foundation, jsonc]

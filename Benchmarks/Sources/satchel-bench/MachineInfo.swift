@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// What the numbers were measured on: machine, processor, date and Satchel's revision.
@@ -41,7 +41,9 @@ struct MachineInfo: Sendable {
 
     /// The facts as a Markdown list, with `command`, the command that produced the report.
     func markdown(command: String?) -> String {
-        let memory = memoryBytes > 0 ? Format.fixed(Double(memoryBytes) / Double(1 << 30), digits: 1) + " GiB memory" : "memory unknown"
+        let memory =
+            memoryBytes > 0
+            ? Format.fixed(Double(memoryBytes) / Double(1 << 30), digits: 1) + " GiB memory" : "memory unknown"
         return """
             - machine: \(architecture), \(processorCount) processors, \(cpuModel), \(memory), \(kernel)
             - Swift: \(swiftVersion); benchmarks built with `swift build -c release`
@@ -53,11 +55,11 @@ struct MachineInfo: Sendable {
 
     private static var compilerDescription: String {
         #if compiler(>=6.3)
-        "Swift 6.3 or later"
+            "Swift 6.3 or later"
         #elseif compiler(>=6.2)
-        "Swift 6.2"
+            "Swift 6.2"
         #else
-        "Swift 6.1"
+            "Swift 6.1"
         #endif
     }
 
@@ -80,8 +82,8 @@ struct MachineInfo: Sendable {
 
     private static func memoryTotal() -> Int {
         guard let text = try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("MemTotal:") }),
-              let kibibytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("MemTotal:") }),
+            let kibibytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
         else { return 0 }
         return kibibytes * 1024
     }

@@ -20,40 +20,51 @@ extension MultipartBenchmarks {
         let kitBody = try MultipartKitPeer.buildBytes(
             fields: MultipartBuildContender.fields, fileAt: path, filename: "upload.bin",
             contentType: "application/octet-stream", boundary: boundary)
-        let expected = MultipartBuildContender.fields.map { ($0.name, Array($0.value.utf8)) } + [("upload", [UInt8](head))]
+        let expected =
+            MultipartBuildContender.fields.map { ($0.name, Array($0.value.utf8)) } + [("upload", [UInt8](head))]
         for (builder, body) in [("Satchel", satchelBody), ("multipart-kit", kitBody)] {
             let bySatchel = try satchelParse(body, boundary: boundary).map { ($0.name ?? "", try $0.bytes()) }
-            let byKit = try MultipartKitPeer.parse(chunks: MultipartKitPeer.chunks(of: body, size: chunkSize), boundary: boundary)
-                .map { ($0.name ?? "", $0.bodyBytes) }
+            let byKit = try MultipartKitPeer.parse(
+                chunks: MultipartKitPeer.chunks(of: body, size: chunkSize), boundary: boundary
+            )
+            .map { ($0.name ?? "", $0.bodyBytes) }
             for (parser, parts) in [("Satchel", bySatchel), ("multipart-kit", byKit)] {
                 guard parts.map(\.0) == expected.map(\.0), parts.map(\.1) == expected.map(\.1) else {
-                    throw BenchmarkFailure.guardFailed("\(parser)'s parser does not read \(builder)'s built body back as its parts")
+                    throw BenchmarkFailure.guardFailed(
+                        "\(parser)'s parser does not read \(builder)'s built body back as its parts")
                 }
             }
         }
         guard let sink = FileHandle(forWritingAtPath: "/dev/null"),
-              try MultipartBuildContender.copy(path, to: sink.fileDescriptor) == head.count else {
+            try MultipartBuildContender.copy(path, to: sink.fileDescriptor) == head.count
+        else {
             throw BenchmarkFailure.guardFailed("the read/write loop did not copy the whole file")
         }
     }
 
     /// Fails unless both parsers read `file` as the parts the manifest lists (names, header
     /// counts, body sizes), with the same headers and the same body bytes as each other.
-    static func checkParsers(file: Corpus.File, kitParts: [MultipartKitPeer.CollectedPart],
-                             expected: MultipartManifest.Body) throws {
+    static func checkParsers(
+        file: Corpus.File, kitParts: [MultipartKitPeer.CollectedPart],
+        expected: MultipartManifest.Body
+    ) throws {
         let satchelParts = try satchelParse(file.bytes, boundary: expected.boundary)
         func fail(_ message: String) -> BenchmarkFailure { .guardFailed("\(file.name): \(message)") }
-        guard file.bytes.count == expected.bytes else { throw fail("\(file.bytes.count) bytes, the manifest says \(expected.bytes)") }
+        guard file.bytes.count == expected.bytes else {
+            throw fail("\(file.bytes.count) bytes, the manifest says \(expected.bytes)")
+        }
         guard satchelParts.count == expected.parts.count, kitParts.count == expected.parts.count else {
-            throw fail("Satchel read \(satchelParts.count) parts, multipart-kit \(kitParts.count), the manifest lists \(expected.parts.count)")
+            throw fail(
+                "Satchel read \(satchelParts.count) parts, multipart-kit \(kitParts.count), the manifest lists \(expected.parts.count)"
+            )
         }
         for (index, wanted) in expected.parts.enumerated() {
             let satchel = satchelParts[index]
             let kit = kitParts[index]
             guard satchel.name == wanted.name, kit.name == wanted.name,
-                  satchel.headers.count == wanted.headers, kit.headers.count == wanted.headers,
-                  zip(satchel.headers, kit.headers).allSatisfy({ $0.name == $1.name && $0.value == $1.value }),
-                  satchel.size == wanted.bytes, try satchel.bytes() == kit.bodyBytes
+                satchel.headers.count == wanted.headers, kit.headers.count == wanted.headers,
+                zip(satchel.headers, kit.headers).allSatisfy({ $0.name == $1.name && $0.value == $1.value }),
+                satchel.size == wanted.bytes, try satchel.bytes() == kit.bodyBytes
             else {
                 throw fail("part \(index) (\(wanted.name)) differs between Satchel, multipart-kit and the manifest")
             }

@@ -41,7 +41,8 @@ struct MultipartBenchmarks {
             title: "Multipart parse: Satchel vs multipart-kit",
             satchelCall: "MultipartReader(boundary:…).feed(chunk) per 64 KiB chunk; finish() (parts kept in memory)",
             peerName: "multipart-kit",
-            peerCall: "MultipartReader(boundary:).execute(chunk) per 64 KiB ByteBuffer, collecting headers and body as FormDataDecoder does",
+            peerCall:
+                "MultipartReader(boundary:).execute(chunk) per 64 KiB ByteBuffer, collecting headers and body as FormDataDecoder does",
             sizeNote: "the body")
         let manifest = try MultipartManifest(path: corpus.multipartPath("manifest.json"))
         for name in Self.parseInputs {

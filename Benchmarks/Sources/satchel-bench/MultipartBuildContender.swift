@@ -2,9 +2,9 @@ import Foundation
 import Satchel
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// One contender of the multipart build benchmark, run alone in its own process
@@ -23,7 +23,9 @@ enum MultipartBuildContender: String, CaseIterable, Sendable {
     /// The boundary all contenders write.
     static let boundary = "satchel-bench-upload-3f7a1c9e5b"
     /// The text fields before the file part.
-    static let fields = [(name: "title", value: "Holiday photos, full resolution"), (name: "album", value: "2026-summer")]
+    static let fields = [
+        (name: "title", value: "Holiday photos, full resolution"), (name: "album", value: "2026-summer"),
+    ]
     /// The buffer size of Satchel's copy loop, used by the plain loop too.
     static let chunkSize = MultipartBodyStream.copyBufferSize
 
@@ -61,7 +63,8 @@ enum MultipartBuildContender: String, CaseIterable, Sendable {
         for field in fields {
             form.append(field.value, name: field.name)
         }
-        try form.append(fileAt: path, name: "upload", mediaType: MediaType(type: "application", subtype: "octet-stream"))
+        try form.append(
+            fileAt: path, name: "upload", mediaType: MediaType(type: "application", subtype: "octet-stream"))
         return form
     }
 

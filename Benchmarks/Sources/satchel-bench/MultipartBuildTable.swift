@@ -23,14 +23,17 @@ struct MultipartBuildTable: Sendable {
 
     /// Satchel's speed as a multiple of `row`'s: its time ÷ Satchel's.
     func ratio(_ row: Row) -> Double? {
-        guard let satchel = rows.first(where: { $0.contender == .satchel }), satchel.samples.median.seconds > 0 else { return nil }
+        guard let satchel = rows.first(where: { $0.contender == .satchel }), satchel.samples.median.seconds > 0 else {
+            return nil
+        }
         return row.samples.median.seconds / satchel.samples.median.seconds
     }
 
     /// Whether Satchel met both targets (`nil` when a row is missing).
     var targetsMet: (speed: Bool, memory: Bool)? {
         guard let satchel = rows.first(where: { $0.contender == .satchel }),
-              let loop = rows.first(where: { $0.contender == .readWriteLoop }), let speed = ratio(loop) else { return nil }
+            let loop = rows.first(where: { $0.contender == .readWriteLoop }), let speed = ratio(loop)
+        else { return nil }
         return (speed >= Self.loopRatioTarget, (satchel.samples.peakResidentBytes ?? .max) < Self.peakResidentTarget)
     }
 
@@ -50,7 +53,8 @@ struct MultipartBuildTable: Sendable {
         for row in rows {
             let peak = row.samples.peakResidentBytes
             let rss = peak.map { Format.fixed(Double($0) / 1e6, digits: 1) + " MB" } ?? "—"
-            let above = peak.flatMap { peak in floor.map { Format.fixed(Double(peak - $0) / 1e6, digits: 1) + " MB" } } ?? "—"
+            let above =
+                peak.flatMap { peak in floor.map { Format.fixed(Double(peak - $0) / 1e6, digits: 1) + " MB" } } ?? "—"
             var target = "reference"
             switch row.contender {
             case .satchel: target = "peak RSS < 32 MB" + (met.map { $0.memory ? " met" : " **missed**" } ?? "")
@@ -81,7 +85,8 @@ extension MultipartBuildContender {
         switch self {
         case .satchel: "`MultipartFormData` → `makeBodyStream().write(toFileDescriptor:)` (64 KiB buffer)"
         case .readWriteLoop: "`read`/`write` of the file, 64 KiB buffer"
-        case .multipartKit: "file read into a `ByteBuffer`; `MultipartRequestSerializer().serialize(parts:boundary:into:)`; one `write`"
+        case .multipartKit:
+            "file read into a `ByteBuffer`; `MultipartRequestSerializer().serialize(parts:boundary:into:)`; one `write`"
         }
     }
 }

@@ -2,9 +2,9 @@ import Foundation
 import MultipartKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// vapor/multipart-kit 4.7.1, the multipart peer, used the way its own code uses it. This file
@@ -37,8 +37,10 @@ enum MultipartKitPeer {
     /// is read whole into one, then serialized into a second.
     ///
     /// - Returns: The serialized body.
-    static func build(fields: [(name: String, value: String)], fileAt path: String, filename: String,
-                      contentType: String, boundary: String) throws -> ByteBuffer {
+    static func build(
+        fields: [(name: String, value: String)], fileAt path: String, filename: String,
+        contentType: String, boundary: String
+    ) throws -> ByteBuffer {
         var parts = fields.map { field in
             MultipartPart(headers: ["Content-Disposition": "form-data; name=\"\(field.name)\""], body: field.value)
         }
@@ -53,9 +55,12 @@ enum MultipartKitPeer {
     }
 
     /// ``build(fields:fileAt:filename:contentType:boundary:)``'s body as bytes, for the guards.
-    static func buildBytes(fields: [(name: String, value: String)], fileAt path: String, filename: String,
-                           contentType: String, boundary: String) throws -> [UInt8] {
-        let body = try build(fields: fields, fileAt: path, filename: filename, contentType: contentType, boundary: boundary)
+    static func buildBytes(
+        fields: [(name: String, value: String)], fileAt path: String, filename: String,
+        contentType: String, boundary: String
+    ) throws -> [UInt8] {
+        let body = try build(
+            fields: fields, fileAt: path, filename: filename, contentType: contentType, boundary: boundary)
         return Array(body.readableBytesView)
     }
 

@@ -11,8 +11,9 @@ extension PropertyListBenchmarks {
         guard try Self.value(fromFoundation: foundationTree) == expected else {
             throw BenchmarkFailure.guardFailed("\(name): Foundation and Satchel read different trees")
         }
-        guard let tree, plist_baseline_read(input.file.bytes, UInt32(input.file.bytes.count), input.isBinary)
-            == Int32(value.objectValue?.count ?? -1)
+        guard let tree,
+            plist_baseline_read(input.file.bytes, UInt32(input.file.bytes.count), input.isBinary)
+                == Int32(value.objectValue?.count ?? -1)
         else {
             throw BenchmarkFailure.guardFailed("\(name): libplist cannot read the input")
         }
@@ -25,7 +26,8 @@ extension PropertyListBenchmarks {
             throw BenchmarkFailure.guardFailed("\(name): Foundation reads Satchel's output as another tree")
         }
         let foundationFormat: PropertyListSerialization.PropertyListFormat = input.format == .xml ? .xml : .binary
-        let foundationOutput = try PropertyListSerialization.data(fromPropertyList: foundationTree, format: foundationFormat, options: 0)
+        let foundationOutput = try PropertyListSerialization.data(
+            fromPropertyList: foundationTree, format: foundationFormat, options: 0)
         guard try PropertyListReader().read([UInt8](foundationOutput)).map(Self.sortedKeys) == expected else {
             throw BenchmarkFailure.guardFailed("\(name): Foundation's output does not read back as the same tree")
         }
@@ -47,7 +49,9 @@ extension PropertyListBenchmarks {
         switch value {
         case .array(let elements): .array(elements.map(sortedKeys))
         case .object(let members):
-            .object(ValueObject(uniqueKeysWithValues: members.sorted { $0.key < $1.key }.map { ($0.key, sortedKeys($0.value)) }))
+            .object(
+                ValueObject(
+                    uniqueKeysWithValues: members.sorted { $0.key < $1.key }.map { ($0.key, sortedKeys($0.value)) }))
         default: value
         }
     }

@@ -30,7 +30,8 @@ struct PropertyListBenchmarks {
         var readFoundation = ComparisonTable(
             title: "Plist read: Satchel vs Foundation",
             satchelCall: "PropertyListReader().read(bytes) (format sniffed)", peerName: "Foundation",
-            peerCall: "PropertyListSerialization.propertyList(from: data, options: [], format: nil)", sizeNote: "the input", target: 5)
+            peerCall: "PropertyListSerialization.propertyList(from: data, options: [], format: nil)",
+            sizeNote: "the input", target: 5)
         var writeFoundation = ComparisonTable(
             title: "Plist write: Satchel vs Foundation",
             satchelCall: "PropertyListWriter(format: f).write(value)", peerName: "Foundation",
@@ -66,14 +67,19 @@ struct PropertyListBenchmarks {
             Progress.note("plist write \(input.file.name)")
             let writes = try sampler.measure([
                 { try writer.write(value) },
-                { try PropertyListSerialization.data(fromPropertyList: foundationTree, format: foundationFormat, options: 0) },
+                {
+                    try PropertyListSerialization.data(
+                        fromPropertyList: foundationTree, format: foundationFormat, options: 0)
+                },
                 { plist_baseline_write(tree, isBinary) },
             ])
             let name = input.file.name
             readFoundation.rows.append(Comparison(input: name, bytes: bytes.count, satchel: reads[0], peer: reads[1]))
             readLibplist.rows.append(Comparison(input: name, bytes: bytes.count, satchel: reads[0], peer: reads[2]))
-            writeFoundation.rows.append(Comparison(input: name, bytes: satchelOutput, satchel: writes[0], peer: writes[1]))
-            writeLibplist.rows.append(Comparison(input: name, bytes: satchelOutput, satchel: writes[0], peer: writes[2]))
+            writeFoundation.rows.append(
+                Comparison(input: name, bytes: satchelOutput, satchel: writes[0], peer: writes[1]))
+            writeLibplist.rows.append(
+                Comparison(input: name, bytes: satchelOutput, satchel: writes[0], peer: writes[2]))
         }
         return [readFoundation, writeFoundation, readLibplist, writeLibplist]
     }

@@ -33,17 +33,24 @@ struct TargetSummary: Sendable {
         let title = "Multipart build of \(table.filename)"
         let ratio = loop.flatMap(table.ratio).map { Format.fixed($0, digits: 2) + "×" } ?? "—"
         let peak = satchel?.samples.peakResidentBytes.map { Format.fixed(Double($0) / 1e6, digits: 1) + " MB" } ?? "—"
-        lines.append("| Multipart | \(title) | speed vs the read/write loop | \(ratio) | ≥ 0.80× | \(met.map { Self.verdict($0.speed) } ?? "—") |")
-        lines.append("| Multipart | \(title) | Satchel's peak RSS | \(peak) | < 32 MB | \(met.map { Self.verdict($0.memory) } ?? "—") |")
+        lines.append(
+            "| Multipart | \(title) | speed vs the read/write loop | \(ratio) | ≥ 0.80× | \(met.map { Self.verdict($0.speed) } ?? "—") |"
+        )
+        lines.append(
+            "| Multipart | \(title) | Satchel's peak RSS | \(peak) | < 32 MB | \(met.map { Self.verdict($0.memory) } ?? "—") |"
+        )
     }
 
     /// The summary as Markdown (a note when no measured group has a target).
     var markdown: String {
         guard !lines.isEmpty else { return "## Targets\n\nNo group with a target ran." }
         let met = lines.filter { $0.hasSuffix("| met |") }.count
-        return (["## Targets", "", "\(met) of \(lines.count) met.", "",
-                 "| group | measurement | input | Satchel/peer | target | result |",
-                 "|---|---|---|---:|---|---|"] + lines).joined(separator: "\n")
+        return
+            ([
+                "## Targets", "", "\(met) of \(lines.count) met.", "",
+                "| group | measurement | input | Satchel/peer | target | result |",
+                "|---|---|---|---:|---|---|",
+            ] + lines).joined(separator: "\n")
     }
 
     private static func verdict(_ met: Bool) -> String {

@@ -23,7 +23,9 @@ final class SatchelClient: TransportClient {
     func download(_ name: String, to path: String) throws -> Int {
         let session = self.session
         try? FileManager.default.removeItem(atPath: path)
-        let status = try waitFor { try await session.download(name, to: path, resume: false).response?.status.code ?? 0 }
+        let status = try waitFor {
+            try await session.download(name, to: path, resume: false).response?.status.code ?? 0
+        }
         let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
         guard status == 200, size == TransportBenchmarks.bigSize else {
             throw BenchmarkFailure.guardFailed("Satchel download: status \(status), \(size) bytes")
@@ -64,7 +66,9 @@ final class SatchelClient: TransportClient {
                 return try await group.reduce(0, +)
             }
         }
-        guard decoded == count else { throw BenchmarkFailure.guardFailed("Satchel: \(decoded) of \(count) bodies decoded") }
+        guard decoded == count else {
+            throw BenchmarkFailure.guardFailed("Satchel: \(decoded) of \(count) bodies decoded")
+        }
         return decoded
     }
 

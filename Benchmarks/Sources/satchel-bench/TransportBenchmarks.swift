@@ -31,12 +31,15 @@ struct TransportBenchmarks {
     /// - Throws: ``BenchmarkFailure/usage(_:)`` when `SATCHEL_BENCH_SERVER` is not set.
     init(corpus: Corpus, sampler: Sampler) throws {
         let environment = ProcessInfo.processInfo.environment
-        guard let text = environment["SATCHEL_BENCH_SERVER"], let url = URL(string: text.hasSuffix("/") ? text : text + "/")
+        guard let text = environment["SATCHEL_BENCH_SERVER"],
+            let url = URL(string: text.hasSuffix("/") ? text : text + "/")
         else {
-            throw BenchmarkFailure.usage("the transport group needs SATCHEL_BENCH_SERVER (run scripts/bench --only transport)")
+            throw BenchmarkFailure.usage(
+                "the transport group needs SATCHEL_BENCH_SERVER (run scripts/bench --only transport)")
         }
         server = url
-        let base = environment["SATCHEL_BENCH_SCRATCH"].map { URL(fileURLWithPath: $0) }
+        let base =
+            environment["SATCHEL_BENCH_SCRATCH"].map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory
         scratch = base.appendingPathComponent("satchel-bench-transport-\(getpid())")
         self.corpus = corpus
@@ -50,9 +53,10 @@ struct TransportBenchmarks {
         let big = corpus.directory.appendingPathComponent("transport/big.bin").path
         let small = corpus.directory.appendingPathComponent("transport/small.json").path
         guard let size = try? FileManager.default.attributesOfItem(atPath: big)[.size] as? Int, size == Self.bigSize,
-              let smallData = FileManager.default.contents(atPath: small)
+            let smallData = FileManager.default.contents(atPath: small)
         else {
-            throw BenchmarkFailure.corpus("missing transport/big.bin or transport/small.json (run scripts/bench --only transport)")
+            throw BenchmarkFailure.corpus(
+                "missing transport/big.bin or transport/small.json (run scripts/bench --only transport)")
         }
         let satchel = try Self.makeSatchelClient(server: server)
         let foundation = URLSessionClient(server: server, maximumConnections: Self.concurrency)
@@ -65,7 +69,9 @@ struct TransportBenchmarks {
     }
 
     /// The 100 MB download: Satchel to a file against the curl CLI to `/dev/null` and to a file.
-    private func download(satchel: (any TransportClient)?, foundation: URLSessionClient, original: String) throws -> TransportTable {
+    private func download(
+        satchel: (any TransportClient)?, foundation: URLSessionClient, original: String
+    ) throws -> TransportTable {
         Progress.note("transport download")
         let satchel = satchel.flatMap { $0.canDownload ? $0 : nil }
         if satchel == nil { Progress.note("transport: this build has no Session.download; measuring the peers only") }
@@ -99,17 +105,23 @@ struct TransportBenchmarks {
         var table = TransportTable(
             title: "Download of 100 MB to a file (HTTP/1.1, loopback nginx)",
             satchelCall: "session.download(\"big.bin\", to: path)", unit: "MB/s")
-        let calls = [("curl CLI", "curl -s -o /dev/null URL", 0.9), ("curl CLI", "curl -s -o FILE URL", 0.9),
-                     ("URLSession", "downloadTask(with:) (to its temporary file)", nil)]
+        let calls = [
+            ("curl CLI", "curl -s -o /dev/null URL", 0.9), ("curl CLI", "curl -s -o FILE URL", 0.9),
+            ("URLSession", "downloadTask(with:) (to its temporary file)", nil),
+        ]
         for (call, peer) in zip(calls, peers) {
-            table.rows.append(.init(peerName: call.0, peerCall: call.1, amount: Self.bigSize,
-                                    satchel: satchelSamples, peer: peer, target: call.2))
+            table.rows.append(
+                .init(
+                    peerName: call.0, peerCall: call.1, amount: Self.bigSize,
+                    satchel: satchelSamples, peer: peer, target: call.2))
         }
         return table
     }
 
     /// The 100 MB upload from a file: Satchel's PUT against `curl -T`.
-    private func upload(satchel: (any TransportClient)?, foundation: URLSessionClient, file: String) throws -> TransportTable {
+    private func upload(
+        satchel: (any TransportClient)?, foundation: URLSessionClient, file: String
+    ) throws -> TransportTable {
         Progress.note("transport upload")
         let curl = CurlCommand(server: server)
         var contenders: [Sampler.Work] = [
@@ -126,18 +138,24 @@ struct TransportBenchmarks {
             satchelCall: "session.upload(.file(path:contentType:), to: \"upload\", method: .put)", unit: "MB/s")
         let calls = [("curl CLI", "curl -s -T FILE URL", 0.9), ("URLSession", "uploadTask(with:fromFile:)", nil)]
         for (call, peer) in zip(calls, peers) {
-            table.rows.append(.init(peerName: call.0, peerCall: call.1, amount: Self.bigSize,
-                                    satchel: satchelSamples, peer: peer, target: call.2))
+            table.rows.append(
+                .init(
+                    peerName: call.0, peerCall: call.1, amount: Self.bigSize,
+                    satchel: satchelSamples, peer: peer, target: call.2))
         }
         return table
     }
 
     /// Small keep-alive GETs of `small.json`, decoded, with `inFlight` requests at once.
-    private func smallGets(satchel: (any TransportClient)?, foundation: URLSessionClient, expected: Data,
-                           inFlight: Int) throws -> TransportTable {
+    private func smallGets(
+        satchel: (any TransportClient)?, foundation: URLSessionClient, expected: Data,
+        inFlight: Int
+    ) throws -> TransportTable {
         Progress.note("transport small GETs, \(inFlight) in flight")
         let count = Self.requestsPerRun
-        guard let loop = CurlMultiLoop(url: server.appendingPathComponent("small.json").absoluteString, inFlight: inFlight)
+        guard
+            let loop = CurlMultiLoop(
+                url: server.appendingPathComponent("small.json").absoluteString, inFlight: inFlight)
         else { throw BenchmarkFailure.guardFailed("cannot set up the libcurl multi loop") }
         let shape = TreeShape(foundation: try JSONSerialization.jsonObject(with: expected))
         var contenders: [Sampler.Work] = [
@@ -160,15 +178,21 @@ struct TransportBenchmarks {
         var table = TransportTable(
             title: "Small keep-alive GETs of a \(expected.count)-byte JSON body, decoded, \(inFlight) in flight "
                 + "(\(count) requests per run)",
-            satchelCall: inFlight == 1 ? "try await session.get(\"small.json\")" : "\(inFlight) tasks looping on session.get(\"small.json\")",
+            satchelCall: inFlight == 1
+                ? "try await session.get(\"small.json\")" : "\(inFlight) tasks looping on session.get(\"small.json\")",
             unit: "req/s")
         let calls = [
-            ("libcurl multi in C", "satchel_bench_curl_loop_run (\(inFlight) easy handles re-added, json-c strict parse)", 0.8),
+            (
+                "libcurl multi in C",
+                "satchel_bench_curl_loop_run (\(inFlight) easy handles re-added, json-c strict parse)", 0.8
+            ),
             ("URLSession", "dataTask + JSONSerialization, \(mode)", nil),
         ]
         for (call, peer) in zip(calls, peers) {
-            table.rows.append(.init(peerName: call.0, peerCall: call.1, amount: count,
-                                    satchel: satchelSamples, peer: peer, target: call.2))
+            table.rows.append(
+                .init(
+                    peerName: call.0, peerCall: call.1, amount: count,
+                    satchel: satchelSamples, peer: peer, target: call.2))
         }
         return table
     }

@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// FoundationNetworking's `URLSession` (libcurl underneath on Linux) as a reference peer, with
@@ -28,20 +28,22 @@ final class URLSessionClient: TransportClient {
         let outcome = Outcome<Int>()
         let done = DispatchSemaphore(value: 0)
         session.downloadTask(with: server.appendingPathComponent(name)) { location, response, error in
-            outcome.set(Result {
-                let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-                guard let location, error == nil, status == 200 else {
-                    throw BenchmarkFailure.guardFailed("URLSession download: status \(status), \(String(describing: error))")
-                }
-                // The temporary file is deleted when this handler returns; keep it for the guard.
-                try? FileManager.default.removeItem(atPath: path)
-                try FileManager.default.moveItem(at: location, to: URL(fileURLWithPath: path))
-                let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
-                guard size == TransportBenchmarks.bigSize else {
-                    throw BenchmarkFailure.guardFailed("URLSession downloaded \(size) bytes")
-                }
-                return size
-            })
+            outcome.set(
+                Result {
+                    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+                    guard let location, error == nil, status == 200 else {
+                        throw BenchmarkFailure.guardFailed(
+                            "URLSession download: status \(status), \(String(describing: error))")
+                    }
+                    // The temporary file is deleted when this handler returns; keep it for the guard.
+                    try? FileManager.default.removeItem(atPath: path)
+                    try FileManager.default.moveItem(at: location, to: URL(fileURLWithPath: path))
+                    let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+                    guard size == TransportBenchmarks.bigSize else {
+                        throw BenchmarkFailure.guardFailed("URLSession downloaded \(size) bytes")
+                    }
+                    return size
+                })
             done.signal()
         }.resume()
         done.wait()
@@ -56,9 +58,12 @@ final class URLSessionClient: TransportClient {
         let done = DispatchSemaphore(value: 0)
         session.uploadTask(with: request, fromFile: URL(fileURLWithPath: path)) { _, response, error in
             let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            outcome.set(error == nil && status == 204
-                ? .success(status)
-                : .failure(BenchmarkFailure.guardFailed("URLSession upload: status \(status), \(String(describing: error))")))
+            outcome.set(
+                error == nil && status == 204
+                    ? .success(status)
+                    : .failure(
+                        BenchmarkFailure.guardFailed(
+                            "URLSession upload: status \(status), \(String(describing: error))")))
             done.signal()
         }.resume()
         done.wait()
@@ -73,7 +78,8 @@ final class URLSessionClient: TransportClient {
         @Sendable func start() {
             session.dataTask(with: url) { data, response, error in
                 let object = data.flatMap { try? JSONSerialization.jsonObject(with: $0) }
-                let decoded = error == nil && (response as? HTTPURLResponse)?.statusCode == 200 && object is [String: Any]
+                let decoded =
+                    error == nil && (response as? HTTPURLResponse)?.statusCode == 200 && object is [String: Any]
                 switch tally.finish(decoded: decoded) {
                 case .startAnother: start()
                 case .allDone: done.signal()
@@ -94,10 +100,13 @@ final class URLSessionClient: TransportClient {
         let outcome = Outcome<TreeShape>()
         let done = DispatchSemaphore(value: 0)
         session.dataTask(with: server.appendingPathComponent(name)) { data, _, error in
-            outcome.set(Result {
-                guard let data, error == nil else { throw BenchmarkFailure.guardFailed("URLSession GET \(name) failed") }
-                return TreeShape(foundation: try JSONSerialization.jsonObject(with: data))
-            })
+            outcome.set(
+                Result {
+                    guard let data, error == nil else {
+                        throw BenchmarkFailure.guardFailed("URLSession GET \(name) failed")
+                    }
+                    return TreeShape(foundation: try JSONSerialization.jsonObject(with: data))
+                })
             done.signal()
         }.resume()
         done.wait()

@@ -3,7 +3,7 @@ import Foundation
 import Satchel
 
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// XML parsing: Satchel's document form against libxml2's own `xmlReadMemory` (and Foundation's
@@ -28,7 +28,8 @@ struct XMLBenchmarks {
         var document = ComparisonTable(
             title: "XML parse to a usable tree: Satchel vs raw libxml2 (each contender in its own process)",
             satchelCall: "XMLDocumentPayload(parsing: bytes)", peerName: "libxml2",
-            peerCall: "satchel_bench_xml_read_memory (xmlReadMemory, then xmlFreeDoc)", sizeNote: "the XML file", target: 0.9)
+            peerCall: "satchel_bench_xml_read_memory (xmlReadMemory, then xmlFreeDoc)", sizeNote: "the XML file",
+            target: 0.9)
         var foundationDocument = ComparisonTable(
             title: "XML parse to a tree: Satchel vs Foundation (reference)",
             satchelCall: "XMLDocumentPayload(parsing: bytes)", peerName: "XMLDocument",
@@ -47,12 +48,18 @@ struct XMLBenchmarks {
             Progress.note("xml \(file.name)")
             let bytes = file.bytes
             let samples = try IsolatedContender.measure(
-                [.satchelDocument, .libxml2Document, .foundationDocument, .satchelEvents, .foundationEvents, .libxml2SAX] as [XMLContender],
+                [
+                    .satchelDocument, .libxml2Document, .foundationDocument, .satchelEvents, .foundationEvents,
+                    .libxml2SAX,
+                ] as [XMLContender],
                 input: path(name), rounds: options.quick ? 1 : Self.rounds, options: options)
-            document.rows.append(Comparison(input: file.name, bytes: bytes.count, satchel: samples[0], peer: samples[1]))
-            foundationDocument.rows.append(Comparison(input: file.name, bytes: bytes.count, satchel: samples[0], peer: samples[2]))
+            document.rows.append(
+                Comparison(input: file.name, bytes: bytes.count, satchel: samples[0], peer: samples[1]))
+            foundationDocument.rows.append(
+                Comparison(input: file.name, bytes: bytes.count, satchel: samples[0], peer: samples[2]))
             events.rows.append(Comparison(input: file.name, bytes: bytes.count, satchel: samples[3], peer: samples[4]))
-            rawEvents.rows.append(Comparison(input: file.name, bytes: bytes.count, satchel: samples[3], peer: samples[5]))
+            rawEvents.rows.append(
+                Comparison(input: file.name, bytes: bytes.count, satchel: samples[3], peer: samples[5]))
         }
         return [document, foundationDocument, events, rawEvents]
     }
@@ -85,11 +92,13 @@ struct XMLBenchmarks {
         let document = try XMLDocument(data: file.data)
         counts["Foundation XMLDocument"] = try document.nodes(forXPath: "//*").count
         for (name, count) in counts where count != satchelCount {
-            throw BenchmarkFailure.guardFailed("\(file.name): Satchel's document has \(satchelCount) elements, \(name) counted \(count)")
+            throw BenchmarkFailure.guardFailed(
+                "\(file.name): Satchel's document has \(satchelCount) elements, \(name) counted \(count)")
         }
         let fromEvents = try XMLEventResponseSerializer().decode(file.bytes, contentType: nil, limits: .default)
         guard fromEvents == .object([XMLDocumentPayload.kind: payload.canonicalValue]) else {
-            throw BenchmarkFailure.guardFailed("\(file.name): the event form and the document form give different values")
+            throw BenchmarkFailure.guardFailed(
+                "\(file.name): the event form and the document form give different values")
         }
     }
 
@@ -144,8 +153,10 @@ private final class CountingDelegate: NSObject, XMLParserDelegate {
     var elements = 0
     var characters = 0
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName: String?, attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+        qualifiedName: String?, attributes: [String: String] = [:]
+    ) {
         elements += 1
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import Satchel
 
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// One contender of the XML benchmarks, named so that `satchel-bench --contender NAME` can run

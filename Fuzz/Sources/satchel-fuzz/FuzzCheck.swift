@@ -1,7 +1,7 @@
 import Satchel
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a fuzz target asserts. Every failure prints what went wrong and aborts, which libFuzzer
@@ -40,10 +40,14 @@ enum FuzzCheck {
     ) {
         switch (whole, chunked) {
         case (.success(let a), .success(let b)):
-            if !same(a, b) { fail("\(what): the chunked parse gives another value than the whole one:\n\(a)\nvs\n\(b)") }
+            if !same(a, b) {
+                fail("\(what): the chunked parse gives another value than the whole one:\n\(a)\nvs\n\(b)")
+            }
         case (.failure(let a), .failure(let b)):
             if sameCode && a.code != b.code {
-                fail("\(what): the chunked parse fails with \(b.code) (\(b.message)), the whole one with \(a.code) (\(a.message))")
+                fail(
+                    "\(what): the chunked parse fails with \(b.code) (\(b.message)), the whole one with \(a.code) (\(a.message))"
+                )
             }
         case (.success(let a), .failure(let b)):
             fail("\(what): the chunked parse fails (\(b)) where the whole one gives \(a)")

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The target this process runs, chosen once by ``fuzzInitialize(_:_:)`` before any input.
@@ -14,7 +14,8 @@ nonisolated(unsafe) private var selectedTarget: FuzzTarget?
 /// `SATCHEL_FUZZ_LIST=1` prints the targets (name, tab, summary) and exits with status 0.
 @_cdecl("LLVMFuzzerInitialize")
 public func fuzzInitialize(
-    _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>
+    _ argc: UnsafeMutablePointer<Int32>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>
 ) -> Int32 {
     if getenv("SATCHEL_FUZZ_LIST") != nil {
         for target in FuzzTarget.all { print("\(target.name)\t\(target.summary)") }

@@ -1,16 +1,20 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Satchel
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension FuzzTarget {
     /// The XML document serializer on the whole body and through its push decoder fed in chunks
     /// (the two must agree), then XPath over the document.
-    static let xmlDocument = FuzzTarget(name: "xml-document", summary: "XMLDocumentResponseSerializer whole and chunked, XPath") { input in
+    static let xmlDocument = FuzzTarget(
+        name: "xml-document", summary: "XMLDocumentResponseSerializer whole and chunked, XPath"
+    ) { input in
         let serializer = XMLDocumentResponseSerializer()
-        let value = decodeBothWays("xml-document", serializer, input, contentType: xmlContentType(input), sameCode: false)
+        let value = decodeBothWays(
+            "xml-document", serializer, input, contentType: xmlContentType(input), sameCode: false)
         guard case .payload(let payload)? = value, let document = payload as? XMLDocumentPayload else { return }
         _ = document.rootElementName
         _ = document.canonicalValue
@@ -19,8 +23,10 @@ extension FuzzTarget {
     }
 
     /// The XML event (SAX) serializer on the whole body and fed in chunks; the two must agree.
-    static let xmlEvents = FuzzTarget(name: "xml-events", summary: "XMLEventResponseSerializer whole and chunked") { input in
-        _ = decodeBothWays("xml-events", XMLEventResponseSerializer(), input, contentType: xmlContentType(input), sameCode: false)
+    static let xmlEvents = FuzzTarget(name: "xml-events", summary: "XMLEventResponseSerializer whole and chunked") {
+        input in
+        _ = decodeBothWays(
+            "xml-events", XMLEventResponseSerializer(), input, contentType: xmlContentType(input), sameCode: false)
     }
 
     /// `application/xml`, with a charset parameter for some inputs so the declared-encoding
@@ -35,24 +41,32 @@ extension FuzzTarget {
     /// Property lists through `PropertyListReader` (the format is sniffed, so both targets reach
     /// both readers; they differ in their seeds); a value read must be written by
     /// `PropertyListWriter` in either format and read back to itself.
-    static let plistXML = FuzzTarget(name: "plist-xml", summary: "PropertyListReader (XML seeds), round trips through both writers") { input in
+    static let plistXML = FuzzTarget(
+        name: "plist-xml", summary: "PropertyListReader (XML seeds), round trips through both writers"
+    ) { input in
         propertyListRoundTrip(input)
     }
 
     /// As ``plistXML``, seeded with binary property lists.
-    static let plistBinary = FuzzTarget(name: "plist-binary", summary: "PropertyListReader (binary seeds), round trips through both writers") { input in
+    static let plistBinary = FuzzTarget(
+        name: "plist-binary", summary: "PropertyListReader (binary seeds), round trips through both writers"
+    ) { input in
         propertyListRoundTrip(input)
     }
 
     private static func propertyListRoundTrip(_ input: FuzzInput) {
         let reader = PropertyListReader(limits: FuzzLimits.tight)
         guard case .success(let value) = FuzzCheck.outcome("PropertyListReader.read", { try reader.read(input.bytes) }),
-              let value else { return }
+            let value
+        else { return }
         for format in PropertyListFormat.allCases {
             let writer = PropertyListWriter(format: format, maxDepth: FuzzLimits.tight.maxDepth + 1)
             // A value the writer refuses (a UID in XML, say) is a documented limit, not a bug;
             // any other error type still traps inside `outcome`.
-            guard case .success(let bytes) = FuzzCheck.outcome("PropertyListWriter.write(\(format))", { try writer.write(value) }) else { continue }
+            guard
+                case .success(let bytes) = FuzzCheck.outcome(
+                    "PropertyListWriter.write(\(format))", { try writer.write(value) })
+            else { continue }
             // XML has no UID type (the writer spells one as CoreFoundation's CF$UID dictionary)
             // and its dates are whole seconds (rounded down), as documented.
             let expected = format == .xml ? asWrittenInXML(value) : value
@@ -91,7 +105,9 @@ extension FuzzTarget {
     ) -> Value? {
         let body = body ?? input.bytes
         let limits = FuzzLimits.tight
-        let whole = FuzzCheck.outcome("\(what) decode") { try serializer.decode(body, contentType: contentType, limits: limits) }
+        let whole = FuzzCheck.outcome("\(what) decode") {
+            try serializer.decode(body, contentType: contentType, limits: limits)
+        }
         guard let decoder = serializer.makeIncrementalReader(contentType: contentType, limits: limits) else {
             return try? whole.get()
         }

@@ -7,7 +7,8 @@ extension FuzzTarget {
     }
 
     /// `ImageReader` on JPEG seeds.
-    static let jpeg = FuzzTarget(name: "jpeg", summary: "ImageReader (JPEG seeds; libjpeg behind the C shim)") { input in
+    static let jpeg = FuzzTarget(name: "jpeg", summary: "ImageReader (JPEG seeds; libjpeg behind the C shim)") {
+        input in
         decodeImage(input)
     }
 
@@ -22,12 +23,15 @@ extension FuzzTarget {
             scale: scales[Int((input.hash >> 8) % UInt64(scales.count))],
             applyGamma: input.flag(16))
         let reader = ImageReader(options: options, limits: FuzzLimits.tight)
-        guard case .success(let image) = FuzzCheck.outcome("ImageReader.read", { try reader.read(input.bytes) }) else { return }
-        let geometry = "\(image.width)×\(image.height), \(image.channels) channels of \(image.bitDepth) bits, stride \(image.rowStride), \(image.pixels.count) bytes"
+        guard case .success(let image) = FuzzCheck.outcome("ImageReader.read", { try reader.read(input.bytes) }) else {
+            return
+        }
+        let geometry =
+            "\(image.width)×\(image.height), \(image.channels) channels of \(image.bitDepth) bits, stride \(image.rowStride), \(image.pixels.count) bytes"
         guard image.width > 0, image.height > 0, image.width * image.height <= FuzzLimits.tight.maxImagePixels,
-              image.channels > 0, image.bitDepth == 8 || image.bitDepth == 16,
-              image.rowStride >= image.width * image.channels * image.bitDepth / 8,
-              image.pixels.count == image.rowStride * image.height
+            image.channels > 0, image.bitDepth == 8 || image.bitDepth == 16,
+            image.rowStride >= image.width * image.channels * image.bitDepth / 8,
+            image.pixels.count == image.rowStride * image.height
         else {
             FuzzCheck.fail("image with inconsistent geometry (\(options)): \(geometry)")
         }

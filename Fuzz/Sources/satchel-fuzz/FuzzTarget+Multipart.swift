@@ -9,7 +9,9 @@ extension FuzzTarget {
     /// that is not a multipart type, a bare boundary), whole and fed in chunks; the parts must
     /// agree. Some inputs run lenient, some with a small memory threshold so parts spill to
     /// temporary files.
-    static let multipart = FuzzTarget(name: "multipart", summary: "MultipartReader whole and chunked (first line: Content-Type or boundary)") { input in
+    static let multipart = FuzzTarget(
+        name: "multipart", summary: "MultipartReader whole and chunked (first line: Content-Type or boundary)"
+    ) { input in
         let (line, body) = input.splitFirstLine()
         let options = MultipartReader.Options(lenient: input.flag(0), memoryThreshold: input.flag(1) ? 256 : 1 << 20)
         let limits = FuzzLimits.tight
@@ -38,7 +40,9 @@ extension FuzzTarget {
         guard case .success(let parts) = whole else { return }
         for part in parts {
             _ = (part.mediaType, part.safeFilename, part.size, part.header("Content-Type"))
-            guard case .success(let bytes) = FuzzCheck.outcome("Part.bytes", { try part.bytes() }), bytes.count == part.size else {
+            guard case .success(let bytes) = FuzzCheck.outcome("Part.bytes", { try part.bytes() }),
+                bytes.count == part.size
+            else {
                 FuzzCheck.fail("part \(part.index) does not read back its \(part.size) bytes")
             }
         }
@@ -48,7 +52,9 @@ extension FuzzTarget {
     /// first line (none when it is empty: the format is sniffed): multipart/mixed batches with
     /// nested multipart and `application/http` parts, and every member format. The member the
     /// registry picks also decodes incrementally in chunks, and must agree.
-    static let compound = FuzzTarget(name: "compound", summary: "DispatchingResponseSerializer over Registry.standard (first line: Content-Type)") { input in
+    static let compound = FuzzTarget(
+        name: "compound", summary: "DispatchingResponseSerializer over Registry.standard (first line: Content-Type)"
+    ) { input in
         let (line, body) = input.splitFirstLine()
         let contentType = line.isEmpty ? nil : try? MediaType(parsing: line)
         let dispatching = DispatchingResponseSerializer(registry: fuzzRegistry)
@@ -58,13 +64,16 @@ extension FuzzTarget {
         if let contentType, let member = fuzzRegistry.responseSerializer(for: contentType) {
             // libxml2's push parser may name another first error (docs/Fuzzing.md).
             let isXML = member.name == "xml" || member.name == "xml-events"
-            _ = decodeBothWays("compound member \(member.name)", member, input, contentType: contentType, body: body, sameCode: !isXML)
+            _ = decodeBothWays(
+                "compound member \(member.name)", member, input, contentType: contentType, body: body, sameCode: !isXML)
         }
     }
 
     /// `HTTPMessageResponseSerializer` (an `application/http` batch part) over the standard
     /// registry, so the embedded body is decoded by its own Content-Type.
-    static let httpMessage = FuzzTarget(name: "http-message", summary: "HTTPMessageResponseSerializer (application/http parts)") { input in
+    static let httpMessage = FuzzTarget(
+        name: "http-message", summary: "HTTPMessageResponseSerializer (application/http parts)"
+    ) { input in
         let serializer = HTTPMessageResponseSerializer(registry: fuzzRegistry)
         let contentType = MediaType(type: "application", subtype: "http")
         let value = FuzzCheck.outcome("HTTPMessageResponseSerializer.decode") {

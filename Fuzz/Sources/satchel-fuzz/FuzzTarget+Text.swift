@@ -3,7 +3,8 @@ import Satchel
 extension FuzzTarget {
     /// `FormReader` on bytes and on the same text as a `String`, with options picked by the
     /// input's hash; a decoded object re-encoded by `FormWriter` must decode to itself.
-    static let form = FuzzTarget(name: "form", summary: "FormReader (bytes and String), write/read round trip") { input in
+    static let form = FuzzTarget(name: "form", summary: "FormReader (bytes and String), write/read round trip") {
+        input in
         let options = FormReader.Options(
             duplicateKeys: input.flag(0) ? .collectIntoArray : .lastWins,
             parsesNestedKeys: !input.flag(1), indexedKeysAsArrays: !input.flag(2))
@@ -24,13 +25,16 @@ extension FuzzTarget {
         case .success(let again) where FuzzCheck.same(value, again):
             break
         case let other:
-            FuzzCheck.fail("form round trip: \(value) encoded as \(String(decoding: bytes, as: UTF8.self)) decodes to \(other)")
+            FuzzCheck.fail(
+                "form round trip: \(value) encoded as \(String(decoding: bytes, as: UTF8.self)) decodes to \(other)")
         }
     }
 
     /// `JSONReader` on the whole input and fed in chunks (the two must agree), `read(_:from:)`
     /// into a recursive `Decodable`, and the value written by `JSONWriter` read back to itself.
-    static let json = FuzzTarget(name: "json", summary: "JSONReader whole and chunked, Decodable, write/read round trip") { input in
+    static let json = FuzzTarget(
+        name: "json", summary: "JSONReader whole and chunked, Decodable, write/read round trip"
+    ) { input in
         var options = JSONReadingOptions()
         options.bigIntegers = input.flag(0) ? .throw : .double
         options.removesKeysWithNullValues = input.flag(1)
@@ -41,11 +45,15 @@ extension FuzzTarget {
             for chunk in input.chunks(of: input.bytes) {
                 try chunk.withUnsafeBytes { try incremental.feed($0) }
             }
-            guard let value = try incremental.finish() else { FuzzCheck.fail("JSONIncrementalReader.finish gave no value") }
+            guard let value = try incremental.finish() else {
+                FuzzCheck.fail("JSONIncrementalReader.finish gave no value")
+            }
             return value
         }
         FuzzCheck.agree("json", whole: whole, chunked: chunked, same: FuzzCheck.same)
-        let decoded = FuzzCheck.outcome("JSONReader.read(FuzzJSONNode)") { try reader.read(FuzzJSONNode.self, from: input.bytes) }
+        let decoded = FuzzCheck.outcome("JSONReader.read(FuzzJSONNode)") {
+            try reader.read(FuzzJSONNode.self, from: input.bytes)
+        }
         if case .success = whole, case .failure(let error) = decoded, error.code != .numberOutOfRange {
             FuzzCheck.fail("json: the Value path reads the text but the Decodable path fails: \(error)")
         }
@@ -60,37 +68,57 @@ extension FuzzTarget {
         case .success(let again) where FuzzCheck.same(value, again):
             break
         case let other:
-            FuzzCheck.fail("json round trip: \(value) written as \(String(decoding: text, as: UTF8.self)) reads as \(other)")
+            FuzzCheck.fail(
+                "json round trip: \(value) written as \(String(decoding: text, as: UTF8.self)) reads as \(other)")
         }
     }
 
     /// `MediaType`, `MediaRangeList` and `ContentRange` parsing of each line; what parses must
     /// re-parse from its description to an equal value. The first two lines also meet as a range
     /// list and a type for `quality(for:)`.
-    static let mediaType = FuzzTarget(name: "media-type", summary: "MediaType, MediaRangeList, ContentRange parse/describe round trips") { input in
-        let lines = String(decoding: input.bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+    static let mediaType = FuzzTarget(
+        name: "media-type", summary: "MediaType, MediaRangeList, ContentRange parse/describe round trips"
+    ) { input in
+        let lines = String(decoding: input.bytes, as: UTF8.self).split(
+            separator: "\n", omittingEmptySubsequences: false)
         var types: [MediaType] = []
         var lists: [MediaRangeList] = []
         for line in lines.prefix(8).map(String.init) {
             if case .success(let type) = FuzzCheck.outcome("MediaType(parsing:)", { try MediaType(parsing: line) }) {
                 types.append(type)
-                let again = FuzzCheck.outcome("MediaType(parsing: description)") { try MediaType(parsing: type.description) }
+                let again = FuzzCheck.outcome("MediaType(parsing: description)") {
+                    try MediaType(parsing: type.description)
+                }
                 guard case .success(type) = again else {
-                    FuzzCheck.fail("media type \(line.debugDescription) describes as \(type.description.debugDescription), which parses as \(again)")
+                    FuzzCheck.fail(
+                        "media type \(line.debugDescription) describes as \(type.description.debugDescription), which parses as \(again)"
+                    )
                 }
                 _ = (type.suffix, type.charset, type.specificity, type.matches(type))
             }
-            if case .success(let list) = FuzzCheck.outcome("MediaRangeList(parsing:)", { try MediaRangeList(parsing: line) }) {
+            if case .success(let list) = FuzzCheck.outcome(
+                "MediaRangeList(parsing:)", { try MediaRangeList(parsing: line) })
+            {
                 lists.append(list)
-                let again = FuzzCheck.outcome("MediaRangeList(parsing: description)") { try MediaRangeList(parsing: list.description) }
+                let again = FuzzCheck.outcome("MediaRangeList(parsing: description)") {
+                    try MediaRangeList(parsing: list.description)
+                }
                 guard case .success(list) = again else {
-                    FuzzCheck.fail("media range list \(line.debugDescription) describes as \(list.description.debugDescription), which parses as \(again)")
+                    FuzzCheck.fail(
+                        "media range list \(line.debugDescription) describes as \(list.description.debugDescription), which parses as \(again)"
+                    )
                 }
             }
-            if case .success(let range) = FuzzCheck.outcome("ContentRange(parsing:)", { try ContentRange(parsing: line) }) {
-                let again = FuzzCheck.outcome("ContentRange(parsing: description)") { try ContentRange(parsing: range.description) }
+            if case .success(let range) = FuzzCheck.outcome(
+                "ContentRange(parsing:)", { try ContentRange(parsing: line) })
+            {
+                let again = FuzzCheck.outcome("ContentRange(parsing: description)") {
+                    try ContentRange(parsing: range.description)
+                }
                 guard case .success(range) = again else {
-                    FuzzCheck.fail("content range \(line.debugDescription) describes as \(range.description.debugDescription), which parses as \(again)")
+                    FuzzCheck.fail(
+                        "content range \(line.debugDescription) describes as \(range.description.debugDescription), which parses as \(again)"
+                    )
                 }
                 _ = range.count
             }
@@ -98,7 +126,9 @@ extension FuzzTarget {
         for list in lists {
             for type in types {
                 let quality = list.quality(for: type)
-                if !(0...1).contains(quality) { FuzzCheck.fail("quality \(quality) of \(type) in \(list) is outside 0...1") }
+                if !(0...1).contains(quality) {
+                    FuzzCheck.fail("quality \(quality) of \(type) in \(list) is outside 0...1")
+                }
             }
         }
     }

@@ -45,7 +45,8 @@ public struct ContentRange: Sendable, Hashable, CustomStringConvertible {
 
     /// `bytes first-last/length` with `*` for what is unknown.
     public var description: String {
-        "bytes " + (range.map { "\($0.lowerBound)-\($0.upperBound)" } ?? "*") + "/" + (completeLength.map(String.init) ?? "*")
+        "bytes " + (range.map { "\($0.lowerBound)-\($0.upperBound)" } ?? "*") + "/"
+            + (completeLength.map(String.init) ?? "*")
     }
 
     /// A non-negative decimal of at most 18 digits (so it fits in Int64).

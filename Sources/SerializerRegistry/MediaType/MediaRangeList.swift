@@ -52,7 +52,9 @@ public struct MediaRangeList: Sendable, Hashable, CustomStringConvertible {
             if let qIndex = parameters.firstIndex(where: { $0.name == "q" }) {
                 guard let weight = Self.weight(parameters[qIndex].value) else {
                     scanner.index = valueOffsets[qIndex]
-                    throw scanner.failure("weight \"\(parameters[qIndex].value)\" is not a number from 0 to 1 with at most three decimals")
+                    throw scanner.failure(
+                        "weight \"\(parameters[qIndex].value)\" is not a number from 0 to 1 with at most three decimals"
+                    )
                 }
                 quality = weight
                 parameters.removeSubrange(qIndex...)  // what follows q are accept extensions

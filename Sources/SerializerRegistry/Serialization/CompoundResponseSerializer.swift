@@ -37,8 +37,12 @@ public struct CompoundResponseSerializer: ResponseSerializer {
         var attempts: [SatchelError.Attempt] = []
         for member in members {
             if let contentType, !member.acceptableContentTypes.accepts(contentType) {
-                attempts.append(.init(serializerName: member.name, error: SatchelError(
-                    .unacceptableContentType, "the \(member.name) serializer does not accept \(contentType.essence)")))
+                attempts.append(
+                    .init(
+                        serializerName: member.name,
+                        error: SatchelError(
+                            .unacceptableContentType,
+                            "the \(member.name) serializer does not accept \(contentType.essence)")))
                 continue
             }
             do {
@@ -67,7 +71,8 @@ public struct CompoundResponseSerializer: ResponseSerializer {
         }
         var result = DecodedResponse(response: response, value: nil, error: nil, serializerName: nil)
         if !attempts.isEmpty {
-            result.error = finalError(attempts, contentType: try? response.contentType).attaching(response: response, body: body)
+            result.error = finalError(attempts, contentType: try? response.contentType).attaching(
+                response: response, body: body)
         }
         return result
     }

@@ -38,7 +38,8 @@ public struct DecodedResponse: Sendable {
     ///   the ``ValueDecoder`` error (with its key path) when the value does not fit `T`.
     public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
         guard let value = try get() else {
-            throw SatchelError(.valueNotFound, "the response (status \(response.status.code)) has no value to decode as \(T.self)")
+            throw SatchelError(
+                .valueNotFound, "the response (status \(response.status.code)) has no value to decode as \(T.self)")
         }
         return try ValueDecoder().decode(type, from: value)
     }

@@ -1,14 +1,15 @@
+import HTTPTypes
+
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
-import HTTPTypes
 
 /// The headers AFNetworking sets on every request: `Accept-Language` from the user's locale and
 /// a `User-Agent` naming the library and platform.
@@ -36,10 +37,12 @@ public enum DefaultHeaders {
             if let cut = name.firstIndex(where: { $0 == "." || $0 == "@" }) { name = name[..<cut] }
             var tag = String(name.map { $0 == "_" ? "-" : $0 })
             if tag == "C" || tag == "POSIX" { tag = "en" }
-            let valid = !tag.isEmpty && tag.utf8.allSatisfy { byte in
-                byte == UInt8(ascii: "-") || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
-                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-            }
+            let valid =
+                !tag.isEmpty
+                && tag.utf8.allSatisfy { byte in
+                    byte == UInt8(ascii: "-") || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+                        || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                }
             if valid && !languages.contains(tag) && languages.count < 6 { languages.append(tag) }
         }
         if let list = environment["LANGUAGE"], !list.isEmpty {

@@ -38,10 +38,12 @@ public struct DispatchingResponseSerializer: ResponseSerializer {
         let (type, _) = effectiveType(declared: contentType, body: body)
         guard let type else {
             if body.isEmpty { return nil }
-            throw SatchelError(.unacceptableContentType, "the body has no Content-Type and its format is not recognisable")
+            throw SatchelError(
+                .unacceptableContentType, "the body has no Content-Type and its format is not recognisable")
         }
         guard let serializer = registry.responseSerializer(for: type) else {
-            throw SatchelError(.unacceptableContentType, "no registered serializer accepts Content-Type \(type.essence)")
+            throw SatchelError(
+                .unacceptableContentType, "no registered serializer accepts Content-Type \(type.essence)")
         }
         return try serializer.decode(body, contentType: type, limits: limits)
     }
@@ -60,19 +62,22 @@ public struct DispatchingResponseSerializer: ResponseSerializer {
             declared = try response.contentType
         } catch {
             return DecodedResponse(
-                response: response, value: nil, error: error.attaching(response: response, body: body), serializerName: nil)
+                response: response, value: nil, error: error.attaching(response: response, body: body),
+                serializerName: nil)
         }
         let (type, sniffed) = effectiveType(declared: declared, body: body)
         if let type, let entry = registry.responseEntry(for: type) {
             var validation = validation
             if validation.acceptableContentTypes == nil { validation.acceptableContentTypes = entry.mediaTypes }
             guard sniffed else {
-                return entry.serializer.serialize(response: response, body: body, validation: validation, limits: limits)
+                return entry.serializer.serialize(
+                    response: response, body: body, validation: validation, limits: limits)
             }
             // The member validates the sniffed type; the caller gets the response as it came.
             var retyped = response
             retyped.headerFields[.contentType] = type.description
-            var result = entry.serializer.serialize(response: retyped, body: body, validation: validation, limits: limits)
+            var result = entry.serializer.serialize(
+                response: retyped, body: body, validation: validation, limits: limits)
             result.response = response
             if result.error?.response != nil { result.error?.response = response }
             result.sniffedContentType = type
@@ -102,7 +107,9 @@ public struct DispatchingResponseSerializer: ResponseSerializer {
     public func makeIncrementalReader(
         for response: HTTPResponse, validation: ResponseValidation, limits: Limits
     ) -> (serializerName: String, reader: any IncrementalReader)? {
-        guard let type = try? response.contentType, let member = registry.responseSerializer(for: type) else { return nil }
+        guard let type = try? response.contentType, let member = registry.responseSerializer(for: type) else {
+            return nil
+        }
         return member.makeIncrementalReader(for: response, validation: validation, limits: limits)
     }
 

@@ -41,7 +41,9 @@ extension Registry {
 
     /// Applies `parameters` to `request` with the request serializer registered for `mediaType`
     /// (into the query or the body, as that serializer decides).
-    public func serialize(_ parameters: Value?, into request: HTTPRequest, as mediaType: MediaType) throws -> SerializedRequest {
+    public func serialize(
+        _ parameters: Value?, into request: HTTPRequest, as mediaType: MediaType
+    ) throws -> SerializedRequest {
         try requestSerializerOrThrow(for: mediaType).serialize(parameters, into: request)
     }
 

@@ -67,13 +67,16 @@ public final class Registry: Sendable {
     ///   - priority: Breaks ties between equally specific matches; higher wins.
     /// - Returns: A token for ``unregister(_:)``.
     @discardableResult
-    public func register(_ serializer: any ResponseSerializer, for mediaTypes: MediaRangeList? = nil, priority: Int = 0) -> Registration {
+    public func register(
+        _ serializer: any ResponseSerializer, for mediaTypes: MediaRangeList? = nil, priority: Int = 0
+    ) -> Registration {
         state.withLock { state in
             let registration = Registration(id: state.nextID)
             state.nextID += 1
-            state.responseEntries.append(ResponseEntry(
-                registration: registration, serializer: serializer,
-                mediaTypes: mediaTypes ?? serializer.acceptableContentTypes, priority: priority))
+            state.responseEntries.append(
+                ResponseEntry(
+                    registration: registration, serializer: serializer,
+                    mediaTypes: mediaTypes ?? serializer.acceptableContentTypes, priority: priority))
             return registration
         }
     }
@@ -86,13 +89,16 @@ public final class Registry: Sendable {
     ///   - priority: Breaks ties; higher wins.
     /// - Returns: A token for ``unregister(_:)``.
     @discardableResult
-    public func register(_ serializer: any RequestSerializer, for mediaTypes: [MediaType]? = nil, priority: Int = 0) -> Registration {
+    public func register(
+        _ serializer: any RequestSerializer, for mediaTypes: [MediaType]? = nil, priority: Int = 0
+    ) -> Registration {
         state.withLock { state in
             let registration = Registration(id: state.nextID)
             state.nextID += 1
-            state.requestEntries.append(RequestEntry(
-                registration: registration, serializer: serializer,
-                mediaTypes: mediaTypes ?? [serializer.contentType], priority: priority))
+            state.requestEntries.append(
+                RequestEntry(
+                    registration: registration, serializer: serializer,
+                    mediaTypes: mediaTypes ?? [serializer.contentType], priority: priority))
             return registration
         }
     }
@@ -115,7 +121,8 @@ public final class Registry: Sendable {
 
     /// The registration chosen for `contentType`: its serializer and the ranges it was
     /// registered for.
-    func responseEntry(for contentType: MediaType) -> (serializer: any ResponseSerializer, mediaTypes: MediaRangeList)? {
+    func responseEntry(for contentType: MediaType) -> (serializer: any ResponseSerializer, mediaTypes: MediaRangeList)?
+    {
         state.withLock { state in
             var best: (rank: (Int, Int, Int), entry: ResponseEntry)?
             for entry in state.responseEntries {
@@ -163,7 +170,8 @@ public final class Registry: Sendable {
     public func queryString(from parameters: Value) throws(SatchelError) -> String {
         guard let serializer = requestSerializer(for: .formURLEncoded) as? any QueryStringSerializer else {
             throw SatchelError(
-                .unacceptableContentType, "no registered request serializer writes query strings (application/x-www-form-urlencoded)")
+                .unacceptableContentType,
+                "no registered request serializer writes query strings (application/x-www-form-urlencoded)")
         }
         return try serializer.queryString(from: parameters)
     }

@@ -56,7 +56,9 @@ public protocol ResponseSerializer: Sendable {
     ///   - validation: The acceptable status codes (and content types, when set).
     ///   - limits: The bounds to obey.
     /// - Returns: The value, the error, or both (a bad status with a decodable body).
-    func serialize(response: HTTPResponse, body: [UInt8], validation: ResponseValidation, limits: Limits) -> DecodedResponse
+    func serialize(
+        response: HTTPResponse, body: [UInt8], validation: ResponseValidation, limits: Limits
+    ) -> DecodedResponse
 }
 
 extension ResponseSerializer {

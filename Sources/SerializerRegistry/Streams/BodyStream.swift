@@ -37,7 +37,8 @@ extension BodyStream {
             let count = try chunk.withUnsafeMutableBytes { try read(into: $0) }
             if count == 0 { return bytes }
             if bytes.count + count > limit {
-                throw SatchelError.limitExceeded("maxBodyBytes", limit, "a body of more than \(limit) bytes", offset: limit)
+                throw SatchelError.limitExceeded(
+                    "maxBodyBytes", limit, "a body of more than \(limit) bytes", offset: limit)
             }
             bytes.append(contentsOf: chunk[0..<count])
         }

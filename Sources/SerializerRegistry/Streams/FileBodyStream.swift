@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A body stream over a regular file: sized when created, opened only when first read, and
@@ -63,7 +63,8 @@ public final class FileBodyStream: BodyStream {
                 throw SatchelError(.io, "cannot read \(path): \(Self.reason())")
             }
             if count == 0 {
-                throw SatchelError(.io, "\(path) shrank while it was being sent: it ended after \(position) of \(size) bytes")
+                throw SatchelError(
+                    .io, "\(path) shrank while it was being sent: it ended after \(position) of \(size) bytes")
             }
             position += Int64(count)
             return count

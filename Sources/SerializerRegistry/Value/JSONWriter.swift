@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Writes a ``Value`` as UTF-8 JSON text (RFC 8259).
@@ -133,7 +133,8 @@ public struct JSONWriter: Sendable {
         output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: depth * 2))
     }
 
-    private func appendDouble(_ number: Double, to output: inout [UInt8], path: [KeyPathComponent]) throws(SatchelError) {
+    private func appendDouble(_ number: Double, to output: inout [UInt8], path: [KeyPathComponent]) throws(SatchelError)
+    {
         guard number.isFinite else {
             if options.nonFiniteNumbers == .null {
                 output.append(contentsOf: "null".utf8)
@@ -185,7 +186,8 @@ public struct JSONWriter: Sendable {
         var runStart = 0
         for index in 0..<utf8.count {
             let byte = utf8[index]
-            let needsEscape = byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+            let needsEscape =
+                byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
                 || (byte == UInt8(ascii: "/") && options.escapesSlashes)
             guard needsEscape else { continue }
             if runStart < index {

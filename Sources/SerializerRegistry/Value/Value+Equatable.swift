@@ -6,7 +6,7 @@ extension Value: Equatable {
         case (.null, .null): true
         case (.bool(let a), .bool(let b)): a == b
         case (.integer, .integer), (.integer, .unsignedInteger),
-             (.unsignedInteger, .integer), (.unsignedInteger, .unsignedInteger):
+            (.unsignedInteger, .integer), (.unsignedInteger, .unsignedInteger):
             lhs.int64Value == rhs.int64Value && lhs.uint64Value == rhs.uint64Value
         case (.double(let a), .double(let b)): a == b
         case (.string(let a), .string(let b)): a == b

@@ -1,9 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import OrderedCollections
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The members of a ``Value/object(_:)``: keys keep the order in which they arrived.
 public typealias ValueObject = OrderedDictionary<String, Value>

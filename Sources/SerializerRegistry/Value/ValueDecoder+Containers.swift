@@ -9,26 +9,51 @@ struct KeyedValueDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
 
     private func member(_ key: Key) throws -> Value {
         guard let value = members[key.stringValue] else {
-            throw SatchelError(.valueNotFound, "no member \"\(key.stringValue)\"", keyPath: decoder.path(appending: key))
+            throw SatchelError(
+                .valueNotFound, "no member \"\(key.stringValue)\"", keyPath: decoder.path(appending: key))
         }
         return value
     }
 
     func decodeNil(forKey key: Key) throws -> Bool { try member(key).isNull }
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder.unboxBool(member(key), key: key) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decoder.unboxString(member(key), key: key) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decoder.unboxDouble(member(key), key: key) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        try decoder.unboxString(member(key), key: key)
+    }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        try decoder.unboxDouble(member(key), key: key)
+    }
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decoder.unboxFloat(member(key), key: key) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decoder.unboxInteger(member(key), as: type, key: key) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decoder.unboxInteger(member(key), as: type, key: key) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decoder.unboxInteger(member(key), as: type, key: key) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decoder.unboxInteger(member(key), as: type, key: key) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decoder.unboxInteger(member(key), as: type, key: key) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decoder.unboxInteger(member(key), as: type, key: key) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decoder.unboxInteger(member(key), as: type, key: key) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decoder.unboxInteger(member(key), as: type, key: key) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decoder.unboxInteger(member(key), as: type, key: key) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decoder.unboxInteger(member(key), as: type, key: key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+        try decoder.unboxInteger(member(key), as: type, key: key)
+    }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
+        try decoder.unboxInteger(member(key), as: type, key: key)
+    }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
+        try decoder.unboxInteger(member(key), as: type, key: key)
+    }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
+        try decoder.unboxInteger(member(key), as: type, key: key)
+    }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+        try decoder.unboxInteger(member(key), as: type, key: key)
+    }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
+        try decoder.unboxInteger(member(key), as: type, key: key)
+    }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
+        try decoder.unboxInteger(member(key), as: type, key: key)
+    }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
+        try decoder.unboxInteger(member(key), as: type, key: key)
+    }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
+        try decoder.unboxInteger(member(key), as: type, key: key)
+    }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
+        try decoder.unboxInteger(member(key), as: type, key: key)
+    }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try decoder.decode(type, from: member(key), key: key)
@@ -39,7 +64,9 @@ struct KeyedValueDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
         return try decoder.decode(type, from: value, key: key)
     }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+    func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type, forKey key: Key
+    ) throws -> KeyedDecodingContainer<NestedKey> {
         try decoder.child(member(key), key: key).container(keyedBy: type)
     }
 
@@ -73,7 +100,8 @@ struct UnkeyedValueDecodingContainer: UnkeyedDecodingContainer {
     private mutating func next() throws -> (Value, ValueCodingKey) {
         let key = ValueCodingKey(intValue: currentIndex)
         guard !isAtEnd else {
-            throw SatchelError(.valueNotFound, "the array has only \(elements.count) elements", keyPath: decoder.path(appending: key))
+            throw SatchelError(
+                .valueNotFound, "the array has only \(elements.count) elements", keyPath: decoder.path(appending: key))
         }
         defer { currentIndex += 1 }
         return (elements[currentIndex], key)
@@ -85,27 +113,57 @@ struct UnkeyedValueDecodingContainer: UnkeyedDecodingContainer {
         return true
     }
 
-    mutating func decode(_ type: Bool.Type) throws -> Bool { let (value, key) = try next(); return try decoder.unboxBool(value, key: key) }
-    mutating func decode(_ type: String.Type) throws -> String { let (value, key) = try next(); return try decoder.unboxString(value, key: key) }
-    mutating func decode(_ type: Double.Type) throws -> Double { let (value, key) = try next(); return try decoder.unboxDouble(value, key: key) }
-    mutating func decode(_ type: Float.Type) throws -> Float { let (value, key) = try next(); return try decoder.unboxFloat(value, key: key) }
-    mutating func decode(_ type: Int.Type) throws -> Int { let (value, key) = try next(); return try decoder.unboxInteger(value, as: type, key: key) }
-    mutating func decode(_ type: Int8.Type) throws -> Int8 { let (value, key) = try next(); return try decoder.unboxInteger(value, as: type, key: key) }
-    mutating func decode(_ type: Int16.Type) throws -> Int16 { let (value, key) = try next(); return try decoder.unboxInteger(value, as: type, key: key) }
-    mutating func decode(_ type: Int32.Type) throws -> Int32 { let (value, key) = try next(); return try decoder.unboxInteger(value, as: type, key: key) }
-    mutating func decode(_ type: Int64.Type) throws -> Int64 { let (value, key) = try next(); return try decoder.unboxInteger(value, as: type, key: key) }
-    mutating func decode(_ type: UInt.Type) throws -> UInt { let (value, key) = try next(); return try decoder.unboxInteger(value, as: type, key: key) }
-    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { let (value, key) = try next(); return try decoder.unboxInteger(value, as: type, key: key) }
-    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { let (value, key) = try next(); return try decoder.unboxInteger(value, as: type, key: key) }
-    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { let (value, key) = try next(); return try decoder.unboxInteger(value, as: type, key: key) }
-    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { let (value, key) = try next(); return try decoder.unboxInteger(value, as: type, key: key) }
+    mutating func decode(_ type: Bool.Type) throws -> Bool {
+        let (value, key) = try next(); return try decoder.unboxBool(value, key: key)
+    }
+    mutating func decode(_ type: String.Type) throws -> String {
+        let (value, key) = try next(); return try decoder.unboxString(value, key: key)
+    }
+    mutating func decode(_ type: Double.Type) throws -> Double {
+        let (value, key) = try next(); return try decoder.unboxDouble(value, key: key)
+    }
+    mutating func decode(_ type: Float.Type) throws -> Float {
+        let (value, key) = try next(); return try decoder.unboxFloat(value, key: key)
+    }
+    mutating func decode(_ type: Int.Type) throws -> Int {
+        let (value, key) = try next(); return try decoder.unboxInteger(value, as: type, key: key)
+    }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 {
+        let (value, key) = try next(); return try decoder.unboxInteger(value, as: type, key: key)
+    }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 {
+        let (value, key) = try next(); return try decoder.unboxInteger(value, as: type, key: key)
+    }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 {
+        let (value, key) = try next(); return try decoder.unboxInteger(value, as: type, key: key)
+    }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 {
+        let (value, key) = try next(); return try decoder.unboxInteger(value, as: type, key: key)
+    }
+    mutating func decode(_ type: UInt.Type) throws -> UInt {
+        let (value, key) = try next(); return try decoder.unboxInteger(value, as: type, key: key)
+    }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 {
+        let (value, key) = try next(); return try decoder.unboxInteger(value, as: type, key: key)
+    }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 {
+        let (value, key) = try next(); return try decoder.unboxInteger(value, as: type, key: key)
+    }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 {
+        let (value, key) = try next(); return try decoder.unboxInteger(value, as: type, key: key)
+    }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 {
+        let (value, key) = try next(); return try decoder.unboxInteger(value, as: type, key: key)
+    }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let (value, key) = try next()
         return try decoder.decode(type, from: value, key: key)
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type
+    ) throws -> KeyedDecodingContainer<NestedKey> {
         let (value, key) = try next()
         return try decoder.child(value, key: key).container(keyedBy: type)
     }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Decodes `Decodable` types from a ``Value`` tree (the `Codable` bridge in).
@@ -114,7 +114,9 @@ final class ValueDecodingNode: Decoder {
         if type == Data.self { return Data(try unboxBytes(value, key: nil)) as! T }
         if type == [UInt8].self, case .bytes(let bytes) = value { return bytes as! T }
         if type == URL.self {
-            guard case .string(let text) = value, let url = URL(string: text) else { throw mismatch("a URL string", value) }
+            guard case .string(let text) = value, let url = URL(string: text) else {
+                throw mismatch("a URL string", value)
+            }
             return url as! T
         }
         return try T(from: self)

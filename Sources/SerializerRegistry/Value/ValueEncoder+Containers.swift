@@ -8,23 +8,39 @@ struct KeyedValueEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
     mutating func encode(_ value: Bool, forKey key: Key) { builder.set(key.stringValue, .value(.bool(value))) }
     mutating func encode(_ value: String, forKey key: Key) { builder.set(key.stringValue, .value(.string(value))) }
     mutating func encode(_ value: Double, forKey key: Key) { builder.set(key.stringValue, .value(.double(value))) }
-    mutating func encode(_ value: Float, forKey key: Key) { builder.set(key.stringValue, .value(.double(Double(value)))) }
+    mutating func encode(_ value: Float, forKey key: Key) {
+        builder.set(key.stringValue, .value(.double(Double(value))))
+    }
     mutating func encode(_ value: Int, forKey key: Key) { builder.set(key.stringValue, .value(.integer(Int64(value)))) }
-    mutating func encode(_ value: Int8, forKey key: Key) { builder.set(key.stringValue, .value(.integer(Int64(value)))) }
-    mutating func encode(_ value: Int16, forKey key: Key) { builder.set(key.stringValue, .value(.integer(Int64(value)))) }
-    mutating func encode(_ value: Int32, forKey key: Key) { builder.set(key.stringValue, .value(.integer(Int64(value)))) }
+    mutating func encode(_ value: Int8, forKey key: Key) {
+        builder.set(key.stringValue, .value(.integer(Int64(value))))
+    }
+    mutating func encode(_ value: Int16, forKey key: Key) {
+        builder.set(key.stringValue, .value(.integer(Int64(value))))
+    }
+    mutating func encode(_ value: Int32, forKey key: Key) {
+        builder.set(key.stringValue, .value(.integer(Int64(value))))
+    }
     mutating func encode(_ value: Int64, forKey key: Key) { builder.set(key.stringValue, .value(.integer(value))) }
     mutating func encode(_ value: UInt, forKey key: Key) { builder.set(key.stringValue, .value(Value(UInt64(value)))) }
-    mutating func encode(_ value: UInt8, forKey key: Key) { builder.set(key.stringValue, .value(.integer(Int64(value)))) }
-    mutating func encode(_ value: UInt16, forKey key: Key) { builder.set(key.stringValue, .value(.integer(Int64(value)))) }
-    mutating func encode(_ value: UInt32, forKey key: Key) { builder.set(key.stringValue, .value(.integer(Int64(value)))) }
+    mutating func encode(_ value: UInt8, forKey key: Key) {
+        builder.set(key.stringValue, .value(.integer(Int64(value))))
+    }
+    mutating func encode(_ value: UInt16, forKey key: Key) {
+        builder.set(key.stringValue, .value(.integer(Int64(value))))
+    }
+    mutating func encode(_ value: UInt32, forKey key: Key) {
+        builder.set(key.stringValue, .value(.integer(Int64(value))))
+    }
     mutating func encode(_ value: UInt64, forKey key: Key) { builder.set(key.stringValue, .value(Value(value))) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         builder.set(key.stringValue, try node.encodeChild(value, key: key))
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type, forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
         let child = ValueEncodingNode(codingPath: codingPath + [key], userInfo: node.userInfoStorage)
         builder.set(key.stringValue, .node(child))
         return child.container(keyedBy: keyType)
@@ -80,7 +96,9 @@ struct UnkeyedValueEncodingContainer: UnkeyedEncodingContainer {
         builder.elements.append(try node.encodeChild(value, key: nextKey))
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type
+    ) -> KeyedEncodingContainer<NestedKey> {
         let child = ValueEncodingNode(codingPath: codingPath + [nextKey], userInfo: node.userInfoStorage)
         builder.elements.append(.node(child))
         return child.container(keyedBy: keyType)

@@ -26,6 +26,7 @@ public final class DecodingFailure: ValuePayload, Equatable {
 
     /// Equal when the code, message and offset are.
     public static func == (lhs: DecodingFailure, rhs: DecodingFailure) -> Bool {
-        lhs.error.code == rhs.error.code && lhs.error.message == rhs.error.message && lhs.error.offset == rhs.error.offset
+        lhs.error.code == rhs.error.code && lhs.error.message == rhs.error.message
+            && lhs.error.offset == rhs.error.offset
     }
 }

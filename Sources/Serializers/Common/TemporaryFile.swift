@@ -1,9 +1,9 @@
 import SerializerRegistry
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A part body that was too large to keep in memory: a file created with `mkstemp` (mode 0600)

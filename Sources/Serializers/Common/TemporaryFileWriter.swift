@@ -1,9 +1,9 @@
 import SerializerRegistry
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Writes a spilled part body to a new temporary file, through a 64 KiB buffer. The file is

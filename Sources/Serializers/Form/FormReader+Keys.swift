@@ -73,7 +73,8 @@ extension FormReader {
                             "maxDepth", maxDepth, "key \(quoted) with more than \(maxDepth) levels of brackets"),
                         index: index)
                 }
-                segments.append(close == index + 1 ? .append : .key(String(decoding: key[(index + 1)..<close], as: UTF8.self)))
+                segments.append(
+                    close == index + 1 ? .append : .key(String(decoding: key[(index + 1)..<close], as: UTF8.self)))
                 index = close + 1
             }
             return segments

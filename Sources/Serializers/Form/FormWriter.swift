@@ -1,9 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import SerializerRegistry
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Writes parameters as `application/x-www-form-urlencoded` pairs, the way AFNetworking's
 /// `AFQueryStringFromParameters` does.

@@ -10,9 +10,9 @@ package enum PercentEncoding {
     package static func isAllowed(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
-             UInt8(ascii: "/"), UInt8(ascii: "?"):
+            UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
+            UInt8(ascii: "/"), UInt8(ascii: "?"):
             true
         default:
             false
@@ -100,7 +100,8 @@ package enum PercentEncoding {
                 guard let high = hexValue(input[index + 1]), let low = hexValue(input[index + 2]) else {
                     let escape = String(decoding: input[index..<index + 3], as: UTF8.self)
                     throw SatchelError(
-                        .syntaxError, "invalid percent escape \"\(escape)\" in a \(what) (expected two hexadecimal digits)",
+                        .syntaxError,
+                        "invalid percent escape \"\(escape)\" in a \(what) (expected two hexadecimal digits)",
                         offset: index)
                 }
                 output.append(high << 4 | low)
@@ -118,7 +119,8 @@ package enum PercentEncoding {
 
     /// The offset in `input` of the byte that decoded to position `decodedIndex` of the result
     /// of ``unescape(_:_:what:maxBytes:)`` over `range` (the `%` of an escape).
-    static func rawOffset(ofDecoded decodedIndex: Int, in input: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
+    static func rawOffset(ofDecoded decodedIndex: Int, in input: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int
+    {
         var index = range.lowerBound
         var decoded = 0
         while index < range.upperBound && decoded < decodedIndex {

@@ -30,14 +30,16 @@ struct EmbeddedHTTPHead {
         guard let line = first else {
             let blank = bytes.allSatisfy { $0 == 0x0D || $0 == 0x0A }
             throw SatchelError(
-                .truncatedInput, blank ? "the embedded HTTP message is empty" : "the embedded HTTP message ends inside its start line",
+                .truncatedInput,
+                blank ? "the embedded HTTP message is empty" : "the embedded HTTP message ends inside its start line",
                 offset: bytes.count)
         }
         startLine = try Self.startLine(line, bytes: bytes)
         var headers: [MultipartPart.Header] = []
         while true {
             guard let line = try lines.next() else {
-                throw SatchelError(.truncatedInput, "the embedded HTTP message ends inside its header section", offset: bytes.count)
+                throw SatchelError(
+                    .truncatedInput, "the embedded HTTP message ends inside its header section", offset: bytes.count)
             }
             if line.isEmpty { break }
             headers.append(try Self.header(line, bytes: bytes))
@@ -59,7 +61,8 @@ struct EmbeddedHTTPHead {
             SatchelError(.syntaxError, "the embedded HTTP start line is malformed: \(why)", offset: line.lowerBound)
         }
         if let control = text.firstIndex(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
-            throw SatchelError(.syntaxError, "the embedded HTTP start line contains a control character", offset: control)
+            throw SatchelError(
+                .syntaxError, "the embedded HTTP start line contains a control character", offset: control)
         }
         let fields = text.split(separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: false)
         if text.starts(with: Array("HTTP/".utf8)) {
@@ -75,13 +78,18 @@ struct EmbeddedHTTPHead {
         guard fields.count == 3, !fields[0].isEmpty, fields[0].allSatisfy(Self.isTokenByte) else {
             throw fail("expected a status line or \"METHOD target HTTP/1.1\"")
         }
-        guard !fields[1].isEmpty, !fields[1].contains(UInt8(ascii: " ")) else { throw fail("the request target is empty or has spaces") }
+        guard !fields[1].isEmpty, !fields[1].contains(UInt8(ascii: " ")) else {
+            throw fail("the request target is empty or has spaces")
+        }
         let version = try Self.version(fields[2], fail)
         return .request(
-            method: String(decoding: fields[0], as: UTF8.self), target: String(decoding: fields[1], as: UTF8.self), version: version)
+            method: String(decoding: fields[0], as: UTF8.self), target: String(decoding: fields[1], as: UTF8.self),
+            version: version)
     }
 
-    private static func version(_ text: ArraySlice<UInt8>, _ fail: (String) -> SatchelError) throws(SatchelError) -> String {
+    private static func version(
+        _ text: ArraySlice<UInt8>, _ fail: (String) -> SatchelError
+    ) throws(SatchelError) -> String {
         let version = String(decoding: text, as: UTF8.self)
         let digits = Array(text.dropFirst(5))
         guard text.starts(with: Array("HTTP/".utf8)), digits.count == 3, digits[1] == UInt8(ascii: "."),
@@ -93,7 +101,8 @@ struct EmbeddedHTTPHead {
     private static func header(_ line: Range<Int>, bytes: [UInt8]) throws(SatchelError) -> MultipartPart.Header {
         let text = bytes[line]
         if text.first == 0x20 || text.first == 0x09 {
-            throw SatchelError(.syntaxError, "obsolete line folding in an embedded HTTP header", offset: line.lowerBound)
+            throw SatchelError(
+                .syntaxError, "obsolete line folding in an embedded HTTP header", offset: line.lowerBound)
         }
         guard let colon = text.firstIndex(of: UInt8(ascii: ":")) else {
             throw SatchelError(.syntaxError, "an embedded HTTP header line has no colon", offset: line.lowerBound)
@@ -106,11 +115,13 @@ struct EmbeddedHTTPHead {
         }
         let value = text[(colon + 1)...]
         if let control = value.firstIndex(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
-            throw SatchelError(.syntaxError, "an embedded HTTP header value contains a control character", offset: control)
+            throw SatchelError(
+                .syntaxError, "an embedded HTTP header value contains a control character", offset: control)
         }
         let trimmed = value.drop { $0 == 0x20 || $0 == 0x09 }
         let end = trimmed.lastIndex { $0 != 0x20 && $0 != 0x09 }.map { $0 + 1 } ?? trimmed.startIndex
-        let valueText = String(validating: trimmed[..<end], as: UTF8.self)
+        let valueText =
+            String(validating: trimmed[..<end], as: UTF8.self)
             ?? String(String.UnicodeScalarView(trimmed[..<end].map { Unicode.Scalar($0) }))
         return MultipartPart.Header(name: String(decoding: name, as: UTF8.self), value: valueText)
     }
@@ -141,7 +152,8 @@ struct EmbeddedHTTPHead {
                     return start..<index
                 case 0x0D:
                     guard index + 1 < bytes.count, bytes[index + 1] == 0x0A else {
-                        throw SatchelError(.syntaxError, "a bare CR in the head of an embedded HTTP message", offset: index)
+                        throw SatchelError(
+                            .syntaxError, "a bare CR in the head of an embedded HTTP message", offset: index)
                     }
                     position = index + 2
                     return start..<index

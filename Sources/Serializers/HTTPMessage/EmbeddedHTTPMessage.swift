@@ -80,7 +80,8 @@ public final class EmbeddedHTTPMessage: ValuePayload, Equatable {
     /// Equal when start line, headers, value and error code are.
     public static func == (lhs: EmbeddedHTTPMessage, rhs: EmbeddedHTTPMessage) -> Bool {
         lhs === rhs
-            || (lhs.status == rhs.status && lhs.reason == rhs.reason && lhs.method == rhs.method && lhs.target == rhs.target
+            || (lhs.status == rhs.status && lhs.reason == rhs.reason && lhs.method == rhs.method
+                && lhs.target == rhs.target
                 && lhs.version == rhs.version && lhs.headers == rhs.headers && lhs.value == rhs.value
                 && lhs.error?.code == rhs.error?.code && lhs.error?.message == rhs.error?.message)
     }

@@ -17,7 +17,9 @@ public struct HTTPMessageResponseSerializer: ResponseSerializer {
     public var name: String { "http" }
     /// `application/http` and `message/http`.
     public var acceptableContentTypes: MediaRangeList {
-        MediaRangeList(accepting: [MediaType(type: "application", subtype: "http"), MediaType(type: "message", subtype: "http")])
+        MediaRangeList(accepting: [
+            MediaType(type: "application", subtype: "http"), MediaType(type: "message", subtype: "http"),
+        ])
     }
     /// Decodes embedded bodies; held weakly so a registry can hold this serializer. Without
     /// one, a body is text when it is valid UTF-8 and bytes otherwise.
@@ -50,7 +52,9 @@ public struct HTTPMessageResponseSerializer: ResponseSerializer {
     /// The body bytes of the message whose head is `head`.
     static func content(of body: [UInt8], head: EmbeddedHTTPHead) throws(SatchelError) -> ArraySlice<UInt8> {
         if head.header("Transfer-Encoding") != nil {
-            throw SatchelError(.unsupportedFormat, "Transfer-Encoding in an embedded HTTP message is not supported; send Content-Length")
+            throw SatchelError(
+                .unsupportedFormat,
+                "Transfer-Encoding in an embedded HTTP message is not supported; send Content-Length")
         }
         let rest = body[head.bodyOffset...]
         let lengths = head.headers.values(named: "Content-Length")
@@ -61,11 +65,14 @@ public struct HTTPMessageResponseSerializer: ResponseSerializer {
         guard lengths.allSatisfy({ $0 == declared }), declared.count <= 18, !declared.isEmpty,
             declared.allSatisfy({ $0.isASCII && $0.isNumber }), let length = Int(declared)
         else {
-            throw SatchelError(.syntaxError, "the embedded Content-Length \(lengths.joined(separator: ", ")) is invalid", offset: head.bodyOffset)
+            throw SatchelError(
+                .syntaxError, "the embedded Content-Length \(lengths.joined(separator: ", ")) is invalid",
+                offset: head.bodyOffset)
         }
         guard length <= rest.count else {
             throw SatchelError(
-                .truncatedInput, "the embedded HTTP body ends after \(rest.count) of its \(length) bytes", offset: body.count)
+                .truncatedInput, "the embedded HTTP body ends after \(rest.count) of its \(length) bytes",
+                offset: body.count)
         }
         let end = rest.startIndex + length
         if let junk = rest[end...].firstIndex(where: { ![0x0D, 0x0A, 0x20, 0x09].contains($0) }) {
@@ -77,8 +84,11 @@ public struct HTTPMessageResponseSerializer: ResponseSerializer {
     /// Decodes the body and validates the status.
     private func message(_ head: EmbeddedHTTPHead, _ content: [UInt8], limits: Limits) throws -> EmbeddedHTTPMessage {
         guard let registry else {
-            let value: Value = content.isEmpty ? .null : String(validating: content, as: UTF8.self).map(Value.string) ?? .bytes(content)
-            return EmbeddedHTTPMessage(head: head, bodySize: content.count, value: value, error: nil, serializerName: nil)
+            let value: Value =
+                content.isEmpty
+                ? .null : String(validating: content, as: UTF8.self).map(Value.string) ?? .bytes(content)
+            return EmbeddedHTTPMessage(
+                head: head, bodySize: content.count, value: value, error: nil, serializerName: nil)
         }
         var fields = HTTPFields()
         for header in head.headers {
@@ -104,12 +114,17 @@ public struct HTTPMessageResponseSerializer: ResponseSerializer {
         case .request:
             var value = Value.null
             do {
-                let contentType = try fields[.contentType].map { text throws(SatchelError) in try MediaType(parsing: text) }
-                value = try registry.dispatchingSerializer.decode(content, contentType: contentType, limits: limits) ?? .null
+                let contentType = try fields[.contentType].map { text throws(SatchelError) in
+                    try MediaType(parsing: text)
+                }
+                value =
+                    try registry.dispatchingSerializer.decode(content, contentType: contentType, limits: limits)
+                    ?? .null
             } catch let failure as SatchelError where failure.code != .limitExceeded {
                 value = .payload(DecodingFailure(failure))
             }
-            return EmbeddedHTTPMessage(head: head, bodySize: content.count, value: value, error: nil, serializerName: nil)
+            return EmbeddedHTTPMessage(
+                head: head, bodySize: content.count, value: value, error: nil, serializerName: nil)
         }
     }
 }

@@ -20,13 +20,25 @@ extension ImageFormat {
         ("WebP", { $0.starts(with: Array("RIFF".utf8)) && $0.dropFirst(8).starts(with: Array("WEBP".utf8)) }),
         ("BMP", { $0.starts(with: Array("BM".utf8)) && $0.count >= 14 }),
         ("TIFF", { $0.starts(with: [0x49, 0x49, 0x2A, 0x00]) || $0.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) }),
-        ("HEIF/AVIF", { bytes in
-            guard bytes.dropFirst(4).starts(with: Array("ftyp".utf8)) else { return false }
-            let brand = String(decoding: bytes.dropFirst(8).prefix(4), as: UTF8.self)
-            return ["heic", "heix", "hevc", "heim", "heis", "mif1", "msf1", "avif", "avis"].contains(brand)
-        }),
-        ("JPEG 2000", { $0.starts(with: [0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20]) || $0.starts(with: [0xFF, 0x4F, 0xFF, 0x51]) }),
-        ("JPEG XL", { $0.starts(with: [0xFF, 0x0A]) || $0.starts(with: [0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) }),
+        (
+            "HEIF/AVIF",
+            { bytes in
+                guard bytes.dropFirst(4).starts(with: Array("ftyp".utf8)) else { return false }
+                let brand = String(decoding: bytes.dropFirst(8).prefix(4), as: UTF8.self)
+                return ["heic", "heix", "hevc", "heim", "heis", "mif1", "msf1", "avif", "avis"].contains(brand)
+            }
+        ),
+        (
+            "JPEG 2000",
+            {
+                $0.starts(with: [0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20])
+                    || $0.starts(with: [0xFF, 0x4F, 0xFF, 0x51])
+            }
+        ),
+        (
+            "JPEG XL",
+            { $0.starts(with: [0xFF, 0x0A]) || $0.starts(with: [0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) }
+        ),
         ("ICO", { $0.starts(with: [0x00, 0x00, 0x01, 0x00]) && $0.count >= 6 }),
         ("Photoshop", { $0.starts(with: Array("8BPS".utf8)) }),
         ("QOI", { $0.starts(with: Array("qoif".utf8)) }),
@@ -43,7 +55,8 @@ extension ImageFormat {
         if bytes.starts(with: jpegSignature) { return .jpeg }
         if !bytes.isEmpty && (pngSignature.starts(with: bytes) || jpegSignature.starts(with: bytes)) {
             let name = pngSignature.starts(with: bytes) ? "PNG" : "JPEG"
-            throw SatchelError(.truncatedInput, "truncated \(name) signature (\(bytes.count) bytes)", offset: bytes.count)
+            throw SatchelError(
+                .truncatedInput, "truncated \(name) signature (\(bytes.count) bytes)", offset: bytes.count)
         }
         let head = bytes.prefix(16)
         if let known = unsupported.first(where: { $0.matches(head) }) {
@@ -51,6 +64,7 @@ extension ImageFormat {
         }
         let hex = bytes.prefix(8).map { String($0, radix: 16, uppercase: true) }.map { $0.count == 1 ? "0" + $0 : $0 }
         throw SatchelError(
-            .unsupportedFormat, "unsupported image format: unknown image format (first bytes: \(hex.joined(separator: " ")))")
+            .unsupportedFormat,
+            "unsupported image format: unknown image format (first bytes: \(hex.joined(separator: " ")))")
     }
 }

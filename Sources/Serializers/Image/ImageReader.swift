@@ -38,16 +38,18 @@ public struct ImageReader: Sendable {
     private func decode(_ bytes: UnsafeBufferPointer<UInt8>, format: ImageFormat) throws(SatchelError) -> DecodedImage {
         let name = format == .png ? "PNG" : "JPEG"
         guard let base = bytes.baseAddress,
-            let decoder = satchel_image_decoder_create(format == .png ? SATCHEL_IMAGE_PNG : SATCHEL_IMAGE_JPEG, base, bytes.count)
+            let decoder = satchel_image_decoder_create(
+                format == .png ? SATCHEL_IMAGE_PNG : SATCHEL_IMAGE_JPEG, base, bytes.count)
         else { throw SatchelError(.internal, "out of memory creating the \(name) decoder") }
         defer { satchel_image_decoder_destroy(decoder) }
 
         var request = satchel_image_options()
-        request.output = switch options.output {
-        case .rgba8: SATCHEL_IMAGE_OUTPUT_RGBA8
-        case .rgb8: SATCHEL_IMAGE_OUTPUT_RGB8
-        case .native: SATCHEL_IMAGE_OUTPUT_NATIVE
-        }
+        request.output =
+            switch options.output {
+            case .rgba8: SATCHEL_IMAGE_OUTPUT_RGBA8
+            case .rgb8: SATCHEL_IMAGE_OUTPUT_RGB8
+            case .native: SATCHEL_IMAGE_OUTPUT_NATIVE
+            }
         request.scale_denominator = Int32(options.scale.rawValue)
         request.apply_gamma = options.applyGamma ? 1 : 0
         request.max_pixels = UInt64(max(0, limits.maxImagePixels))
@@ -56,10 +58,15 @@ public struct ImageReader: Sendable {
 
         // The EXIF bytes live in libjpeg's saved markers, which reading the pixels frees
         // (jpeg_finish_decompress): read the orientation first.
-        let orientation = header.exif.map { ImageOrientation(exif: UnsafeRawBufferPointer(start: $0, count: header.exif_size)) ?? .up } ?? .up
+        let orientation =
+            header.exif.map {
+                ImageOrientation(exif: UnsafeRawBufferPointer(start: $0, count: header.exif_size)) ?? .up
+            } ?? .up
         let conversion = CMYKConversion(header: header, output: options.output)
         let (pixelBytes, overflow) = header.out_row_bytes.multipliedReportingOverflow(by: Int(header.out_height))
-        guard !overflow else { throw SatchelError.limitExceeded("maxImagePixels", limits.maxImagePixels, "a \(name) image this large") }
+        guard !overflow else {
+            throw SatchelError.limitExceeded("maxImagePixels", limits.maxImagePixels, "a \(name) image this large")
+        }
         var status = SATCHEL_IMAGE_MISUSE
         let pixels = [UInt8](unsafeUninitializedCapacity: max(pixelBytes, 1)) { buffer, count in
             count = 0
@@ -73,12 +80,14 @@ public struct ImageReader: Sendable {
         let metadata = DecodedImage.Metadata(
             width: Int(header.width), height: Int(header.height), bitDepth: Int(header.bit_depth),
             colorType: ImageColorType(header.color),
-            interlaced: format == .png && header.interlaced != 0, progressive: format == .jpeg && header.interlaced != 0,
+            interlaced: format == .png && header.interlaced != 0,
+            progressive: format == .jpeg && header.interlaced != 0,
             hasICCProfile: header.has_icc_profile != 0, hasTransparency: header.has_transparency != 0,
             orientation: orientation)
         return DecodedImage(
             format: format, width: Int(header.out_width), height: Int(header.out_height), channels: channels,
-            bitDepth: Int(header.out_bit_depth), rowStride: Int(header.out_width) * channels * Int(header.out_bit_depth) / 8,
+            bitDepth: Int(header.out_bit_depth),
+            rowStride: Int(header.out_width) * channels * Int(header.out_bit_depth) / 8,
             pixels: pixels, metadata: metadata)
     }
 

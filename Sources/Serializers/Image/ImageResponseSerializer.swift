@@ -17,12 +17,16 @@ public struct ImageResponseSerializer: ResponseSerializer {
     public var options: ImageReadingOptions
 
     /// AFNetworking's acceptable image types.
-    public static let defaultContentTypes = MediaRangeList(accepting: [
-        "tiff", "jpeg", "gif", "png", "ico", "x-icon", "bmp", "x-bmp", "x-xbitmap", "x-win-bitmap",
-    ].map { MediaType(type: "image", subtype: $0) })
+    public static let defaultContentTypes = MediaRangeList(
+        accepting: [
+            "tiff", "jpeg", "gif", "png", "ico", "x-icon", "bmp", "x-bmp", "x-xbitmap", "x-win-bitmap",
+        ].map { MediaType(type: "image", subtype: $0) })
 
     /// Creates a serializer.
-    public init(options: ImageReadingOptions = ImageReadingOptions(), acceptableContentTypes: MediaRangeList = defaultContentTypes) {
+    public init(
+        options: ImageReadingOptions = ImageReadingOptions(),
+        acceptableContentTypes: MediaRangeList = defaultContentTypes
+    ) {
         self.options = options
         self.acceptableContentTypes = acceptableContentTypes
     }

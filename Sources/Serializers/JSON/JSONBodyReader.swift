@@ -5,7 +5,9 @@ import SerializerRegistry
 /// collected and decoded whole, transcoded as ``JSONResponseSerializer/decode(_:contentType:limits:)``
 /// does, so a streamed body and a whole one give the same value or the same error.
 final class JSONBodyReader: IncrementalReader {
-    private static let wideCharsets: Set<Charset> = [.utf16BigEndian, .utf16LittleEndian, .utf32BigEndian, .utf32LittleEndian]
+    private static let wideCharsets: Set<Charset> = [
+        .utf16BigEndian, .utf16LittleEndian, .utf32BigEndian, .utf32LittleEndian,
+    ]
     private static let wideMarks = wideCharsets.compactMap(\.byteOrderMark)
 
     private let serializer: JSONResponseSerializer

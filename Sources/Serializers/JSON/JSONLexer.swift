@@ -137,8 +137,9 @@ struct JSONLexer {
                             index += 1
                         }
                     case UInt8(ascii: "\""):
-                        guard expectation == .value || expectation == .firstValueOrEnd
-                            || expectation == .key || expectation == .firstKeyOrEnd
+                        guard
+                            expectation == .value || expectation == .firstValueOrEnd
+                                || expectation == .key || expectation == .firstKeyOrEnd
                         else { throw unexpected(byte, at: consumed + index) }
                         stringIsKey = expectation == .key || expectation == .firstKeyOrEnd
                         if containers.isEmpty { topLevelIsScalar = true }
@@ -160,7 +161,8 @@ struct JSONLexer {
                         index += 1
                     case UInt8(ascii: "}"), UInt8(ascii: "]"):
                         let closesObject = byte == UInt8(ascii: "}")
-                        let valid = containers.last == closesObject
+                        let valid =
+                            containers.last == closesObject
                             && (expectation == .commaOrEnd
                                 || expectation == (closesObject ? .firstKeyOrEnd : .firstValueOrEnd))
                         guard valid else { throw unexpected(byte, at: consumed + index) }
@@ -205,7 +207,10 @@ struct JSONLexer {
                         index += 1
                     default:
                         if byte == 0 || (consumed + index == 0 && (byte == 0xFE || byte == 0xFF)) {
-                            throw failure(.invalidEncoding, "JSON text must be UTF-8 (RFC 8259 §8.1); this looks like UTF-16 or UTF-32", at: consumed + index)
+                            throw failure(
+                                .invalidEncoding,
+                                "JSON text must be UTF-8 (RFC 8259 §8.1); this looks like UTF-16 or UTF-32",
+                                at: consumed + index)
                         }
                         throw unexpected(byte, at: consumed + index)
                     }
@@ -231,7 +236,9 @@ struct JSONLexer {
                     guard cursor < count, base[cursor] >= 0x80 else { break }
                     let length = Self.validSequenceLength(base + cursor, available: count - cursor)
                     guard length > 0 else { break }
-                    if stringIsKey && length == 3 && base[cursor] == 0xEF && base[cursor &+ 1] == 0xB7 && base[cursor &+ 2] == 0x90 {
+                    if stringIsKey && length == 3 && base[cursor] == 0xEF && base[cursor &+ 1] == 0xB7
+                        && base[cursor &+ 2] == 0x90
+                    {
                         try noteNoncharacterInKey(at: consumed + cursor)
                     }
                     cursor &+= length
@@ -265,7 +272,9 @@ struct JSONLexer {
             case .utf8Continuation:
                 let byte = chunk[index]
                 guard byte >= utf8Lower && byte <= utf8Upper else {
-                    throw failure(.invalidEncoding, "invalid UTF-8: \(Self.describe(byte)) cannot continue the sequence", at: consumed + index)
+                    throw failure(
+                        .invalidEncoding, "invalid UTF-8: \(Self.describe(byte)) cannot continue the sequence",
+                        at: consumed + index)
                 }
                 scalar = scalar << 6 | UInt32(byte & 0x3F)
                 utf8Lower = 0x80
@@ -282,7 +291,7 @@ struct JSONLexer {
                 let byte = chunk[index]
                 switch byte {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
-                     UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                     token = .string
                     stringBytes += 1
                 case UInt8(ascii: "u"):
@@ -291,14 +300,17 @@ struct JSONLexer {
                     codeUnit = 0
                     if stringIsKey && holdStart == nil { holdStart = index }
                 default:
-                    throw failure(.syntaxError, "invalid escape \\\(Character(Unicode.Scalar(byte)))", at: consumed + index - 1)
+                    throw failure(
+                        .syntaxError, "invalid escape \\\(Character(Unicode.Scalar(byte)))", at: consumed + index - 1)
                 }
                 index += 1
 
             case .unicodeEscape:
                 let byte = chunk[index]
                 guard let digit = Self.hexValue(byte) else {
-                    throw failure(.syntaxError, "\\u must be followed by four hexadecimal digits, found \(Self.describe(byte))", at: consumed + index)
+                    throw failure(
+                        .syntaxError, "\\u must be followed by four hexadecimal digits, found \(Self.describe(byte))",
+                        at: consumed + index)
                 }
                 codeUnit = codeUnit << 4 | digit
                 escapeDigits += 1
@@ -308,7 +320,10 @@ struct JSONLexer {
                 stringBytes += 3
                 if highSurrogate != 0 {
                     guard (0xDC00...0xDFFF).contains(codeUnit) else {
-                        throw failure(.invalidEncoding, "lone surrogate \\u\(Self.hex4(highSurrogate)): the next escape \\u\(Self.hex4(codeUnit)) is not a low surrogate", at: highSurrogateOffset)
+                        throw failure(
+                            .invalidEncoding,
+                            "lone surrogate \\u\(Self.hex4(highSurrogate)): the next escape \\u\(Self.hex4(codeUnit)) is not a low surrogate",
+                            at: highSurrogateOffset)
                     }
                     highSurrogate = 0
                 } else if (0xD800...0xDBFF).contains(codeUnit) {
@@ -316,10 +331,12 @@ struct JSONLexer {
                     highSurrogateOffset = consumed + index - 6
                     token = .lowSurrogateBackslash
                 } else if (0xDC00...0xDFFF).contains(codeUnit) {
-                    throw failure(.invalidEncoding, "lone surrogate \\u\(Self.hex4(codeUnit))", at: consumed + index - 6)
+                    throw failure(
+                        .invalidEncoding, "lone surrogate \\u\(Self.hex4(codeUnit))", at: consumed + index - 6)
                 } else if stringIsKey && codeUnit == 0 {
                     try noteNullCharacterInKey(at: consumed + index - 6)
-                    try releaseHeld(in: chunk, upTo: index, runStart: &runStart, replacement: Array("ufdd0".utf8), emit: emit)
+                    try releaseHeld(
+                        in: chunk, upTo: index, runStart: &runStart, replacement: Array("ufdd0".utf8), emit: emit)
                     continue
                 } else if stringIsKey && codeUnit == 0xFDD0 {
                     try noteNoncharacterInKey(at: consumed + index - 6)
@@ -332,7 +349,10 @@ struct JSONLexer {
                 let byte = chunk[index]
                 let wanted = token == .lowSurrogateBackslash ? UInt8(ascii: "\\") : UInt8(ascii: "u")
                 guard byte == wanted else {
-                    throw failure(.invalidEncoding, "lone surrogate \\u\(Self.hex4(highSurrogate)) (a high surrogate must be followed by a \\u escape of a low surrogate)", at: highSurrogateOffset)
+                    throw failure(
+                        .invalidEncoding,
+                        "lone surrogate \\u\(Self.hex4(highSurrogate)) (a high surrogate must be followed by a \\u escape of a low surrogate)",
+                        at: highSurrogateOffset)
                 }
                 index += 1
                 if token == .lowSurrogateBackslash {
@@ -423,7 +443,9 @@ struct JSONLexer {
                 let byte = chunk[index]
                 let expected = literal.withUTF8Buffer { $0[literalIndex] }
                 guard byte == expected else {
-                    throw failure(.syntaxError, "invalid literal: expected \"\(literal)\", found \(Self.describe(byte))", at: consumed + index)
+                    throw failure(
+                        .syntaxError, "invalid literal: expected \"\(literal)\", found \(Self.describe(byte))",
+                        at: consumed + index)
                 }
                 index += 1
                 literalIndex += 1
@@ -472,7 +494,8 @@ struct JSONLexer {
             throw failure(.truncatedInput, "the JSON text ends \(what)", at: consumed)
         }
         if topLevelIsScalar && !options.allowsTopLevelScalars {
-            throw failure(.syntaxError, "the top-level value is not an object or array (allowsTopLevelScalars is off)", at: 0)
+            throw failure(
+                .syntaxError, "the top-level value is not an object or array (allowsTopLevelScalars is off)", at: 0)
         }
     }
 
@@ -495,13 +518,15 @@ struct JSONLexer {
         case 0xF4:
             utf8Remaining = 3; utf8Upper = 0x8F; scalar = 4
         default:
-            throw failure(.invalidEncoding, "invalid UTF-8: \(Self.describe(lead)) cannot start a character", at: offset)
+            throw failure(
+                .invalidEncoding, "invalid UTF-8: \(Self.describe(lead)) cannot start a character", at: offset)
         }
         token = .utf8Continuation
     }
 
     private func stringTooLong() -> SatchelError {
-        .limitExceeded("maxStringBytes", maxStringBytes, "a string longer than \(maxStringBytes) bytes", offset: tokenStart)
+        .limitExceeded(
+            "maxStringBytes", maxStringBytes, "a string longer than \(maxStringBytes) bytes", offset: tokenStart)
     }
 
     private func numberError(_ wanted: String, found byte: UInt8, at index: Int) -> SatchelError {
@@ -519,7 +544,10 @@ struct JSONLexer {
     }
 
     private func ambiguousKeys(at offset: Int) -> SatchelError {
-        failure(.invalidArgument, "member names containing both U+0000 and U+FDD0 are not supported (json-c cannot hold U+0000 in a name)", at: offset)
+        failure(
+            .invalidArgument,
+            "member names containing both U+0000 and U+FDD0 are not supported (json-c cannot hold U+0000 in a name)",
+            at: offset)
     }
 
     /// Ends the number whose delimiter is at `index` (exclusive end), rewriting it when it is an
@@ -550,12 +578,20 @@ struct JSONLexer {
         if let start = holdStart { text.append(contentsOf: chunk[start..<index]) }
         switch options.bigIntegers {
         case .throw:
-            let shown = text.count > 40 ? String(decoding: text.prefix(40), as: UTF8.self) + "… (\(text.count) digits)" : String(decoding: text, as: UTF8.self)
-            throw failure(.numberOutOfRange, "the integer \(shown) is outside the 64-bit range (bigIntegers is .throw)", at: tokenStart)
+            let shown =
+                text.count > 40
+                ? String(decoding: text.prefix(40), as: UTF8.self) + "… (\(text.count) digits)"
+                : String(decoding: text, as: UTF8.self)
+            throw failure(
+                .numberOutOfRange, "the integer \(shown) is outside the 64-bit range (bigIntegers is .throw)",
+                at: tokenStart)
         case .double:
-            try releaseHeld(in: chunk, upTo: index, runStart: &runStart, replacement: text + Array(".0".utf8), emit: emit)
+            try releaseHeld(
+                in: chunk, upTo: index, runStart: &runStart, replacement: text + Array(".0".utf8), emit: emit)
         case .string:
-            try releaseHeld(in: chunk, upTo: index, runStart: &runStart, replacement: [UInt8(ascii: "\"")] + text + [UInt8(ascii: "\"")], emit: emit)
+            try releaseHeld(
+                in: chunk, upTo: index, runStart: &runStart,
+                replacement: [UInt8(ascii: "\"")] + text + [UInt8(ascii: "\"")], emit: emit)
         }
     }
 

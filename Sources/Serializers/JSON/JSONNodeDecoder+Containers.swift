@@ -13,7 +13,9 @@ struct KeyedJSONNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         while let current = entry {
             entry = lh_entry_next(current)
             guard let name = lh_entry_k(current) else { continue }
-            if let key = Key(stringValue: String(cString: name.assumingMemoryBound(to: CChar.self))) { keys.append(key) }
+            if let key = Key(stringValue: String(cString: name.assumingMemoryBound(to: CChar.self))) {
+                keys.append(key)
+            }
         }
         return keys
     }
@@ -28,7 +30,8 @@ struct KeyedJSONNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     private func member(_ key: Key) throws -> OpaquePointer? {
         let (member, found) = lookup(key)
         guard found else {
-            throw SatchelError(.valueNotFound, "no member \"\(key.stringValue)\"", keyPath: decoder.path(appending: key))
+            throw SatchelError(
+                .valueNotFound, "no member \"\(key.stringValue)\"", keyPath: decoder.path(appending: key))
         }
         return member
     }
@@ -36,19 +39,43 @@ struct KeyedJSONNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func contains(_ key: Key) -> Bool { lookup(key).1 }
     func decodeNil(forKey key: Key) throws -> Bool { try member(key) == nil }
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder.unboxBool(member(key), key: key) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decoder.unboxString(member(key), key: key) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decoder.unboxDouble(member(key), key: key) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        try decoder.unboxString(member(key), key: key)
+    }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        try decoder.unboxDouble(member(key), key: key)
+    }
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decoder.unboxFloat(member(key), key: key) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decoder.unboxInteger(member(key), as: type, key: key) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decoder.unboxInteger(member(key), as: type, key: key) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decoder.unboxInteger(member(key), as: type, key: key) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decoder.unboxInteger(member(key), as: type, key: key) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decoder.unboxInteger(member(key), as: type, key: key) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decoder.unboxInteger(member(key), as: type, key: key) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decoder.unboxInteger(member(key), as: type, key: key) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decoder.unboxInteger(member(key), as: type, key: key) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decoder.unboxInteger(member(key), as: type, key: key) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decoder.unboxInteger(member(key), as: type, key: key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+        try decoder.unboxInteger(member(key), as: type, key: key)
+    }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
+        try decoder.unboxInteger(member(key), as: type, key: key)
+    }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
+        try decoder.unboxInteger(member(key), as: type, key: key)
+    }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
+        try decoder.unboxInteger(member(key), as: type, key: key)
+    }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+        try decoder.unboxInteger(member(key), as: type, key: key)
+    }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
+        try decoder.unboxInteger(member(key), as: type, key: key)
+    }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
+        try decoder.unboxInteger(member(key), as: type, key: key)
+    }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
+        try decoder.unboxInteger(member(key), as: type, key: key)
+    }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
+        try decoder.unboxInteger(member(key), as: type, key: key)
+    }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
+        try decoder.unboxInteger(member(key), as: type, key: key)
+    }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try decoder.decode(type, from: member(key), key: key)
@@ -94,7 +121,9 @@ struct KeyedJSONNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         try presentMember(key).map { try decoder.unboxInteger($0, as: I.self, key: key) }
     }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+    func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type, forKey key: Key
+    ) throws -> KeyedDecodingContainer<NestedKey> {
         try decoder.child(member(key), key: key).container(keyedBy: type)
     }
 
@@ -148,7 +177,8 @@ struct UnkeyedJSONNodeContainer: UnkeyedDecodingContainer {
     private mutating func next() throws -> (OpaquePointer?, IndexKey) {
         let key = IndexKey(currentIndex)
         guard !isAtEnd else {
-            throw SatchelError(.valueNotFound, "the array has only \(count ?? 0) elements", keyPath: decoder.path(appending: key))
+            throw SatchelError(
+                .valueNotFound, "the array has only \(count ?? 0) elements", keyPath: decoder.path(appending: key))
         }
         defer { currentIndex += 1 }
         return (json_object_array_get_idx(array, currentIndex), key)
@@ -160,27 +190,57 @@ struct UnkeyedJSONNodeContainer: UnkeyedDecodingContainer {
         return true
     }
 
-    mutating func decode(_ type: Bool.Type) throws -> Bool { let (node, key) = try next(); return try decoder.unboxBool(node, key: key) }
-    mutating func decode(_ type: String.Type) throws -> String { let (node, key) = try next(); return try decoder.unboxString(node, key: key) }
-    mutating func decode(_ type: Double.Type) throws -> Double { let (node, key) = try next(); return try decoder.unboxDouble(node, key: key) }
-    mutating func decode(_ type: Float.Type) throws -> Float { let (node, key) = try next(); return try decoder.unboxFloat(node, key: key) }
-    mutating func decode(_ type: Int.Type) throws -> Int { let (node, key) = try next(); return try decoder.unboxInteger(node, as: type, key: key) }
-    mutating func decode(_ type: Int8.Type) throws -> Int8 { let (node, key) = try next(); return try decoder.unboxInteger(node, as: type, key: key) }
-    mutating func decode(_ type: Int16.Type) throws -> Int16 { let (node, key) = try next(); return try decoder.unboxInteger(node, as: type, key: key) }
-    mutating func decode(_ type: Int32.Type) throws -> Int32 { let (node, key) = try next(); return try decoder.unboxInteger(node, as: type, key: key) }
-    mutating func decode(_ type: Int64.Type) throws -> Int64 { let (node, key) = try next(); return try decoder.unboxInteger(node, as: type, key: key) }
-    mutating func decode(_ type: UInt.Type) throws -> UInt { let (node, key) = try next(); return try decoder.unboxInteger(node, as: type, key: key) }
-    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { let (node, key) = try next(); return try decoder.unboxInteger(node, as: type, key: key) }
-    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { let (node, key) = try next(); return try decoder.unboxInteger(node, as: type, key: key) }
-    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { let (node, key) = try next(); return try decoder.unboxInteger(node, as: type, key: key) }
-    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { let (node, key) = try next(); return try decoder.unboxInteger(node, as: type, key: key) }
+    mutating func decode(_ type: Bool.Type) throws -> Bool {
+        let (node, key) = try next(); return try decoder.unboxBool(node, key: key)
+    }
+    mutating func decode(_ type: String.Type) throws -> String {
+        let (node, key) = try next(); return try decoder.unboxString(node, key: key)
+    }
+    mutating func decode(_ type: Double.Type) throws -> Double {
+        let (node, key) = try next(); return try decoder.unboxDouble(node, key: key)
+    }
+    mutating func decode(_ type: Float.Type) throws -> Float {
+        let (node, key) = try next(); return try decoder.unboxFloat(node, key: key)
+    }
+    mutating func decode(_ type: Int.Type) throws -> Int {
+        let (node, key) = try next(); return try decoder.unboxInteger(node, as: type, key: key)
+    }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 {
+        let (node, key) = try next(); return try decoder.unboxInteger(node, as: type, key: key)
+    }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 {
+        let (node, key) = try next(); return try decoder.unboxInteger(node, as: type, key: key)
+    }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 {
+        let (node, key) = try next(); return try decoder.unboxInteger(node, as: type, key: key)
+    }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 {
+        let (node, key) = try next(); return try decoder.unboxInteger(node, as: type, key: key)
+    }
+    mutating func decode(_ type: UInt.Type) throws -> UInt {
+        let (node, key) = try next(); return try decoder.unboxInteger(node, as: type, key: key)
+    }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 {
+        let (node, key) = try next(); return try decoder.unboxInteger(node, as: type, key: key)
+    }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 {
+        let (node, key) = try next(); return try decoder.unboxInteger(node, as: type, key: key)
+    }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 {
+        let (node, key) = try next(); return try decoder.unboxInteger(node, as: type, key: key)
+    }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 {
+        let (node, key) = try next(); return try decoder.unboxInteger(node, as: type, key: key)
+    }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let (node, key) = try next()
         return try decoder.decode(type, from: node, key: key)
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type
+    ) throws -> KeyedDecodingContainer<NestedKey> {
         let (node, key) = try next()
         return try decoder.child(node, key: key).container(keyedBy: type)
     }

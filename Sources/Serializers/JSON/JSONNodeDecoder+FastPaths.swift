@@ -13,7 +13,8 @@ extension JSONNodeDecoder {
             return nil
         }
         let bytes = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
-        return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(json_object_get_string_len(node))), as: UTF8.self)
+        return String(
+            decoding: UnsafeBufferPointer(start: bytes, count: Int(json_object_get_string_len(node))), as: UTF8.self)
     }
 
     /// The node's truth value, if it is a bool.

@@ -2,9 +2,9 @@ import CSatchelJSONC
 import SerializerRegistry
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Decodes `Decodable` types straight from a json-c tree, skipping the ``Value`` tree.
@@ -21,7 +21,10 @@ final class JSONNodeDecoder: Decoder {
     /// parent, so a `Decodable` that keeps a decoder keeps the tree alive too.
     let treeOwner: AnyObject?
 
-    init(node: OpaquePointer?, parent: JSONNodeDecoder?, key: (any CodingKey)?, converter: JSONTree, treeOwner: AnyObject? = nil) {
+    init(
+        node: OpaquePointer?, parent: JSONNodeDecoder?, key: (any CodingKey)?, converter: JSONTree,
+        treeOwner: AnyObject? = nil
+    ) {
         self.treeOwner = treeOwner
         self.node = node
         self.parent = parent
@@ -30,7 +33,9 @@ final class JSONNodeDecoder: Decoder {
     }
 
     /// Decodes `type` from the tree at `root`.
-    static func decode<T: Decodable>(_ type: T.Type, from root: OpaquePointer?, converter: JSONTree, treeOwner: AnyObject) throws -> T {
+    static func decode<T: Decodable>(
+        _ type: T.Type, from root: OpaquePointer?, converter: JSONTree, treeOwner: AnyObject
+    ) throws -> T {
         let decoder = JSONNodeDecoder(node: root, parent: nil, key: nil, converter: converter, treeOwner: treeOwner)
         do {
             return try decoder.decodeValue(type)
@@ -44,7 +49,6 @@ final class JSONNodeDecoder: Decoder {
     }
 
     var userInfo: [CodingUserInfoKey: Any] { [:] }
-
 
     var codingPath: [any CodingKey] {
         var path: [any CodingKey] = []
@@ -85,16 +89,21 @@ final class JSONNodeDecoder: Decoder {
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        guard let node, json_object_get_type(node) == json_type_object else { throw mismatch("an object", node, key: nil) }
+        guard let node, json_object_get_type(node) == json_type_object else {
+            throw mismatch("an object", node, key: nil)
+        }
         let count = Int(json_object_object_length(node))
         if count > converter.maxPairs {
-            throw SatchelError.limitExceeded("maxPairs", converter.maxPairs, "an object with \(count) members", keyPath: path(appending: nil))
+            throw SatchelError.limitExceeded(
+                "maxPairs", converter.maxPairs, "an object with \(count) members", keyPath: path(appending: nil))
         }
         return KeyedDecodingContainer(KeyedJSONNodeContainer<Key>(decoder: self, object: node))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        guard let node, json_object_get_type(node) == json_type_array else { throw mismatch("an array", node, key: nil) }
+        guard let node, json_object_get_type(node) == json_type_array else {
+            throw mismatch("an array", node, key: nil)
+        }
         return UnkeyedJSONNodeContainer(decoder: self, array: node)
     }
 
@@ -147,7 +156,8 @@ final class JSONNodeDecoder: Decoder {
     func unboxDouble(_ node: OpaquePointer?, key: (any CodingKey)?) throws -> Double {
         if let number = Self.doubleValue(node) { return number }
         if let node, json_object_get_type(node) == json_type_double {
-            throw SatchelError(.numberOutOfRange, "the number is outside the range of Double", keyPath: path(appending: key))
+            throw SatchelError(
+                .numberOutOfRange, "the number is outside the range of Double", keyPath: path(appending: key))
         }
         throw mismatch("a number", node, key: key)
     }
@@ -161,7 +171,8 @@ final class JSONNodeDecoder: Decoder {
         return single
     }
 
-    func unboxInteger<I: FixedWidthInteger>(_ node: OpaquePointer?, as type: I.Type, key: (any CodingKey)?) throws -> I {
+    func unboxInteger<I: FixedWidthInteger>(_ node: OpaquePointer?, as type: I.Type, key: (any CodingKey)?) throws -> I
+    {
         guard let node else { throw mismatch("an integer", node, key: key) }
         let result: I?
         switch json_object_get_type(node) {

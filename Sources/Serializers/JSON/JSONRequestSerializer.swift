@@ -36,7 +36,6 @@ public struct JSONRequestSerializer: RequestSerializer {
         try JSONWriter(options: writingOptions).write(value)
     }
 
-
     /// Returns `request` with the parameters in its query (GET, HEAD, DELETE) or as a JSON body.
     public func serialize(_ parameters: Value?, into request: HTTPRequest) throws -> SerializedRequest {
         try serialize(parameters, into: request, queryMethods: methodsEncodingParametersInURI)

@@ -21,7 +21,9 @@ public struct JSONResponseSerializer: ResponseSerializer {
     ])
 
     /// Creates a serializer.
-    public init(options: JSONReadingOptions = JSONReadingOptions(), acceptableContentTypes: MediaRangeList = defaultContentTypes) {
+    public init(
+        options: JSONReadingOptions = JSONReadingOptions(), acceptableContentTypes: MediaRangeList = defaultContentTypes
+    ) {
         self.options = options
         self.acceptableContentTypes = acceptableContentTypes
     }
@@ -47,7 +49,9 @@ public struct JSONResponseSerializer: ResponseSerializer {
         guard declared.map(wide.contains) == true || mark.map(wide.contains) == true else { return body }
         var type = contentType ?? MediaType(type: "application", subtype: "json")
         // A label that is not UTF-16 or UTF-32 (absent, unknown, or contradicted) yields to the mark.
-        if declared.map(wide.contains) != true, let mark { type = type.setting(parameter: "charset", to: mark.rawValue) }
+        if declared.map(wide.contains) != true, let mark {
+            type = type.setting(parameter: "charset", to: mark.rawValue)
+        }
         return Array(try TextDecoding().decode(body, mediaType: type).utf8)
     }
 

@@ -26,7 +26,8 @@ struct ContentDisposition: Sendable, Hashable {
             parsed = try parseParameterizedHeader(text, what: "Content-Disposition")
         } catch {
             // A WHATWG value may end with a backslash (`name="a\"`): read it without escapes.
-            guard let plain = try? parseParameterizedHeader(text, what: "Content-Disposition", backslashEscapes: false) else {
+            guard let plain = try? parseParameterizedHeader(text, what: "Content-Disposition", backslashEscapes: false)
+            else {
                 throw SatchelError(.syntaxError, error.message, offset: error.offset)
             }
             parsed = plain
@@ -47,7 +48,8 @@ struct ContentDisposition: Sendable, Hashable {
             default:
                 do throws(SatchelError) {
                     if parameter.isQuoted && !lenient {
-                        throw SatchelError(.syntaxError, "filename* must not be quoted (RFC 8187)", offset: parameter.offset)
+                        throw SatchelError(
+                            .syntaxError, "filename* must not be quoted (RFC 8187)", offset: parameter.offset)
                     }
                     filenameStar = try Self.decodeExtendedValue(parameter.value, offset: parameter.offset)
                 } catch {
@@ -93,7 +95,8 @@ struct ContentDisposition: Sendable, Hashable {
         let charset = parts[0].lowercased()
         guard charset == "utf-8" || charset == "iso-8859-1" else {
             throw SatchelError(
-                .syntaxError, "filename* has the charset \"\(parts[0])\" (UTF-8 or ISO-8859-1 expected)", offset: offset)
+                .syntaxError, "filename* has the charset \"\(parts[0])\" (UTF-8 or ISO-8859-1 expected)", offset: offset
+            )
         }
         let encoded = Array(parts[2].utf8)
         let valueOffset = offset + parts[0].utf8.count + parts[1].utf8.count + 2
@@ -102,8 +105,11 @@ struct ContentDisposition: Sendable, Hashable {
         while index < encoded.count {
             let byte = encoded[index]
             if byte == UInt8(ascii: "%") {
-                guard index + 2 < encoded.count, let high = hexValue(encoded[index + 1]), let low = hexValue(encoded[index + 2]) else {
-                    throw SatchelError(.syntaxError, "filename* has a malformed percent escape", offset: valueOffset + index)
+                guard index + 2 < encoded.count, let high = hexValue(encoded[index + 1]),
+                    let low = hexValue(encoded[index + 2])
+                else {
+                    throw SatchelError(
+                        .syntaxError, "filename* has a malformed percent escape", offset: valueOffset + index)
                 }
                 bytes.append(high << 4 | low)
                 index += 3
@@ -121,7 +127,8 @@ struct ContentDisposition: Sendable, Hashable {
             return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
         }
         guard let decoded = String(validating: bytes, as: UTF8.self) else {
-            throw SatchelError(.invalidEncoding, "filename* is not valid UTF-8 once percent-decoded", offset: valueOffset)
+            throw SatchelError(
+                .invalidEncoding, "filename* is not valid UTF-8 once percent-decoded", offset: valueOffset)
         }
         return decoded
     }
@@ -139,7 +146,7 @@ struct ContentDisposition: Sendable, Hashable {
     private static func isAttributeCharacter(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"):
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
         default:
             return Array("!#$&+-.^_`|~".utf8).contains(byte)

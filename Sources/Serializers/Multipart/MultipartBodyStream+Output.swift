@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import SerializerRegistry
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 extension MultipartBodyStream {
     /// The size of the one buffer used to copy a body to a file or descriptor: 64 KiB.
@@ -16,7 +17,8 @@ extension MultipartBodyStream {
     ///   length is known), or the stream's error.
     public func bytes(limit: Int = Limits.default.maxBodyBytes) throws -> [UInt8] {
         if let length, length > Int64(limit) {
-            throw SatchelError.limitExceeded("maxBodyBytes", limit, "a multipart body of \(length) bytes", offset: limit)
+            throw SatchelError.limitExceeded(
+                "maxBodyBytes", limit, "a multipart body of \(length) bytes", offset: limit)
         }
         try rewind()
         return try readAll(limit: limit)
@@ -35,7 +37,8 @@ extension MultipartBodyStream {
         let directoryEnd = path.lastIndex(of: "/")
         let directory = directoryEnd.map { String(path[...$0]) } ?? ""
         let name = directoryEnd.map { String(path[path.index(after: $0)...]) } ?? path
-        let temporaryPath = "\(directory).\(name).satchel-\(MultipartBoundary.random().value.dropFirst(8).prefix(16)).tmp"
+        let temporaryPath =
+            "\(directory).\(name).satchel-\(MultipartBoundary.random().value.dropFirst(8).prefix(16)).tmp"
         let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else {
             throw SatchelError(.io, "cannot create a temporary file beside \(path): \(Self.systemReason())")

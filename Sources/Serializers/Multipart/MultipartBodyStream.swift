@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import Crypto
 import SerializerRegistry
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// A multipart body as a ``BodyStream``, made by ``MultipartFormData/makeBodyStream()``.
 ///
@@ -275,9 +276,10 @@ public final class MultipartBodyStream: BodyStream {
         guard firstPart <= lastPart else { return }
         for index in firstPart...lastPart {
             let sent = index < partIndex ? completedPartSent[index] : partSent
-            handler(MultipartProgress(
-                partIndex: index, partBytesSent: sent, partBytesTotal: plan.parts[index].length,
-                bytesSent: bytesSent, bytesTotal: length))
+            handler(
+                MultipartProgress(
+                    partIndex: index, partBytesSent: sent, partBytesTotal: plan.parts[index].length,
+                    bytesSent: bytesSent, bytesTotal: length))
         }
     }
 

@@ -42,7 +42,8 @@ public struct MultipartBoundary: Sendable, Hashable, CustomStringConvertible {
                 offset: index)
         }
         guard bytes.last != UInt8(ascii: " ") else {
-            throw SatchelError(.invalidArgument, "a multipart boundary must not end in a space", offset: bytes.count - 1)
+            throw SatchelError(
+                .invalidArgument, "a multipart boundary must not end in a space", offset: bytes.count - 1)
         }
         self.value = value
     }
@@ -76,11 +77,11 @@ public struct MultipartBoundary: Sendable, Hashable, CustomStringConvertible {
     public static func isBoundaryCharacter(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "a")...UInt8(ascii: "z"):
+            UInt8(ascii: "a")...UInt8(ascii: "z"):
             true
         case UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "+"), UInt8(ascii: "_"),
-             UInt8(ascii: ","), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "/"), UInt8(ascii: ":"),
-             UInt8(ascii: "="), UInt8(ascii: "?"), UInt8(ascii: " "):
+            UInt8(ascii: ","), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "/"), UInt8(ascii: ":"),
+            UInt8(ascii: "="), UInt8(ascii: "?"), UInt8(ascii: " "):
             true
         default:
             false

@@ -37,7 +37,8 @@ extension MultipartFormData {
         fileAt path: String, name: String, filename: String? = nil, mediaType: MediaType? = nil
     ) throws(SatchelError) {
         let baseName = path.split(separator: "/").last.map(String.init) ?? path
-        try append(MultipartPart(name: name, filename: filename ?? baseName, mediaType: mediaType, body: .file(path: path)))
+        try append(
+            MultipartPart(name: name, filename: filename ?? baseName, mediaType: mediaType, body: .file(path: path)))
     }
 
     /// Appends a stream made by `makeStream` each time the body reaches the part.
@@ -56,9 +57,10 @@ extension MultipartFormData {
         name: String, filename: String? = nil, mediaType: MediaType? = nil, length: Int64?,
         stream makeStream: @escaping @Sendable () throws -> any BodyStream
     ) throws(SatchelError) {
-        try append(MultipartPart(
-            name: name, filename: filename, mediaType: mediaType,
-            body: .stream(length: length, makeStream: makeStream)))
+        try append(
+            MultipartPart(
+                name: name, filename: filename, mediaType: mediaType,
+                body: .stream(length: length, makeStream: makeStream)))
     }
 
     /// Appends a nested multipart body, such as `multipart/mixed` inside `multipart/form-data`.
@@ -117,8 +119,9 @@ extension MultipartFormData {
         if let mediaType = part.mediaType {
             let names = [mediaType.type, mediaType.subtype] + mediaType.parameters.map(\.name)
             if let bad = names.first(where: { !MultipartHeaderEscaping.isToken($0) }) {
-                throw invalid("the media type \(Value.string(mediaType.description).canonicalJSON()) has "
-                    + "\(Value.string(bad).canonicalJSON()), which is not a token")
+                throw invalid(
+                    "the media type \(Value.string(mediaType.description).canonicalJSON()) has "
+                        + "\(Value.string(bad).canonicalJSON()), which is not a token")
             }
         }
         for special in ["content-disposition", "content-type"]
@@ -130,8 +133,9 @@ extension MultipartFormData {
                 throw invalid("the header name \(Value.string(header.name).canonicalJSON()) is not a token")
             }
             if let (offset, byte) = MultipartHeaderEscaping.firstForbiddenByte(inHeaderValue: header.value) {
-                throw invalid("the value of header \(header.name) contains \(MultipartBoundary.describe(byte)) "
-                    + "at position \(offset); header values cannot contain CR, LF or other control characters")
+                throw invalid(
+                    "the value of header \(header.name) contains \(MultipartBoundary.describe(byte)) "
+                        + "at position \(offset); header values cannot contain CR, LF or other control characters")
             }
         }
         switch part.body {
@@ -140,8 +144,9 @@ extension MultipartFormData {
         case .multipart where part.mediaType != nil || part.headers.first(named: "content-type") != nil:
             throw invalid("a nested multipart part's Content-Type is its body's (with its boundary) and cannot be set")
         case .multipart(let nested) where nested.boundary.value.hasPrefix(boundary.value):
-            throw invalid("the nested body's boundary \(Value.string(nested.boundary.value).canonicalJSON()) "
-                + "starts with the enclosing boundary, so it would end the enclosing body early")
+            throw invalid(
+                "the nested body's boundary \(Value.string(nested.boundary.value).canonicalJSON()) "
+                    + "starts with the enclosing boundary, so it would end the enclosing body early")
         default:
             break
         }

@@ -70,7 +70,8 @@ public struct MultipartFormData: Sendable {
     public mutating func addContentTypeParameter(name: String, value: String) throws(SatchelError) {
         guard MultipartHeaderEscaping.isToken(name) else {
             throw SatchelError(
-                .invalidArgument, "the Content-Type parameter name \(Value.string(name).canonicalJSON()) is not a token")
+                .invalidArgument, "the Content-Type parameter name \(Value.string(name).canonicalJSON()) is not a token"
+            )
         }
         guard name.lowercased() != "boundary" else {
             throw SatchelError(.invalidArgument, "the boundary parameter is set by the builder's boundary")

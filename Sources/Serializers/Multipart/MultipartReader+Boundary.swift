@@ -48,7 +48,7 @@ extension MultipartReader {
     private static func isBoundaryCharacter(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "A")...UInt8(ascii: "Z"):
+            UInt8(ascii: "A")...UInt8(ascii: "Z"):
             return true
         default:
             return Array("'()+_,-./:=? ".utf8).contains(byte)

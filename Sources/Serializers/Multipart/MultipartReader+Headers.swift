@@ -1,9 +1,9 @@
 import SerializerRegistry
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The header section of the part being read, line by line.
@@ -132,9 +132,10 @@ extension MultipartReader {
         }
         let value = Self.trimmed(line[(colon + 1)...])
         try checkValue(value, lineStart: lineStart)
-        section.fields.append(HeaderSection.Field(
-            name: Array(line[..<colon]), value: Array(value), offset: lineStart,
-            valueOffset: lineStart + value.startIndex))
+        section.fields.append(
+            HeaderSection.Field(
+                name: Array(line[..<colon]), value: Array(value), offset: lineStart,
+                valueOffset: lineStart + value.startIndex))
         return false
     }
 
@@ -158,7 +159,8 @@ extension MultipartReader {
         let dispositions = fields.indices.filter { Self.named(fields[$0].name, "content-disposition") }
         let contentTypes = fields.indices.filter { Self.named(fields[$0].name, "content-type") }
         if !options.lenient {
-            for (indices, name) in [(dispositions, "Content-Disposition"), (contentTypes, "Content-Type")] where indices.count > 1 {
+            for (indices, name) in [(dispositions, "Content-Disposition"), (contentTypes, "Content-Type")]
+            where indices.count > 1 {
                 throw SatchelError(
                     .syntaxError, "\(partName) has \(indices.count) \(name) headers", offset: fields[indices[1]].offset)
             }
@@ -173,7 +175,8 @@ extension MultipartReader {
                 if isFormData || !options.lenient {
                     throw SatchelError(
                         .syntaxError, "the Content-Disposition of \(partName) is malformed: \(error.message)",
-                        offset: field.offset(ofValueIndex: Self.byteOffset(ofUTF8Offset: error.offset ?? 0, inText: field.value)))
+                        offset: field.offset(
+                            ofValueIndex: Self.byteOffset(ofUTF8Offset: error.offset ?? 0, inText: field.value)))
                 }
             }
         }
@@ -191,7 +194,8 @@ extension MultipartReader {
         }
         if disposition.name == nil {
             throw SatchelError(
-                .syntaxError, "the Content-Disposition of \(partName) has no name parameter (multipart/form-data requires one)",
+                .syntaxError,
+                "the Content-Disposition of \(partName) has no name parameter (multipart/form-data requires one)",
                 offset: fields[first].valueOffset)
         }
         return head
@@ -202,7 +206,7 @@ extension MultipartReader {
     static func isTokenCharacter(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"):
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
         default:
             return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)

@@ -80,7 +80,8 @@ extension MultipartReader {
         /// nothing usable is left (no file name, an empty name, `.` or `..`).
         public var safeFilename: String? {
             guard let raw = filenameStar ?? filename else { return nil }
-            let base = raw.split(omittingEmptySubsequences: false) { $0 == "/" || $0 == "\\" }.last.map(String.init) ?? ""
+            let base =
+                raw.split(omittingEmptySubsequences: false) { $0 == "/" || $0 == "\\" }.last.map(String.init) ?? ""
             var cleaned = String.UnicodeScalarView()
             for scalar in base.unicodeScalars where !(scalar.value < 0x20 || scalar.value == 0x7F) {
                 cleaned.append(scalar)

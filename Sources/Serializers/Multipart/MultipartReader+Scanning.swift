@@ -1,9 +1,9 @@
 import SerializerRegistry
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The state machine: preamble, delimiter lines, headers (see `MultipartReader+Headers.swift`),
@@ -53,10 +53,14 @@ extension MultipartReader {
         let length = delimiter.count
         if matched > 0 {
             let wanted = min(length - matched, end - start)
-            let continues = delimiter.withUnsafeBufferPointer { memcmp(bytes + start, $0.baseAddress! + matched, wanted) == 0 }
+            let continues = delimiter.withUnsafeBufferPointer {
+                memcmp(bytes + start, $0.baseAddress! + matched, wanted) == 0
+            }
             if continues {
                 if matched + wanted == length {
-                    if assumed > 0 && emit { try boundaryAtBodyStart(offset: offset(of: start + wanted) - length + assumed) }
+                    if assumed > 0 && emit {
+                        try boundaryAtBodyStart(offset: offset(of: start + wanted) - length + assumed)
+                    }
                     matched = 0
                     assumed = 0
                     pendingCarriageReturn = false

@@ -1,9 +1,9 @@
 import SerializerRegistry
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A streaming parser of multipart bodies (RFC 2046), `multipart/form-data` (RFC 7578) by default.
@@ -164,7 +164,8 @@ public final class MultipartReader {
         do throws(SatchelError) {
             if chunk.count > limits.maxBodyBytes - consumed {
                 throw SatchelError.limitExceeded(
-                    "maxBodyBytes", limits.maxBodyBytes, "a multipart body of more than \(limits.maxBodyBytes) bytes (in \(partName))",
+                    "maxBodyBytes", limits.maxBodyBytes,
+                    "a multipart body of more than \(limits.maxBodyBytes) bytes (in \(partName))",
                     offset: baseOffset + limits.maxBodyBytes)
             }
             let bytes = chunk.bindMemory(to: UInt8.self)

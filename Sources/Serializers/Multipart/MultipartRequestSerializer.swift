@@ -41,7 +41,9 @@ public struct MultipartRequestSerializer: RequestSerializer {
 
     /// `multipart/form-data; boundary=…` with this serializer's boundary.
     public var contentType: MediaType {
-        MediaType(type: "multipart", subtype: "form-data", parameters: [MediaType.Parameter(name: "boundary", value: boundary.value)])
+        MediaType(
+            type: "multipart", subtype: "form-data",
+            parameters: [MediaType.Parameter(name: "boundary", value: boundary.value)])
     }
 
     /// A builder with this serializer's boundary holding `parameters` as parts, to which files

@@ -61,8 +61,10 @@ struct PartValueReader {
             do throws(SatchelError) {
                 mediaType = try MediaType(parsing: text)
             } catch {
-                return .payload(DecodingFailure(SatchelError(
-                    .invalidMediaType, "the Content-Type of part \(part.index) is invalid: \(error.message)")))
+                return .payload(
+                    DecodingFailure(
+                        SatchelError(
+                            .invalidMediaType, "the Content-Type of part \(part.index) is invalid: \(error.message)")))
             }
         }
         if let mediaType, !rawParts, let serializer = registry?.responseSerializer(for: mediaType) {
@@ -82,13 +84,16 @@ struct PartValueReader {
     }
 
     /// A string for text (or no Content-Type) that decodes in its charset, bytes otherwise.
-    private func raw(_ bytes: [UInt8], _ mediaType: MediaType?, _ part: MultipartReader.Part) throws(SatchelError) -> Value {
+    private func raw(
+        _ bytes: [UInt8], _ mediaType: MediaType?, _ part: MultipartReader.Part
+    ) throws(SatchelError) -> Value {
         guard mediaType == nil || mediaType?.type == "text",
             let text = try? TextDecoding().decode(bytes, mediaType: mediaType)
         else { return .bytes(bytes) }
         if text.utf8.count > limits.maxStringBytes {
             throw SatchelError.limitExceeded(
-                "maxStringBytes", limits.maxStringBytes, "in part \(part.index): a text body of \(text.utf8.count) bytes",
+                "maxStringBytes", limits.maxStringBytes,
+                "in part \(part.index): a text body of \(text.utf8.count) bytes",
                 offset: part.bodyOffset)
         }
         return .string(text)
@@ -136,8 +141,9 @@ struct PartValueReader {
         @inline(never)
         func finish() throws -> Value {
             try parser.finish()
-            return .payload(MultipartParts(
-                zip(parts, values).map { MultipartParts.Element(part: $0, value: $1) }, mediaType: mediaType))
+            return .payload(
+                MultipartParts(
+                    zip(parts, values).map { MultipartParts.Element(part: $0, value: $1) }, mediaType: mediaType))
         }
     }
 

@@ -33,7 +33,8 @@ public struct ProblemDetailsResponseSerializer: ResponseSerializer {
     public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
         guard let value = try json.decode(body, contentType: contentType, limits: limits) else { return nil }
         guard case .object = value else {
-            throw SatchelError(.typeMismatch, "a problem details document must be a JSON object (RFC 9457 §3), not \(value.kindName)")
+            throw SatchelError(
+                .typeMismatch, "a problem details document must be a JSON object (RFC 9457 §3), not \(value.kindName)")
         }
         return value
     }

@@ -1,9 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import SerializerRegistry
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension BinaryPropertyListReader {
     /// Decodes the object at `offset` that is not an array or dictionary: bools, integers,
@@ -20,7 +21,8 @@ extension BinaryPropertyListReader {
             case 0x09: return .bool(true)
             case 0x00: throw unsupported("null", at: offset)
             case 0x0F: throw unsupported("fill", at: offset)
-            default: throw SatchelError(.syntaxError, "unknown object marker 0x\(String(marker, radix: 16))", offset: offset)
+            default:
+                throw SatchelError(.syntaxError, "unknown object marker 0x\(String(marker, radix: 16))", offset: offset)
             }
         case 0x1:
             return try readInteger(at: offset, sizeExponent: low)
@@ -38,7 +40,9 @@ extension BinaryPropertyListReader {
             }
             try checkRange(offset + 1, 8, what: "date", at: offset)
             let seconds = Double(bitPattern: Self.bigEndian(bytes, at: offset + 1, size: 8))
-            guard seconds.isFinite else { throw SatchelError(.syntaxError, "the date is not a finite number", offset: offset) }
+            guard seconds.isFinite else {
+                throw SatchelError(.syntaxError, "the date is not a finite number", offset: offset)
+            }
             return .date(Date(timeIntervalSinceReferenceDate: seconds))
         case 0x4:
             let (count, start) = try readCount(at: offset, low: low)
@@ -48,7 +52,9 @@ extension BinaryPropertyListReader {
             return .string(try readString(at: offset))
         case 0x8:
             let size = low + 1
-            guard size <= 8 else { throw SatchelError(.numberOutOfRange, "a UID of \(size) bytes (at most 8)", offset: offset) }
+            guard size <= 8 else {
+                throw SatchelError(.numberOutOfRange, "a UID of \(size) bytes (at most 8)", offset: offset)
+            }
             try checkRange(offset + 1, size, what: "UID", at: offset)
             return .payload(PropertyListUID(Self.bigEndian(bytes, at: offset + 1, size: size)))
         case 0xB:
@@ -61,7 +67,8 @@ extension BinaryPropertyListReader {
     }
 
     private func unsupported(_ kind: String, at offset: Int) -> SatchelError {
-        SatchelError(.unsupportedFormat, "a binary plist \(kind) object has no Value form and is not supported", offset: offset)
+        SatchelError(
+            .unsupportedFormat, "a binary plist \(kind) object has no Value form and is not supported", offset: offset)
     }
 
     private func readInteger(at offset: Int, sizeExponent: Int) throws(SatchelError) -> Value {
@@ -90,7 +97,9 @@ extension BinaryPropertyListReader {
         let (count, start) = try readCount(at: offset, low: Int(marker & 0x0F))
         let isUTF16 = marker >> 4 == 0x6
         let (byteCount, overflow) = count.multipliedReportingOverflow(by: isUTF16 ? 2 : 1)
-        guard !overflow else { throw SatchelError(.syntaxError, "a string of \(count) characters does not fit", offset: offset) }
+        guard !overflow else {
+            throw SatchelError(.syntaxError, "a string of \(count) characters does not fit", offset: offset)
+        }
         try checkRange(start, byteCount, what: "string", at: offset)
         // UTF-16 is checked once decoded (a unit becomes one to three UTF-8 bytes).
         if !isUTF16 { try checkStringLength(byteCount, at: offset) }

@@ -39,7 +39,8 @@ struct BinaryPropertyListReader {
         let headerAndTrailer = 8 + 32
         guard bytes.count >= headerAndTrailer + 1 else {
             throw SatchelError(
-                .truncatedInput, "a binary property list needs at least \(headerAndTrailer + 1) bytes, found \(bytes.count)",
+                .truncatedInput,
+                "a binary property list needs at least \(headerAndTrailer + 1) bytes, found \(bytes.count)",
                 offset: bytes.count)
         }
         guard bytes.prefix(8).elementsEqual("bplist00".utf8) else {
@@ -52,14 +53,16 @@ struct BinaryPropertyListReader {
             throw SatchelError(.syntaxError, "trailer: offset size \(offsetIntSize) is not 1 to 8", offset: trailer + 6)
         }
         guard (1...8).contains(objectRefSize) else {
-            throw SatchelError(.syntaxError, "trailer: object reference size \(objectRefSize) is not 1 to 8", offset: trailer + 7)
+            throw SatchelError(
+                .syntaxError, "trailer: object reference size \(objectRefSize) is not 1 to 8", offset: trailer + 7)
         }
         let count = Self.bigEndian(bytes, at: trailer + 8, size: 8)
         let top = Self.bigEndian(bytes, at: trailer + 16, size: 8)
         let tableStart = Self.bigEndian(bytes, at: trailer + 24, size: 8)
         // The table lies between the header and the trailer, so each bound is below the input size.
         guard tableStart >= 9, tableStart < UInt64(trailer) else {
-            throw SatchelError(.syntaxError, "trailer: offset table offset \(tableStart) is outside the objects", offset: trailer + 24)
+            throw SatchelError(
+                .syntaxError, "trailer: offset table offset \(tableStart) is outside the objects", offset: trailer + 24)
         }
         let tableRoom = (UInt64(trailer) - tableStart) / UInt64(offsetIntSize)
         guard count >= 1, count <= tableRoom else {
@@ -68,7 +71,8 @@ struct BinaryPropertyListReader {
                 offset: trailer + 8)
         }
         guard top < count else {
-            throw SatchelError(.syntaxError, "trailer: top object \(top) is not below the object count \(count)", offset: trailer + 16)
+            throw SatchelError(
+                .syntaxError, "trailer: top object \(top) is not below the object count \(count)", offset: trailer + 16)
         }
         objectCount = Int(count)
         topObject = Int(top)
@@ -135,7 +139,8 @@ struct BinaryPropertyListReader {
     @inline(never)
     private static func expansionFailure(_ bound: Int, at offset: Int?) -> any Error {
         SatchelError.limitExceeded(
-            "maxBodyBytes", bound, "the values of the property list (shared objects counted at each reference)", offset: offset)
+            "maxBodyBytes", bound, "the values of the property list (shared objects counted at each reference)",
+            offset: offset)
     }
 
     @inline(never)
@@ -155,7 +160,8 @@ struct BinaryPropertyListReader {
 
     @inline(never)
     private static func referenceFailure(_ reference: UInt64, count: Int, at position: Int) -> any Error {
-        SatchelError(.syntaxError, "object reference \(reference) is not below the object count \(count)", offset: position)
+        SatchelError(
+            .syntaxError, "object reference \(reference) is not below the object count \(count)", offset: position)
     }
 
     private mutating func readArray(at offset: Int, depth: Int) throws -> Value {
@@ -177,7 +183,8 @@ struct BinaryPropertyListReader {
     private mutating func readDictionary(at offset: Int, depth: Int) throws -> Value {
         let (count, start) = try readReferences(at: offset, perElement: 2, depth: depth)
         if count > limits.maxPairs {
-            throw SatchelError.limitExceeded("maxPairs", limits.maxPairs, "a dictionary of \(count) members", offset: offset)
+            throw SatchelError.limitExceeded(
+                "maxPairs", limits.maxPairs, "a dictionary of \(count) members", offset: offset)
         }
         var members = ValueObject(minimumCapacity: count)
         let valuesStart = start + count * objectRefSize
@@ -239,7 +246,8 @@ struct BinaryPropertyListReader {
     func checkRange(_ start: Int, _ count: Int, what: String, at offset: Int) throws(SatchelError) {
         guard count <= offsetTableStart - start else {
             throw SatchelError(
-                .truncatedInput, "the \(what) runs \(count - (offsetTableStart - start)) bytes past the objects", offset: offset)
+                .truncatedInput, "the \(what) runs \(count - (offsetTableStart - start)) bytes past the objects",
+                offset: offset)
         }
     }
 

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The date text of XML property lists, `YYYY-MM-DDTHH:MM:SSZ` (UTC, whole seconds), converted
@@ -38,7 +38,8 @@ enum PropertyListDate {
     /// The date of `YYYY-MM-DDTHH:MM:SSZ`, or `nil` when the text is not exactly that or names
     /// no real time (month 13, February 30, hour 24).
     static func date(from text: UnsafeRawBufferPointer) -> Date? {
-        guard text.count == 20, text[4] == UInt8(ascii: "-"), text[7] == UInt8(ascii: "-"), text[10] == UInt8(ascii: "T"),
+        guard text.count == 20, text[4] == UInt8(ascii: "-"), text[7] == UInt8(ascii: "-"),
+            text[10] == UInt8(ascii: "T"),
             text[13] == UInt8(ascii: ":"), text[16] == UInt8(ascii: ":"), text[19] == UInt8(ascii: "Z")
         else { return nil }
         func number(_ start: Int, _ count: Int) -> Int64? {

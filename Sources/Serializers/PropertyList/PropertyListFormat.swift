@@ -21,7 +21,9 @@ public enum PropertyListFormat: String, Sendable, Hashable, CaseIterable {
                 return .binary
             }
             let version = String(decoding: bytes.dropFirst(6).prefix(2), as: UTF8.self)
-            throw SatchelError(.unsupportedFormat, "binary property list version '\(version)' is not supported (only bplist00)", offset: 6)
+            throw SatchelError(
+                .unsupportedFormat, "binary property list version '\(version)' is not supported (only bplist00)",
+                offset: 6)
         }
         if bytes.count >= 2 && (bytes[0] == 0xFE && bytes[1] == 0xFF || bytes[0] == 0xFF && bytes[1] == 0xFE) {
             throw SatchelError(.unsupportedFormat, "UTF-16 property lists are not supported (only UTF-8)", offset: 0)
@@ -35,7 +37,8 @@ public enum PropertyListFormat: String, Sendable, Hashable, CaseIterable {
         case UInt8(ascii: "<"):
             return .xml
         case 0:
-            throw SatchelError(.unsupportedFormat, "UTF-16 or UTF-32 property lists are not supported (only UTF-8)", offset: index)
+            throw SatchelError(
+                .unsupportedFormat, "UTF-16 or UTF-32 property lists are not supported (only UTF-8)", offset: index)
         case UInt8(ascii: "{"), UInt8(ascii: "("), UInt8(ascii: "\""):
             throw SatchelError(
                 .unsupportedFormat, "OpenStep (old-style text) property lists are not supported, only XML and bplist00",

@@ -40,7 +40,6 @@ public struct PropertyListRequestSerializer: RequestSerializer {
         try PropertyListWriter(format: format).write(value)
     }
 
-
     /// Returns `request` with the parameters in its query (GET, HEAD, DELETE) or as a plist body.
     public func serialize(_ parameters: Value?, into request: HTTPRequest) throws -> SerializedRequest {
         try serialize(parameters, into: request, queryMethods: methodsEncodingParametersInURI)

@@ -46,8 +46,11 @@ extension PropertyListResponseSerializer {
     public func sniff(prefix: ArraySlice<UInt8>) -> MediaType? {
         let plist = MediaType(type: "application", subtype: "x-plist")
         if prefix.starts(with: Array("bplist".utf8)) { return plist }
-        guard let start = ContentSniffer.firstSignificantIndex(of: prefix), prefix[start] == UInt8(ascii: "<") else { return nil }
+        guard let start = ContentSniffer.firstSignificantIndex(of: prefix), prefix[start] == UInt8(ascii: "<") else {
+            return nil
+        }
         let window = prefix[start...]
-        return ContentSniffer.contains("<plist", in: window) || ContentSniffer.contains("<!DOCTYPE plist", in: window) ? plist : nil
+        return ContentSniffer.contains("<plist", in: window) || ContentSniffer.contains("<!DOCTYPE plist", in: window)
+            ? plist : nil
     }
 }

@@ -15,7 +15,9 @@ enum PropertyListUTF8 {
         let count = bytes.count
         while index < count {
             // Eight ASCII bytes at a time: none has its high bit set.
-            if count - index >= 8, bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+            if count - index >= 8,
+                bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+            {
                 index += 8
                 continue
             }

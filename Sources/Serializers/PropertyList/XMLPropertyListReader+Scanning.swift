@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import SerializerRegistry
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 extension XMLPropertyListReader {
     /// A start tag: the element name's bytes, whether it closed itself (`<dict/>`), and the
@@ -29,11 +30,15 @@ extension XMLPropertyListReader {
         position += 1
         let nameStart = position
         while position < bytes.count, bytes[position].isNameByte { position += 1 }
-        guard position > nameStart else { throw SatchelError(.syntaxError, "expected an element name after '<'", offset: position) }
+        guard position > nameStart else {
+            throw SatchelError(.syntaxError, "expected an element name after '<'", offset: position)
+        }
         var tag = StartTag(name: nameStart..<position, isEmpty: false, version: nil)
         while true {
             let spaced = skipWhiteSpace()
-            guard position < bytes.count else { throw SatchelError(.truncatedInput, "unterminated start tag", offset: tagStart) }
+            guard position < bytes.count else {
+                throw SatchelError(.truncatedInput, "unterminated start tag", offset: tagStart)
+            }
             switch bytes[position] {
             case UInt8(ascii: ">"):
                 position += 1
@@ -47,7 +52,8 @@ extension XMLPropertyListReader {
                 return tag
             default:
                 guard spaced, allowingAttributes else {
-                    throw SatchelError(.syntaxError, "unexpected attribute or character in a start tag", offset: position)
+                    throw SatchelError(
+                        .syntaxError, "unexpected attribute or character in a start tag", offset: position)
                 }
                 let (name, value) = try readAttribute()
                 if bytes[name].elementsEqual("version".utf8) { tag.version = value }
@@ -66,7 +72,8 @@ extension XMLPropertyListReader {
         }
         position += 1
         skipWhiteSpace()
-        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") || bytes[position] == UInt8(ascii: "'") else {
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") || bytes[position] == UInt8(ascii: "'")
+        else {
             throw SatchelError(.syntaxError, "an attribute value must be quoted", offset: position)
         }
         let quote = bytes[position]

@@ -1,14 +1,15 @@
+import SerializerRegistry
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
-import SerializerRegistry
 
 extension XMLPropertyListReader {
     // MARK: Scalars
@@ -40,7 +41,9 @@ extension XMLPropertyListReader {
             let negative = digits.first == UInt8(ascii: "-")
             if negative || digits.first == UInt8(ascii: "+") { digits = digits.dropFirst() }
             var radix: UInt64 = 10
-            if digits.count > 2, digits.first == UInt8(ascii: "0"), digits[digits.startIndex + 1] | 0x20 == UInt8(ascii: "x") {
+            if digits.count > 2, digits.first == UInt8(ascii: "0"),
+                digits[digits.startIndex + 1] | 0x20 == UInt8(ascii: "x")
+            {
                 radix = 16
                 digits = digits.dropFirst(2)
             }
@@ -50,8 +53,10 @@ extension XMLPropertyListReader {
                 let digit: UInt64
                 switch byte {
                 case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt64(byte - UInt8(ascii: "0"))
-                case UInt8(ascii: "a")...UInt8(ascii: "f") where radix == 16: digit = UInt64(byte - UInt8(ascii: "a") + 10)
-                case UInt8(ascii: "A")...UInt8(ascii: "F") where radix == 16: digit = UInt64(byte - UInt8(ascii: "A") + 10)
+                case UInt8(ascii: "a")...UInt8(ascii: "f") where radix == 16:
+                    digit = UInt64(byte - UInt8(ascii: "a") + 10)
+                case UInt8(ascii: "A")...UInt8(ascii: "F") where radix == 16:
+                    digit = UInt64(byte - UInt8(ascii: "A") + 10)
                 default: return .some(nil)
                 }
                 let (shifted, overflow1) = magnitude.multipliedReportingOverflow(by: radix)
@@ -85,7 +90,9 @@ extension XMLPropertyListReader {
     /// `<date>`: `YYYY-MM-DDTHH:MM:SSZ`.
     mutating func readDate(_ tag: StartTag, at tagStart: Int) throws(SatchelError) -> Value {
         let text = tag.isEmpty ? .decoded([]) : try readText(of: tag)
-        let date = withBytes(of: text) { PropertyListDate.date(from: UnsafeRawBufferPointer(rebasing: Self.trimmed($0))) }
+        let date = withBytes(of: text) {
+            PropertyListDate.date(from: UnsafeRawBufferPointer(rebasing: Self.trimmed($0)))
+        }
         guard let date else {
             throw SatchelError(.syntaxError, "malformed <date> (expected YYYY-MM-DDTHH:MM:SSZ)", offset: tagStart)
         }
@@ -158,7 +165,8 @@ extension XMLPropertyListReader {
                 if position < bytes.count && bytes[position] == 0x0A { position += 1 }
             default:
                 throw SatchelError(
-                    .syntaxError, "control character U+\(String(byte, radix: 16, uppercase: true)) in text", offset: position)
+                    .syntaxError, "control character U+\(String(byte, radix: 16, uppercase: true)) in text",
+                    offset: position)
             }
             runStart = position
         }
@@ -199,12 +207,14 @@ extension XMLPropertyListReader {
             guard let code = UInt32(digits, radix: hex ? 16 : 10), digits.allSatisfy(\.isHexDigit),
                 let scalar = Unicode.Scalar(code), scalar.isXMLCharacter
             else {
-                throw SatchelError(.syntaxError, "character reference &\(reference); is not an XML character", offset: start)
+                throw SatchelError(
+                    .syntaxError, "character reference &\(reference); is not an XML character", offset: start)
             }
             output?.append(contentsOf: String(Character(scalar)).utf8)
         case let other:
             throw SatchelError(
-                .syntaxError, "unknown entity &\(other); (only the five predefined entities; DTD entities are not supported)",
+                .syntaxError,
+                "unknown entity &\(other); (only the five predefined entities; DTD entities are not supported)",
                 offset: start)
         }
     }

@@ -1,14 +1,15 @@
+import SerializerRegistry
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
-import SerializerRegistry
 
 /// Reads an XML property list into a ``Value`` with a small strict scanner (no XML library, so
 /// no network, no external entities and nothing to expand).
@@ -55,10 +56,13 @@ struct XMLPropertyListReader {
             }
             if let version = plist.version, !bytes[version].elementsEqual("1.0".utf8) {
                 throw SatchelError(
-                    .unsupportedFormat, "plist version '\(String(decoding: bytes[version], as: UTF8.self))' is not supported (only 1.0)",
+                    .unsupportedFormat,
+                    "plist version '\(String(decoding: bytes[version], as: UTF8.self))' is not supported (only 1.0)",
                     offset: version.lowerBound)
             }
-            guard !plist.isEmpty else { throw SatchelError(.syntaxError, "the <plist> element holds no value", offset: position) }
+            guard !plist.isEmpty else {
+                throw SatchelError(.syntaxError, "the <plist> element holds no value", offset: position)
+            }
             let value = try readValue(depth: 0)
             skipMisc()
             guard starts(with: "</") else {
@@ -114,7 +118,8 @@ struct XMLPropertyListReader {
             if let quote = rest.first, quote == "\"" || quote == "'" {
                 let name = rest.dropFirst().prefix { $0 != quote }.lowercased()
                 guard ["utf-8", "utf8", "us-ascii", "ascii"].contains(name) else {
-                    throw SatchelError(.unsupportedFormat, "encoding '\(name)' is not supported (only UTF-8)", offset: start)
+                    throw SatchelError(
+                        .unsupportedFormat, "encoding '\(name)' is not supported (only UTF-8)", offset: start)
                 }
             }
         }
@@ -216,7 +221,8 @@ struct XMLPropertyListReader {
             do {
                 let value = try readValue(depth: depth + 1)
                 if members.updateValue(value, forKey: key) == nil && members.count > limits.maxPairs {
-                    throw SatchelError.limitExceeded("maxPairs", limits.maxPairs, "a dictionary of more members", offset: position)
+                    throw SatchelError.limitExceeded(
+                        "maxPairs", limits.maxPairs, "a dictionary of more members", offset: position)
                 }
             } catch {
                 errorPath.append(.key(key))
@@ -289,7 +295,11 @@ struct XMLPropertyListReader {
         }
         switch name.count {
         case 3: return equals("key") ? .key : nil
-        case 4: return equals("dict") ? .dict : equals("real") ? .real : equals("date") ? .date : equals("data") ? .data : equals("true") ? .true : nil
+        case 4:
+            return equals("dict")
+                ? .dict
+                : equals("real")
+                    ? .real : equals("date") ? .date : equals("data") ? .data : equals("true") ? .true : nil
         case 5: return equals("array") ? .array : equals("plist") ? .plist : equals("false") ? .false : nil
         case 6: return equals("string") ? .string : nil
         case 7: return equals("integer") ? .integer : nil

@@ -1,9 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import SerializerRegistry
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Writes a ``Value`` as an XML property list, laid out as Apple's writer lays it out (the
 /// Apple DOCTYPE, one element per line, tabs for nesting).
@@ -17,7 +18,8 @@ struct XMLPropertyListWriter {
     /// Deepest nesting written.
     let maxDepth: Int
 
-    private static let header = Array("""
+    private static let header = Array(
+        """
         <?xml version="1.0" encoding="UTF-8"?>
         <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
         <plist version="1.0">
@@ -118,7 +120,8 @@ struct XMLPropertyListWriter {
             appendElement("data", Data(bytes).base64EncodedString(), to: &output)
         case .date(let date):
             guard let text = PropertyListDate.text(for: date) else {
-                throw SatchelError(.unencodableValue, "an XML plist date must lie in the years 1 to 9999, found \(date)")
+                throw SatchelError(
+                    .unencodableValue, "an XML plist date must lie in the years 1 to 9999, found \(date)")
             }
             appendElement("date", text, to: &output)
         case .payload(let payload):
@@ -173,7 +176,8 @@ struct XMLPropertyListWriter {
                 case ..<0x20: return byte
                 default: continue
                 }
-                output.append(contentsOf: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[runStart..<index]))
+                output.append(
+                    contentsOf: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[runStart..<index]))
                 output.append(contentsOf: replacement.utf8)
                 runStart = index + 1
             }
@@ -182,7 +186,8 @@ struct XMLPropertyListWriter {
         }
         if let control {
             throw SatchelError(
-                .unencodableValue, "control character U+\(String(control, radix: 16, uppercase: true)) cannot be written in XML")
+                .unencodableValue,
+                "control character U+\(String(control, radix: 16, uppercase: true)) cannot be written in XML")
         }
     }
 }

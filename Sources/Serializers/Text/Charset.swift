@@ -116,7 +116,8 @@ public enum Charset: String, Sendable, CaseIterable {
         var index = bytes.startIndex
         while index < bytes.endIndex {
             let b = (0..<4).map { UInt32(bytes[index + $0]) }
-            let value = bigEndian ? b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3] : b[3] << 24 | b[2] << 16 | b[1] << 8 | b[0]
+            let value =
+                bigEndian ? b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3] : b[3] << 24 | b[2] << 16 | b[1] << 8 | b[0]
             guard let scalar = Unicode.Scalar(value) else { throw invalid(at: index - bytes.startIndex) }
             scalars.append(scalar)
             index += 4
@@ -143,7 +144,9 @@ public enum Charset: String, Sendable, CaseIterable {
 
     /// The scalars of windows-1252's bytes 0x80–0x9F.
     private static let windows1252High: [UInt32] = [
-        0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D, 0x017D, 0x008F,
-        0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178,
+        0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D,
+        0x017D, 0x008F,
+        0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D,
+        0x017E, 0x0178,
     ]
 }

@@ -36,7 +36,9 @@ public struct TextDecoding: Sendable, Hashable {
     ///
     /// - Throws: ``SatchelError/Code/unsupportedFormat`` when the Content-Type or the XML
     ///   declaration names a charset Satchel does not decode.
-    public func resolve(_ bytes: [UInt8], mediaType: MediaType?) throws(SatchelError) -> (charset: Charset, source: Source, markLength: Int) {
+    public func resolve(
+        _ bytes: [UInt8], mediaType: MediaType?
+    ) throws(SatchelError) -> (charset: Charset, source: Source, markLength: Int) {
         let mark = Charset.byteOrderMark(of: bytes)
         if let name = mediaType?.charset {
             guard var charset = Charset(name: name) else { throw Self.unsupported(name, from: "the Content-Type") }
@@ -51,7 +53,9 @@ public struct TextDecoding: Sendable, Hashable {
             guard let charset = Charset(name: name) else { throw Self.unsupported(name, from: "the XML declaration") }
             return (charset, .xmlDeclaration, 0)
         }
-        if mediaType.isJSON || mediaType.essence == "application/x-www-form-urlencoded" { return (.utf8, .mediaTypeDefault, 0) }
+        if mediaType.isJSON || mediaType.essence == "application/x-www-form-urlencoded" {
+            return (.utf8, .mediaTypeDefault, 0)
+        }
         return (fallback, .fallback, 0)
     }
 
@@ -78,7 +82,8 @@ public struct TextDecoding: Sendable, Hashable {
 
     private static func unsupported(_ name: String, from source: String) -> SatchelError {
         let known = Charset.allCases.map(\.rawValue).joined(separator: ", ")
-        return SatchelError(.unsupportedFormat, "charset \"\(name)\" named by \(source) is not supported (supported: \(known))")
+        return SatchelError(
+            .unsupportedFormat, "charset \"\(name)\" named by \(source) is not supported (supported: \(known))")
     }
 
     /// The `encoding` pseudo-attribute of an XML declaration at the very start of `bytes`

@@ -40,7 +40,8 @@ public struct TextResponseSerializer: ResponseSerializer {
         let text = try decoding.decode(body, mediaType: contentType)
         let length = text.utf8.count
         if length > limits.maxStringBytes {
-            throw SatchelError.limitExceeded("maxStringBytes", limits.maxStringBytes, "a text body of \(length) UTF-8 bytes")
+            throw SatchelError.limitExceeded(
+                "maxStringBytes", limits.maxStringBytes, "a text body of \(length) UTF-8 bytes")
         }
         return .string(text)
     }

@@ -65,7 +65,8 @@ enum XMLCallbacks {
         // Parameter entities are expanded as text each time, so each reference is one expansion.
         // libxml2 also looks them up while declaring them; a reference has just read its ';'.
         guard let input = ctxt.pointee.input, let current = input.pointee.cur, let base = input.pointee.base,
-              current > base, (current - 1).pointee == UInt8(ascii: ";") else { return entity }
+            current > base, (current - 1).pointee == UInt8(ascii: ";")
+        else { return entity }
         if context.isRepeatedLookup(of: entity, ctxt: ctxt) { return entity }
         let cost = XMLEntityBudget.Cost(references: 1, bytes: Int(entity.pointee.length))
         return context.charge(cost, ctxt: ctxt) ? entity : nil
@@ -75,7 +76,10 @@ enum XMLCallbacks {
     static let resolveEntity: resolveEntitySAXFunc = { ctx, publicID, systemID in
         guard let (context, ctxt) = XMLParseContext.of(ctx) else { return nil }
         let target = XMLLibrary.string(systemID) ?? XMLLibrary.string(publicID) ?? "?"
-        context.fail(SatchelError(.unsupportedFormat, "external resource '\(target)' is not loaded: external entities and DTDs are disabled"), stopping: ctxt)
+        context.fail(
+            SatchelError(
+                .unsupportedFormat,
+                "external resource '\(target)' is not loaded: external entities and DTDs are disabled"), stopping: ctxt)
         return nil
     }
 
@@ -88,9 +92,10 @@ enum XMLCallbacks {
         ctx, localName, prefix, uri, namespaceCount, namespaces, attributeCount, defaultedCount, attributes in
         XMLParseContext.with(ctx) { context, ctxt in
             guard context.failure == nil, context.enterElement(ctxt: ctxt),
-                  context.checkAttributes(attributes, count: Int(attributeCount), ctxt: ctxt)
+                context.checkAttributes(attributes, count: Int(attributeCount), ctxt: ctxt)
             else { return }
-            xmlSAX2StartElementNs(ctx, localName, prefix, uri, namespaceCount, namespaces, attributeCount, defaultedCount, attributes)
+            xmlSAX2StartElementNs(
+                ctx, localName, prefix, uri, namespaceCount, namespaces, attributeCount, defaultedCount, attributes)
         }
     }
 
@@ -127,7 +132,9 @@ enum XMLCallbacks {
             context.flushText(ctxt: ctxt)
             // Attributes defaulted by the DTD come last; like libxml2's tree, the events leave them out.
             let attributeCount = Int(attributeCount - defaultedCount)
-            guard context.enterElement(ctxt: ctxt), context.checkAttributes(attributes, count: attributeCount, ctxt: ctxt) else {
+            guard context.enterElement(ctxt: ctxt),
+                context.checkAttributes(attributes, count: attributeCount, ctxt: ctxt)
+            else {
                 return
             }
             let name = context.name(localName, prefix, uri)
@@ -135,9 +142,10 @@ enum XMLCallbacks {
             if namespaceCount > 0, let namespaces {
                 declarations.reserveCapacity(Int(namespaceCount))
                 for index in 0..<Int(namespaceCount) {
-                    declarations.append(XMLNamespaceDeclaration(
-                        prefix: context.interned(namespaces[2 * index]),
-                        uri: context.interned(namespaces[2 * index + 1]) ?? ""))
+                    declarations.append(
+                        XMLNamespaceDeclaration(
+                            prefix: context.interned(namespaces[2 * index]),
+                            uri: context.interned(namespaces[2 * index + 1]) ?? ""))
                 }
             }
             var list: [XMLAttribute] = []
@@ -149,7 +157,10 @@ enum XMLCallbacks {
                     if let start = attributes[base + 3], let end = attributes[base + 4] {
                         value = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
                     }
-                    list.append(XMLAttribute(name: context.name(attributes[base], attributes[base + 1], attributes[base + 2]), value: value))
+                    list.append(
+                        XMLAttribute(
+                            name: context.name(attributes[base], attributes[base + 1], attributes[base + 2]),
+                            value: value))
                 }
             }
             context.deliver(.startElement(name, attributes: list, namespaces: declarations), ctxt: ctxt)
@@ -175,21 +186,26 @@ enum XMLCallbacks {
 
     static let eventCDATA: cdataBlockSAXFunc = { ctx, characters, length in
         guard let (context, ctxt) = XMLParseContext.of(ctx), context.failure == nil,
-              let characters, length >= 0 else { return }
+            let characters, length >= 0
+        else { return }
         context.appendText(characters, Int(length), isCDATA: true, ctxt: ctxt)
     }
 
     static let eventComment: commentSAXFunc = { ctx, value in
         guard let (context, ctxt) = XMLParseContext.of(ctx), context.failure == nil,
-              ctxt.pointee.inSubset == 0 else { return }
+            ctxt.pointee.inSubset == 0
+        else { return }
         context.flushText(ctxt: ctxt)
         context.deliver(.comment(XMLLibrary.string(value) ?? ""), ctxt: ctxt)
     }
 
     static let eventProcessingInstruction: processingInstructionSAXFunc = { ctx, target, data in
         guard let (context, ctxt) = XMLParseContext.of(ctx), context.failure == nil,
-              ctxt.pointee.inSubset == 0 else { return }
+            ctxt.pointee.inSubset == 0
+        else { return }
         context.flushText(ctxt: ctxt)
-        context.deliver(.processingInstruction(target: XMLLibrary.string(target) ?? "", data: XMLLibrary.string(data) ?? ""), ctxt: ctxt)
+        context.deliver(
+            .processingInstruction(target: XMLLibrary.string(target) ?? "", data: XMLLibrary.string(data) ?? ""),
+            ctxt: ctxt)
     }
 }

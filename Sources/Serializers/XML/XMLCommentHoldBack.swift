@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Keeps libxml2's push parser from seeing the start of a comment like `<!-->…-->` without
@@ -36,7 +36,9 @@ struct XMLCommentHoldBack {
         } else {
             held.append(contentsOf: chunk)
             let resume = searchedUpTo
-            let cut = try held.withUnsafeBytes { try Self.deliverSafePrefix(of: $0, units: units, resumingAt: resume, deliver: deliver) }
+            let cut = try held.withUnsafeBytes {
+                try Self.deliverSafePrefix(of: $0, units: units, resumingAt: resume, deliver: deliver)
+            }
             held.removeFirst(cut.offset)
             searchedUpTo = cut.searchedUpTo
         }
@@ -70,14 +72,17 @@ struct XMLCommentHoldBack {
     /// is in `bytes`: `<!--` followed by `>` or `->` with no `-->` after those four characters,
     /// or the bytes ending inside what may still become such an opener. `nil` when there is none.
     /// - Parameter resume: For an opener at offset 0, where the search for its `-->` may start.
-    static func firstUnsafeOpener(in bytes: UnsafeRawBufferPointer, units: XMLCodeUnits, resumingAt resume: Int) -> Int? {
+    static func firstUnsafeOpener(in bytes: UnsafeRawBufferPointer, units: XMLCodeUnits, resumingAt resume: Int) -> Int?
+    {
         let width = units.width
         let end = units.wholeUnits(bytes.count)
         var start = 0
         while let candidate = nextLessThanBang(in: bytes, units: units, from: start, end: end) {
             start = candidate
             var matched = 1
-            while matched < 4, start + matched * width < end, units.ascii(in: bytes, at: start + matched * width) == Self.opener[matched] {
+            while matched < 4, start + matched * width < end,
+                units.ascii(in: bytes, at: start + matched * width) == Self.opener[matched]
+            {
                 matched += 1
             }
             if matched < 4 {
@@ -111,7 +116,9 @@ struct XMLCommentHoldBack {
 
     /// The offset of the next `<` followed by `!` at or after `offset`. One-byte units are
     /// found by `memchr` on the `!`, which is rare in XML (a `<` is not).
-    private static func nextLessThanBang(in bytes: UnsafeRawBufferPointer, units: XMLCodeUnits, from offset: Int, end: Int) -> Int? {
+    private static func nextLessThanBang(
+        in bytes: UnsafeRawBufferPointer, units: XMLCodeUnits, from offset: Int, end: Int
+    ) -> Int? {
         let width = units.width
         guard let base = bytes.baseAddress else { return nil }
         var index = offset + width
@@ -133,12 +140,16 @@ struct XMLCommentHoldBack {
     /// - Complexity: O(n) in the bytes from `offset` to that `-->`; the `-->` found from one
     ///   opener is at most the `--` and `>` of the next one, so the searches of a scan cover the
     ///   bytes about once.
-    private static func closing(in bytes: UnsafeRawBufferPointer, units: XMLCodeUnits, from offset: Int, end: Int) -> Int? {
+    private static func closing(
+        in bytes: UnsafeRawBufferPointer, units: XMLCodeUnits, from offset: Int, end: Int
+    ) -> Int? {
         let width = units.width
         var index = offset
         while index + 2 * width < end {
-            if units.ascii(in: bytes, at: index) == UInt8(ascii: "-"), units.ascii(in: bytes, at: index + width) == UInt8(ascii: "-"),
-               units.ascii(in: bytes, at: index + 2 * width) == UInt8(ascii: ">") {
+            if units.ascii(in: bytes, at: index) == UInt8(ascii: "-"),
+                units.ascii(in: bytes, at: index + width) == UInt8(ascii: "-"),
+                units.ascii(in: bytes, at: index + 2 * width) == UInt8(ascii: ">")
+            {
                 return index + 3 * width
             }
             index += width

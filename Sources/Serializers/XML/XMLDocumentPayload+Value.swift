@@ -7,7 +7,10 @@ extension XMLDocumentPayload {
     /// `{"cdata": …}`, `{"comment": …}`, `{"target": …, "data": …}` (see docs/XML.md).
     /// - Complexity: O(n) in the size of the tree; computed on every call.
     public var canonicalValue: Value {
-        .object(["children": .array(Self.children(of: UnsafeMutableRawPointer(document).assumingMemoryBound(to: xmlNode.self)))])
+        .object([
+            "children": .array(
+                Self.children(of: UnsafeMutableRawPointer(document).assumingMemoryBound(to: xmlNode.self)))
+        ])
     }
 
     /// The canonical values of `node`'s children; adjacent text becomes one string.
@@ -39,7 +42,9 @@ extension XMLDocumentPayload {
         case XML_COMMENT_NODE:
             return .object(["comment": .string(content(of: node))])
         case XML_PI_NODE:
-            return .object(["target": .string(XMLLibrary.string(node.pointee.name) ?? ""), "data": .string(content(of: node))])
+            return .object([
+                "target": .string(XMLLibrary.string(node.pointee.name) ?? ""), "data": .string(content(of: node)),
+            ])
         case XML_ATTRIBUTE_NODE:
             return .string(content(of: node))
         case XML_DOCUMENT_NODE:
@@ -54,14 +59,16 @@ extension XMLDocumentPayload {
         var declarations = ValueObject()
         var namespace = node.pointee.nsDef
         while let current = namespace {
-            declarations[XMLLibrary.string(current.pointee.prefix) ?? ""] = .string(XMLLibrary.string(current.pointee.href) ?? "")
+            declarations[XMLLibrary.string(current.pointee.prefix) ?? ""] = .string(
+                XMLLibrary.string(current.pointee.href) ?? "")
             namespace = current.pointee.next
         }
         var attributes = ValueObject()
         var attribute = node.pointee.properties
         while let current = attribute {
             let name = qualifiedName(prefix: current.pointee.ns?.pointee.prefix, local: current.pointee.name)
-            attributes[name] = .string(content(of: UnsafeMutableRawPointer(current).assumingMemoryBound(to: xmlNode.self)))
+            attributes[name] = .string(
+                content(of: UnsafeMutableRawPointer(current).assumingMemoryBound(to: xmlNode.self)))
             attribute = current.pointee.next
         }
         return .object([
@@ -87,7 +94,8 @@ extension XMLDocumentPayload {
     /// The text content of a node (`xmlNodeGetContent`).
     static func content(of node: xmlNodePtr) -> String {
         if node.pointee.type == XML_TEXT_NODE || node.pointee.type == XML_CDATA_SECTION_NODE
-            || node.pointee.type == XML_COMMENT_NODE || node.pointee.type == XML_PI_NODE {
+            || node.pointee.type == XML_COMMENT_NODE || node.pointee.type == XML_PI_NODE
+        {
             return XMLLibrary.string(node.pointee.content) ?? ""
         }
         guard let content = xmlNodeGetContent(node) else { return "" }

@@ -17,7 +17,9 @@ extension XMLDocumentPayload {
     public func nodes(xpath: String, namespaces: [String: String] = [:]) throws -> [Value] {
         try evaluate(xpath, namespaces: namespaces) { result in
             guard result.pointee.type == XPATH_NODESET else {
-                throw SatchelError(.typeMismatch, "the XPath expression '\(xpath)' gives a \(Self.typeName(result.pointee.type)), not a node set")
+                throw SatchelError(
+                    .typeMismatch,
+                    "the XPath expression '\(xpath)' gives a \(Self.typeName(result.pointee.type)), not a node set")
             }
             guard let set = result.pointee.nodesetval, let table = set.pointee.nodeTab else { return [] }
             return (0..<Int(set.pointee.nodeNr)).compactMap { index in
@@ -59,8 +61,10 @@ extension XMLDocumentPayload {
             let capture = XPathErrorCapture()
             context.pointee.userData = Unmanaged.passUnretained(capture).toOpaque()
             context.pointee.error = XPathErrorCapture.callback
-            for (prefix, uri) in namespaces.sorted(by: { $0.key < $1.key }) where xmlXPathRegisterNs(context, prefix, uri) != 0 {
-                throw SatchelError(.invalidArgument, "cannot register the XPath namespace prefix '\(prefix)' for '\(uri)'")
+            for (prefix, uri) in namespaces.sorted(by: { $0.key < $1.key })
+            where xmlXPathRegisterNs(context, prefix, uri) != 0 {
+                throw SatchelError(
+                    .invalidArgument, "cannot register the XPath namespace prefix '\(prefix)' for '\(uri)'")
             }
             let result = withExtendedLifetime(capture) { xmlXPathEval(expression, context) }
             guard let result, capture.error == nil else {

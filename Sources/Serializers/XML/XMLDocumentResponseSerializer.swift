@@ -45,6 +45,7 @@ extension XMLDocumentResponseSerializer {
     /// white space) is `<`. The property-list serializer, registered after this one, is asked
     /// first and claims XML property lists.
     public func sniff(prefix: ArraySlice<UInt8>) -> MediaType? {
-        ContentSniffer.firstSignificantByte(of: prefix) == UInt8(ascii: "<") ? MediaType(type: "application", subtype: "xml") : nil
+        ContentSniffer.firstSignificantByte(of: prefix) == UInt8(ascii: "<")
+            ? MediaType(type: "application", subtype: "xml") : nil
     }
 }

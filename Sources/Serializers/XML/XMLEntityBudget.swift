@@ -38,15 +38,19 @@ struct XMLEntityBudget {
             let count = Int(entity.pointee.length)
             var index = 0
             while index < count {
-                guard content[index] == UInt8(ascii: "&"), index + 1 < count, content[index + 1] != UInt8(ascii: "#") else {
+                guard content[index] == UInt8(ascii: "&"), index + 1 < count, content[index + 1] != UInt8(ascii: "#")
+                else {
                     index += 1
                     continue
                 }
                 var end = index + 1
                 while end < count && content[end] != UInt8(ascii: ";") { end += 1 }
                 guard end < count else { break }
-                let nestedName = String(decoding: UnsafeBufferPointer(start: content + index + 1, count: end - index - 1), as: UTF8.self)
-                let nested = nestedName.withCString { xmlGetDocEntity(document, UnsafeRawPointer($0).assumingMemoryBound(to: xmlChar.self)) }
+                let nestedName = String(
+                    decoding: UnsafeBufferPointer(start: content + index + 1, count: end - index - 1), as: UTF8.self)
+                let nested = nestedName.withCString {
+                    xmlGetDocEntity(document, UnsafeRawPointer($0).assumingMemoryBound(to: xmlChar.self))
+                }
                 if let nested, nested.pointee.etype == XML_INTERNAL_GENERAL_ENTITY {
                     guard let inner = self.cost(of: nested, in: document, nesting: nesting + 1) else { return nil }
                     cost.references = Self.add(cost.references, inner.references)

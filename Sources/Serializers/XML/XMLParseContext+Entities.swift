@@ -10,9 +10,11 @@ extension XMLParseContext {
         if isRepeatedLookup(of: entity, ctxt: ctxt) { return true }
         guard let cost = entityBudget.cost(of: entity, in: ctxt.pointee.myDoc) else {
             let name = XMLLibrary.string(entity.pointee.name) ?? "?"
-            fail(limitError("maxEntityExpansions", limits.maxEntityExpansions,
-                            "entity &\(name); refers to itself or nests more than \(XMLEntityBudget.maxNesting) deep, so its expansion",
-                            at: ctxt), stopping: ctxt)
+            fail(
+                limitError(
+                    "maxEntityExpansions", limits.maxEntityExpansions,
+                    "entity &\(name); refers to itself or nests more than \(XMLEntityBudget.maxNesting) deep, so its expansion",
+                    at: ctxt), stopping: ctxt)
             return false
         }
         return charge(cost, ctxt: ctxt) && addText(cost.bytes, ctxt: ctxt)
@@ -21,7 +23,9 @@ extension XMLParseContext {
     /// Whether `entity` was just looked up at the same position (libxml2 looks some references
     /// up twice); records the look-up otherwise.
     func isRepeatedLookup(of entity: xmlEntityPtr, ctxt: xmlParserCtxtPtr) -> Bool {
-        guard let input = ctxt.pointee.input, let current = input.pointee.cur, let base = input.pointee.base else { return false }
+        guard let input = ctxt.pointee.input, let current = input.pointee.cur, let base = input.pointee.base else {
+            return false
+        }
         let position = Int(input.pointee.consumed) + (current - base)
         if position == lastReference.position && entity == lastReference.entity { return true }
         lastReference = (position, entity)
@@ -35,11 +39,17 @@ extension XMLParseContext {
         expansions = XMLEntityBudget.add(expansions, cost.references)
         expandedBytes = XMLEntityBudget.add(expandedBytes, cost.bytes)
         if expansions > limits.maxEntityExpansions {
-            fail(limitError("maxEntityExpansions", limits.maxEntityExpansions, "\(expansions) entity expansions", at: ctxt), stopping: ctxt)
+            fail(
+                limitError(
+                    "maxEntityExpansions", limits.maxEntityExpansions, "\(expansions) entity expansions", at: ctxt),
+                stopping: ctxt)
             return false
         }
         if expandedBytes > limits.maxBodyBytes {
-            fail(limitError("maxBodyBytes", limits.maxBodyBytes, "text produced by entity expansion (\(expandedBytes) bytes)", at: ctxt), stopping: ctxt)
+            fail(
+                limitError(
+                    "maxBodyBytes", limits.maxBodyBytes, "text produced by entity expansion (\(expandedBytes) bytes)",
+                    at: ctxt), stopping: ctxt)
             return false
         }
         return true

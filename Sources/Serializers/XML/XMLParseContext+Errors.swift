@@ -3,18 +3,20 @@ import SerializerRegistry
 
 extension XMLParseContext {
     /// libxml2 errors that mean "the input ended inside a construct".
-    private static let unfinishedCodes: Set<Int32> = Set([
-        XML_ERR_ENTITY_NOT_FINISHED, XML_ERR_ATTRIBUTE_NOT_FINISHED, XML_ERR_LITERAL_NOT_FINISHED,
-        XML_ERR_COMMENT_NOT_FINISHED, XML_ERR_PI_NOT_FINISHED, XML_ERR_NOTATION_NOT_FINISHED,
-        XML_ERR_ATTLIST_NOT_FINISHED, XML_ERR_MIXED_NOT_FINISHED, XML_ERR_ELEMCONTENT_NOT_FINISHED,
-        XML_ERR_XMLDECL_NOT_FINISHED, XML_ERR_CONDSEC_NOT_FINISHED, XML_ERR_EXT_SUBSET_NOT_FINISHED,
-        XML_ERR_DOCTYPE_NOT_FINISHED, XML_ERR_CDATA_NOT_FINISHED, XML_ERR_TAG_NOT_FINISHED,
-    ].map { Int32($0.rawValue) })
+    private static let unfinishedCodes: Set<Int32> = Set(
+        [
+            XML_ERR_ENTITY_NOT_FINISHED, XML_ERR_ATTRIBUTE_NOT_FINISHED, XML_ERR_LITERAL_NOT_FINISHED,
+            XML_ERR_COMMENT_NOT_FINISHED, XML_ERR_PI_NOT_FINISHED, XML_ERR_NOTATION_NOT_FINISHED,
+            XML_ERR_ATTLIST_NOT_FINISHED, XML_ERR_MIXED_NOT_FINISHED, XML_ERR_ELEMCONTENT_NOT_FINISHED,
+            XML_ERR_XMLDECL_NOT_FINISHED, XML_ERR_CONDSEC_NOT_FINISHED, XML_ERR_EXT_SUBSET_NOT_FINISHED,
+            XML_ERR_DOCTYPE_NOT_FINISHED, XML_ERR_CDATA_NOT_FINISHED, XML_ERR_TAG_NOT_FINISHED,
+        ].map { Int32($0.rawValue) })
 
     /// libxml2 errors about the text encoding.
-    private static let encodingCodes: Set<Int32> = Set([
-        XML_ERR_UNKNOWN_ENCODING, XML_ERR_UNSUPPORTED_ENCODING, XML_ERR_INVALID_ENCODING,
-    ].map { Int32($0.rawValue) })
+    private static let encodingCodes: Set<Int32> = Set(
+        [
+            XML_ERR_UNKNOWN_ENCODING, XML_ERR_UNSUPPORTED_ENCODING, XML_ERR_INVALID_ENCODING,
+        ].map { Int32($0.rawValue) })
 
     /// The ``SatchelError`` for a libxml2 error, or `nil` for a warning or our own stop.
     ///
@@ -31,11 +33,13 @@ extension XMLParseContext {
         if code == Int32(XML_ERR_NO_MEMORY.rawValue) {
             converted = SatchelError(.internal, message)
         } else if code == Int32(XML_ERR_ENTITY_LOOP.rawValue) {
-            converted = .limitExceeded("maxEntityExpansions", limits.maxEntityExpansions, "entity expansion (\(message))")
+            converted = .limitExceeded(
+                "maxEntityExpansions", limits.maxEntityExpansions, "entity expansion (\(message))")
         } else if message.contains("Excessive depth") {
             converted = .limitExceeded("maxDepth", limits.maxDepth, "element nesting (\(message))")
         } else if Self.encodingCodes.contains(code) || error.domain == Int32(XML_FROM_I18N.rawValue)
-            || message.contains("not proper UTF-8") || message.contains("encoding") || stoppedAtInvalidUTF8(code, ctxt) {
+            || message.contains("not proper UTF-8") || message.contains("encoding") || stoppedAtInvalidUTF8(code, ctxt)
+        {
             converted = SatchelError(.invalidEncoding, message)
         } else if Self.unfinishedCodes.contains(code) || (inputEnded && (depth > 0 || !sawElement)) {
             converted = SatchelError(.truncatedInput, "the document ends early: \(message)")
@@ -57,7 +61,8 @@ extension XMLParseContext {
     func noteContextless(_ error: xmlError) {
         guard contextlessError == nil, error.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
         let message = Self.message(of: error)
-        let encoding = error.domain == Int32(XML_FROM_I18N.rawValue) || error.code == Int32(XML_IO_ENCODER.rawValue)
+        let encoding =
+            error.domain == Int32(XML_FROM_I18N.rawValue) || error.code == Int32(XML_IO_ENCODER.rawValue)
             || Self.encodingCodes.contains(error.code)
         contextlessError = SatchelError(encoding ? .invalidEncoding : .syntaxError, message)
     }
@@ -77,17 +82,20 @@ extension XMLParseContext {
     func inputFailure(_ ctxt: xmlParserCtxtPtr, halted: Bool = false, encoder: String? = nil) -> SatchelError? {
         let parser = mainParser ?? ctxt
         let buffer = parser.pointee.input?.pointee.buf
-        let unconverted = buffer.map { buffer in
-            buffer.pointee.error != 0
-                || (inputEnded && buffer.pointee.encoder != nil && buffer.pointee.raw.map { xmlBufUse($0) > 0 } == true)
-        } ?? false
+        let unconverted =
+            buffer.map { buffer in
+                buffer.pointee.error != 0
+                    || (inputEnded && buffer.pointee.encoder != nil
+                        && buffer.pointee.raw.map { xmlBufUse($0) > 0 } == true)
+            } ?? false
         guard halted || unconverted || contextlessError != nil else { return nil }
         var error: SatchelError
         if let contextlessError, contextlessError.code != .invalidEncoding {
             error = contextlessError
         } else {
             let name = buffer?.pointee.encoder?.pointee.name.map { String(cString: $0) } ?? encoder
-            var message = "the body does not convert from the character encoding \(name.map { "'\($0)'" } ?? "libxml2 detected")"
+            var message =
+                "the body does not convert from the character encoding \(name.map { "'\($0)'" } ?? "libxml2 detected")"
             if let detail = contextlessError?.message { message += " (\(detail))" }
             error = SatchelError(.invalidEncoding, message)
         }
@@ -108,7 +116,8 @@ extension XMLParseContext {
     /// bytes are buffered.
     private func stoppedAtInvalidUTF8(_ code: Int32, _ ctxt: xmlParserCtxtPtr) -> Bool {
         guard code == Int32(XML_ERR_INTERNAL_ERROR.rawValue), let input = ctxt.pointee.input,
-              let current = input.pointee.cur, let end = input.pointee.end, current < end else { return false }
+            let current = input.pointee.cur, let end = input.pointee.end, current < end
+        else { return false }
         let lead = current.pointee
         guard lead >= 0x80 else { return false }
         guard (0xC2...0xF4).contains(lead) else { return true }

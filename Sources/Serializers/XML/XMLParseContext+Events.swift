@@ -10,7 +10,9 @@ extension XMLParseContext {
         // Fibonacci hashing of the whole address: libxml2's dictionary packs short names a few
         // bytes apart, so slots taken from the address's bits above the third collided for
         // names in the same 8 bytes (four in ten look-ups missed on an attribute-heavy file).
-        let slot = Int(truncatingIfNeeded: UInt(bitPattern: Int(bitPattern: key)) &* 0x9E37_79B9_7F4A_7C15 >> 56) & (names.count - 1)
+        let slot =
+            Int(truncatingIfNeeded: UInt(bitPattern: Int(bitPattern: key)) &* 0x9E37_79B9_7F4A_7C15 >> 56)
+            & (names.count - 1)
         if names[slot].key == key { return names[slot].name }
         let string = String(cString: text)
         names[slot] = (key, string)
@@ -18,7 +20,9 @@ extension XMLParseContext {
     }
 
     /// An element or attribute name from SAX2's local name, prefix and namespace URI.
-    func name(_ localName: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?) -> XMLName {
+    func name(
+        _ localName: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?
+    ) -> XMLName {
         XMLName(localName: interned(localName) ?? "", prefix: interned(prefix), namespaceURI: interned(uri))
     }
 
@@ -55,13 +59,18 @@ extension XMLParseContext {
     /// Checks SAX2's attribute array (five pointers per attribute: local name, prefix, URI, value
     /// start and end) against `maxStringBytes`.
     /// - Returns: `false` (after recording the error) when a value is too long.
-    func checkAttributes(_ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, count: Int, ctxt: xmlParserCtxtPtr) -> Bool {
+    func checkAttributes(
+        _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, count: Int, ctxt: xmlParserCtxtPtr
+    ) -> Bool {
         guard let attributes else { return true }
         for index in 0..<count {
             guard let start = attributes[5 * index + 3], let end = attributes[5 * index + 4] else { continue }
             let length = end - start
             if length > limits.maxStringBytes {
-                fail(limitError("maxStringBytes", limits.maxStringBytes, "an attribute value of \(length) bytes", at: ctxt), stopping: ctxt)
+                fail(
+                    limitError(
+                        "maxStringBytes", limits.maxStringBytes, "an attribute value of \(length) bytes", at: ctxt),
+                    stopping: ctxt)
                 return false
             }
         }

@@ -76,8 +76,9 @@ final class XMLParseContext {
     /// The options every parse uses: no network, no error printing (errors reach us through the
     /// structured handler), and libxml2's built-in ceilings lifted (`XML_PARSE_HUGE`) because
     /// ``Limits`` bounds depth, text and entity expansion instead.
-    static let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
-        | XML_PARSE_NOWARNING.rawValue | XML_PARSE_HUGE.rawValue)
+    static let options = Int32(
+        XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
+            | XML_PARSE_NOWARNING.rawValue | XML_PARSE_HUGE.rawValue)
 
     /// Attaches this context to `ctxt` and installs the callbacks of ``mode``; `self` must
     /// outlive the parser context.
@@ -157,7 +158,9 @@ final class XMLParseContext {
     func addText(_ count: Int, ctxt: xmlParserCtxtPtr) -> Bool {
         textRun += count
         if textRun > limits.maxStringBytes {
-            fail(limitError("maxStringBytes", limits.maxStringBytes, "a text node of \(textRun) bytes", at: ctxt), stopping: ctxt)
+            fail(
+                limitError("maxStringBytes", limits.maxStringBytes, "a text node of \(textRun) bytes", at: ctxt),
+                stopping: ctxt)
             return false
         }
         return true

@@ -24,13 +24,14 @@ final class XMLTreeBuilder {
             stack.append(Frame(name: name, attributes: attributeObject, namespaces: namespaceObject))
         case .endElement:
             guard let frame = stack.popLast() else { return }
-            append(.object([
-                "name": .string(frame.name.qualifiedName),
-                "namespace": frame.name.namespaceURI.map(Value.string) ?? .null,
-                "namespaces": .object(frame.namespaces),
-                "attributes": .object(frame.attributes),
-                "children": .array(frame.children),
-            ]))
+            append(
+                .object([
+                    "name": .string(frame.name.qualifiedName),
+                    "namespace": frame.name.namespaceURI.map(Value.string) ?? .null,
+                    "namespaces": .object(frame.namespaces),
+                    "attributes": .object(frame.attributes),
+                    "children": .array(frame.children),
+                ]))
         case .text(let text):
             append(.string(text))
         case .cdata(let text):

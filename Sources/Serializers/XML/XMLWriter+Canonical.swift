@@ -15,7 +15,8 @@ extension XMLWriter {
     /// `{"cdata"}`, `{"comment"}`, `{"target", "data"}`.
     mutating func writeCanonicalChildren(_ children: Value, path: String, topLevel: Bool) throws {
         guard let nodes = children.arrayValue else {
-            throw SatchelError(.unencodableValue, "\"children\" must be an array, not \(children.kindName)", keyPath: path)
+            throw SatchelError(
+                .unencodableValue, "\"children\" must be an array, not \(children.kindName)", keyPath: path)
         }
         var elements = 0
         var written = 0
@@ -43,7 +44,8 @@ extension XMLWriter {
                     try writeCanonicalLeaf(members, path: nodePath)
                 }
             default:
-                throw SatchelError(.unencodableValue, "an XML node is a string or an object, not \(node.kindName)", keyPath: nodePath)
+                throw SatchelError(
+                    .unencodableValue, "an XML node is a string or an object, not \(node.kindName)", keyPath: nodePath)
             }
         }
         if topLevel && elements == 0 {
@@ -61,7 +63,8 @@ extension XMLWriter {
         var declarations: [String: String] = [:]
         for (prefix, uri) in element["namespaces"]?.objectValue ?? [:] {
             guard let uri = uri.stringValue else {
-                throw SatchelError(.unencodableValue, "a namespace URI must be a string", keyPath: "\(path).namespaces.\(prefix)")
+                throw SatchelError(
+                    .unencodableValue, "a namespace URI must be a string", keyPath: "\(path).namespaces.\(prefix)")
             }
             declarations[prefix] = uri
         }
@@ -73,7 +76,9 @@ extension XMLWriter {
         var attributes: [(String, String)] = []
         for (attribute, value) in element["attributes"]?.objectValue ?? [:] {
             guard let text = value.stringValue else {
-                throw SatchelError(.unencodableValue, "an attribute value must be a string, not \(value.kindName)", keyPath: "\(path).attributes.\(attribute)")
+                throw SatchelError(
+                    .unencodableValue, "an attribute value must be a string, not \(value.kindName)",
+                    keyPath: "\(path).attributes.\(attribute)")
             }
             attributes.append((attribute, text))
         }
@@ -98,12 +103,16 @@ extension XMLWriter {
         } else if let target = node["target"]?.stringValue {
             let data = node["data"]?.stringValue ?? ""
             guard xmlValidateNCName(target, 0) == 0, target.lowercased() != "xml", !data.contains("?>") else {
-                throw SatchelError(.unencodableValue, "'\(target)' with this data is not a valid processing instruction", keyPath: path)
+                throw SatchelError(
+                    .unencodableValue, "'\(target)' with this data is not a valid processing instruction", keyPath: path
+                )
             }
             for scalar in data.unicodeScalars { try Self.checkCharacter(scalar, path: path) }
             appendMarkup(data.isEmpty ? "<?\(target)?>" : "<?\(target) \(data)?>")
         } else {
-            throw SatchelError(.unencodableValue, "an XML node object needs \"name\", \"cdata\", \"comment\" or \"target\"", keyPath: path)
+            throw SatchelError(
+                .unencodableValue, "an XML node object needs \"name\", \"cdata\", \"comment\" or \"target\"",
+                keyPath: path)
         }
     }
 }

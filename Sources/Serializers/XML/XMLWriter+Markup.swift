@@ -5,7 +5,9 @@ import SerializerRegistry
 extension XMLWriter {
     /// Writes a start tag (left open: content ends it with `>`, no content makes it `/>`) and
     /// pushes its namespace scope.
-    mutating func openElement(_ name: String, declarations: [String: String], attributes: [(String, String)], path: String) throws {
+    mutating func openElement(
+        _ name: String, declarations: [String: String], attributes: [(String, String)], path: String
+    ) throws {
         var scope = scopes.last ?? [:]
         for (prefix, uri) in declarations { scope[prefix] = uri }
         for (attribute, value) in attributes where attribute == "xmlns" || attribute.hasPrefix("xmlns:") {
@@ -63,7 +65,10 @@ extension XMLWriter {
         if let colon = name.firstIndex(of: ":") {
             let prefix = String(name[..<colon])
             guard let uri = scope[prefix], !uri.isEmpty else {
-                throw SatchelError(.unencodableValue, "the prefix '\(prefix)' of '\(name)' is not declared (add an xmlns:\(prefix) attribute)", keyPath: path)
+                throw SatchelError(
+                    .unencodableValue,
+                    "the prefix '\(prefix)' of '\(name)' is not declared (add an xmlns:\(prefix) attribute)",
+                    keyPath: path)
             }
         }
     }
@@ -106,10 +111,13 @@ extension XMLWriter {
     /// Throws for a character outside XML 1.0's `Char` production.
     static func checkCharacter(_ scalar: Unicode.Scalar, path: String) throws {
         let value = scalar.value
-        let allowed = value == 0x9 || value == 0xA || value == 0xD || (0x20...0xD7FF).contains(value)
+        let allowed =
+            value == 0x9 || value == 0xA || value == 0xD || (0x20...0xD7FF).contains(value)
             || (0xE000...0xFFFD).contains(value) || value >= 0x10000
         if !allowed {
-            throw SatchelError(.unencodableValue, "the character U+\(String(value, radix: 16, uppercase: true)) cannot appear in XML 1.0", keyPath: path)
+            throw SatchelError(
+                .unencodableValue,
+                "the character U+\(String(value, radix: 16, uppercase: true)) cannot appear in XML 1.0", keyPath: path)
         }
     }
 }

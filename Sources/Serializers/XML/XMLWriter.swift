@@ -33,7 +33,8 @@ struct XMLWriter {
         if case .object(let members) = value, members.count == 1, let canonical = members[XMLDocumentPayload.kind] {
             try writeCanonicalDocument(canonical, path: "$.$xml")
         } else if case .object(let members) = value, members.count == 1, let member = members.elements.first,
-                  !member.key.hasPrefix("@"), !member.key.hasPrefix("#"), member.value.arrayValue == nil {
+            !member.key.hasPrefix("@"), !member.key.hasPrefix("#"), member.value.arrayValue == nil
+        {
             try writeMapped(name: member.key, member.value, path: "$.\(member.key)")
         } else {
             try writeMapped(name: rootElementName, value, path: "$")
@@ -64,7 +65,9 @@ struct XMLWriter {
                 } else if case .array(let items) = member {
                     for (index, item) in items.enumerated() {
                         if case .array = item {
-                            throw SatchelError(.unencodableValue, "an array directly inside an array has no XML form", keyPath: "\(memberPath)[\(index)]")
+                            throw SatchelError(
+                                .unencodableValue, "an array directly inside an array has no XML form",
+                                keyPath: "\(memberPath)[\(index)]")
                         }
                         try writeMapped(name: key, item, path: "\(memberPath)[\(index)]")
                     }
@@ -82,7 +85,8 @@ struct XMLWriter {
         case .payload(let payload):
             if let document = payload as? XMLDocumentPayload {
                 try openElement(name, declarations: [:], attributes: [], path: path)
-                try writeCanonicalChildren(document.canonicalValue["children"] ?? .array([]), path: path, topLevel: false)
+                try writeCanonicalChildren(
+                    document.canonicalValue["children"] ?? .array([]), path: path, topLevel: false)
                 closeElement(name)
             } else {
                 try writeMapped(name: name, payload.canonicalValue, path: path)
@@ -110,7 +114,8 @@ struct XMLWriter {
         case .bytes, .date:
             return value.canonicalForm.objectValue?.values.first?.stringValue ?? ""
         case .array, .object, .payload:
-            throw SatchelError(.unencodableValue, "an attribute or text member must be a scalar, not \(value.kindName)", keyPath: path)
+            throw SatchelError(
+                .unencodableValue, "an attribute or text member must be a scalar, not \(value.kindName)", keyPath: path)
         }
     }
 }

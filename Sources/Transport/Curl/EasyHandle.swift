@@ -39,7 +39,8 @@ final class EasyHandle {
 
     /// Sets a string option; libcurl copies the string.
     func set(_ option: CURLoption, _ value: String?) throws(SatchelError) {
-        let code = value.map { satchel_curl_easy_setopt_string(raw, option, $0) }
+        let code =
+            value.map { satchel_curl_easy_setopt_string(raw, option, $0) }
             ?? satchel_curl_easy_setopt_string(raw, option, nil)
         try check(code, option)
     }
@@ -76,6 +77,7 @@ final class EasyHandle {
 
     private func check(_ code: CURLcode, _ option: CURLoption) throws(SatchelError) {
         guard code != CURLE_OK else { return }
-        throw SatchelError(.internal, "libcurl refused option \(option.rawValue): \(String(cString: curl_easy_strerror(code)))")
+        throw SatchelError(
+            .internal, "libcurl refused option \(option.rawValue): \(String(cString: curl_easy_strerror(code)))")
     }
 }

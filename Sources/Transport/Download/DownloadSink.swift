@@ -41,7 +41,8 @@ final class DownloadSink: ResponseSink {
             else {
                 throw SatchelError(
                     .networkFailure,
-                    "\(url): the server answered 206 with Content-Range \(response.headerFields[.contentRange] ?? "(none)"), not the range from byte \(requestedOffset) that was asked for; the partial file is unchanged")
+                    "\(url): the server answered 206 with Content-Range \(response.headerFields[.contentRange] ?? "(none)"), not the range from byte \(requestedOffset) that was asked for; the partial file is unchanged"
+                )
             }
             resumedFrom = requestedOffset
             flags |= O_APPEND
@@ -71,7 +72,9 @@ final class DownloadSink: ResponseSink {
             let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if count < 0 {
                 if errno == EINTR { continue }
-                throw SatchelError(.io, "writing \(ResumeData.partialPath(for: destination)) failed: \(String(cString: strerror(errno)))")
+                throw SatchelError(
+                    .io,
+                    "writing \(ResumeData.partialPath(for: destination)) failed: \(String(cString: strerror(errno)))")
             }
             offset += count
         }

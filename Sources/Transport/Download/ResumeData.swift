@@ -42,9 +42,12 @@ public struct ResumeData: Codable, Sendable, Hashable {
     /// Writes the record for `destination`.
     func store(for destination: String) throws(SatchelError) {
         do {
-            try JSONEncoder().encode(self).write(to: URL(fileURLWithPath: Self.recordPath(for: destination)), options: .atomic)
+            try JSONEncoder().encode(self).write(
+                to: URL(fileURLWithPath: Self.recordPath(for: destination)), options: .atomic)
         } catch {
-            throw SatchelError(.io, "cannot write the resume record \(Self.recordPath(for: destination)): \(error.localizedDescription)")
+            throw SatchelError(
+                .io,
+                "cannot write the resume record \(Self.recordPath(for: destination)): \(error.localizedDescription)")
         }
     }
 

@@ -59,7 +59,8 @@ extension Session {
             }
             let delay = policy.backoff(beforeRetry: retries)
             for monitor in configuration.eventMonitors {
-                monitor.requestWillRetry(result.request, url: result.url, retry: retries + 1, delay: delay, reason: error)
+                monitor.requestWillRetry(
+                    result.request, url: result.url, retry: retries + 1, delay: delay, reason: error)
             }
             do {
                 try await Task.sleep(for: delay)
@@ -70,15 +71,19 @@ extension Session {
         }
     }
 
-    private func download(_ request: SessionRequest, from resolved: String, to destination: String, offset: Int64) async -> DownloadResponse {
+    private func download(
+        _ request: SessionRequest, from resolved: String, to destination: String, offset: Int64
+    ) async -> DownloadResponse {
         let cancellation = TransferCancellation(engine: engine)
         let validation = request.validation ?? registry.validation
-        let attempt = await run(request, cancellation: cancellation, identityEncoding: true, retryPolicy: .disabled) { isFinal in
+        let attempt = await run(request, cancellation: cancellation, identityEncoding: true, retryPolicy: .disabled) {
+            isFinal in
             DownloadSink(destination: destination, url: resolved, requestedOffset: offset, isFinal: isFinal)
         }
         let sink = attempt.sink as? DownloadSink
         var result = DownloadResponse(
-            request: attempt.request, url: attempt.url, response: attempt.response, destination: destination, fileSize: 0,
+            request: attempt.request, url: attempt.url, response: attempt.response, destination: destination,
+            fileSize: 0,
             resumedFrom: sink?.resumedFrom ?? 0, errorBody: sink?.capturedBody ?? [], error: attempt.error,
             metrics: attempt.metrics)
         if result.error == nil, let response = attempt.response, let sink {

@@ -41,7 +41,8 @@ final class MemorySink: ResponseSink {
         }
         guard reader == nil, let declared else { return }
         guard declared <= Int64(limits.maxBodyBytes) else {
-            throw SatchelError.limitExceeded("maxBodyBytes", limits.maxBodyBytes, "a response body of \(declared) bytes", offset: 0)
+            throw SatchelError.limitExceeded(
+                "maxBodyBytes", limits.maxBodyBytes, "a response body of \(declared) bytes", offset: 0)
         }
         body.reserveCapacity(Int(declared))
     }

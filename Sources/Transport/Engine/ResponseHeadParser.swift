@@ -62,7 +62,8 @@ struct ResponseHeadParser {
         guard let first = values.first, values.contains(where: { $0 != first }) else { return }
         throw SatchelError(
             .networkFailure,
-            "the response has conflicting Content-Length values (\(values.joined(separator: ", "))); its framing is invalid (RFC 9112 §6.3)")
+            "the response has conflicting Content-Length values (\(values.joined(separator: ", "))); its framing is invalid (RFC 9112 §6.3)"
+        )
     }
 
     /// RFC 9110's OWS around a field value: space or horizontal tab.
@@ -106,7 +107,8 @@ struct ResponseHeadParser {
             }
         }
         guard bytes[start..<end].starts(with: "HTTP/".utf8), code >= 100 else {
-            throw SatchelError(.networkFailure, "the server sent a malformed status line: \(string(bytes, 0, min(end, 80)))")
+            throw SatchelError(
+                .networkFailure, "the server sent a malformed status line: \(string(bytes, 0, min(end, 80)))")
         }
         let reason = codeEnd < end ? string(bytes, codeEnd + 1, end) : ""
         // A line with spaces before `HTTP/` names no version (as the first space ends it).

@@ -28,7 +28,8 @@ extension Transfer {
         return transfer.seek(offset: Int64(offset), origin: origin)
     }
 
-    static let progressCallback: curl_xferinfo_callback = { userdata, downloadTotal, downloaded, uploadTotal, uploaded in
+    static let progressCallback: curl_xferinfo_callback = {
+        userdata, downloadTotal, downloaded, uploadTotal, uploaded in
         guard let transfer = Transfer.from(userdata) else { return 1 }
         return transfer.progressed(
             downloaded: Int64(downloaded), downloadTotal: Int64(downloadTotal), uploaded: Int64(uploaded),
@@ -114,9 +115,11 @@ extension Transfer {
         if let last = lastProgressReport, now - last < options.progressInterval { return 0 }
         lastProgressReport = now
         let offset = sink.initialOffset
-        progress(TransferProgress(
-            uploadedBytes: uploaded, expectedUploadBytes: uploadTotal > 0 ? uploadTotal : options.body?.length,
-            downloadedBytes: offset + downloaded, expectedDownloadBytes: downloadTotal > 0 ? offset + downloadTotal : nil))
+        progress(
+            TransferProgress(
+                uploadedBytes: uploaded, expectedUploadBytes: uploadTotal > 0 ? uploadTotal : options.body?.length,
+                downloadedBytes: offset + downloaded,
+                expectedDownloadBytes: downloadTotal > 0 ? offset + downloadTotal : nil))
         return 0
     }
 }

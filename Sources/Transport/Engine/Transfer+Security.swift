@@ -27,13 +27,15 @@ extension Transfer {
                 // No chain validation, so check AFNetworking's rule before the request goes out:
                 // the server's chain must contain a pinned certificate.
                 try handle.set(CURLOPT_CERTINFO, true)
-                guard satchel_curl_easy_setopt_prerequest_function(handle.raw, Self.prerequestCallback) == CURLE_OK else {
+                guard satchel_curl_easy_setopt_prerequest_function(handle.raw, Self.prerequestCallback) == CURLE_OK
+                else {
                     throw SatchelError(.internal, "libcurl refused the pre-request callback")
                 }
                 try handle.set(CURLOPT_PREREQDATA, pointer: Unmanaged.passUnretained(self).toOpaque())
             }
         case .publicKey:
-            try handle.set(CURLOPT_PINNEDPUBLICKEY, policy.pinnedPublicKeyHashes.map { "sha256//\($0)" }.joined(separator: ";"))
+            try handle.set(
+                CURLOPT_PINNEDPUBLICKEY, policy.pinnedPublicKeyHashes.map { "sha256//\($0)" }.joined(separator: ";"))
         }
     }
 
@@ -43,7 +45,9 @@ extension Transfer {
         guard let handle else { return false }
         var info: UnsafeMutablePointer<curl_certinfo>?
         let pinned = Set(options.security.pinnedCertificates.map(\.der))
-        if satchel_curl_easy_getinfo_certificates(handle.raw, &info) == CURLE_OK, let info, info.pointee.num_of_certs > 0 {
+        if satchel_curl_easy_getinfo_certificates(handle.raw, &info) == CURLE_OK, let info,
+            info.pointee.num_of_certs > 0
+        {
             for index in 0..<Int(info.pointee.num_of_certs) {
                 var entry = info.pointee.certinfo[index]
                 while let node = entry {
@@ -63,7 +67,9 @@ extension Transfer {
         // A reused connection carries no certificate information; it was checked when it was
         // made, and libcurl only reuses it for the same pinned blob.
         if handle.long(CURLINFO_NUM_CONNECTS) == 0 { return true }
-        fail(SatchelError(.tlsFailure, "\(options.url): libcurl reported no server certificates to check against the pins"))
+        fail(
+            SatchelError(
+                .tlsFailure, "\(options.url): libcurl reported no server certificates to check against the pins"))
         return false
     }
 }

@@ -111,8 +111,9 @@ final class Transfer: @unchecked Sendable {
         guard let progress = options.progress, let handle else { return }
         let received = sink.initialOffset + handle.offset(CURLINFO_SIZE_DOWNLOAD_T)
         let sent = handle.offset(CURLINFO_SIZE_UPLOAD_T)
-        progress(TransferProgress(
-            uploadedBytes: sent, expectedUploadBytes: options.body?.length ?? sent,
-            downloadedBytes: received, expectedDownloadBytes: received))
+        progress(
+            TransferProgress(
+                uploadedBytes: sent, expectedUploadBytes: options.body?.length ?? sent,
+                downloadedBytes: received, expectedDownloadBytes: received))
     }
 }

@@ -52,11 +52,13 @@ final class TransferEngine: @unchecked Sendable {
         _ = satchel_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         var thread = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
-        let status = pthread_create(&thread, nil, { context in
-            let engine = Unmanaged<TransferEngine>.fromOpaque(context!).takeRetainedValue()
-            engine.run()
-            return nil
-        }, context)
+        let status = pthread_create(
+            &thread, nil,
+            { context in
+                let engine = Unmanaged<TransferEngine>.fromOpaque(context!).takeRetainedValue()
+                engine.run()
+                return nil
+            }, context)
         guard status == 0 else {
             Unmanaged<TransferEngine>.fromOpaque(context).release()
             curl_multi_cleanup(multi)
@@ -155,7 +157,9 @@ final class TransferEngine: @unchecked Sendable {
             }
             let code = curl_multi_add_handle(multi, handle.raw)
             guard code == CURLM_OK else {
-                transfer.abandon(SatchelError(.internal, "libcurl refused the transfer: \(String(cString: curl_multi_strerror(code)))"))
+                transfer.abandon(
+                    SatchelError(
+                        .internal, "libcurl refused the transfer: \(String(cString: curl_multi_strerror(code)))"))
                 return recycle(handle)
             }
             running[handle.raw] = transfer
@@ -203,7 +207,8 @@ final class TransferEngine: @unchecked Sendable {
     private func stop() {
         for (_, transfer) in running {
             if let handle = transfer.handle {
-                end(transfer, handle: handle, code: CURLE_ABORTED_BY_CALLBACK,
+                end(
+                    transfer, handle: handle, code: CURLE_ABORTED_BY_CALLBACK,
                     failure: SatchelError(.cancelled, "\(transfer.options.url): the session was shut down"))
             }
         }

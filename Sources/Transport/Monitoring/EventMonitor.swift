@@ -22,7 +22,9 @@ public protocol EventMonitor: Sendable {
 extension EventMonitor {
     public func requestDidStart(_ request: HTTPRequest, url: String) {}
     public func requestWillRedirect(_ request: HTTPRequest, from url: String, to location: String, status: Int) {}
-    public func requestWillRetry(_ request: HTTPRequest, url: String, retry: Int, delay: Duration, reason: SatchelError) {}
+    public func requestWillRetry(_ request: HTTPRequest, url: String, retry: Int, delay: Duration, reason: SatchelError)
+    {}
     public func requestDidFinishCollecting(_ metrics: TransferMetrics, request: HTTPRequest, url: String) {}
-    public func requestDidComplete(_ request: HTTPRequest, url: String, response: HTTPResponse?, error: SatchelError?) {}
+    public func requestDidComplete(_ request: HTTPRequest, url: String, response: HTTPResponse?, error: SatchelError?) {
+    }
 }

@@ -21,9 +21,11 @@ public struct LoggingEventMonitor: EventMonitor {
         logger.info("redirect", metadata: ["status": "\(status)", "from": "\(url)", "to": "\(location)"])
     }
 
-    public func requestWillRetry(_ request: HTTPRequest, url: String, retry: Int, delay: Duration, reason: SatchelError) {
+    public func requestWillRetry(_ request: HTTPRequest, url: String, retry: Int, delay: Duration, reason: SatchelError)
+    {
         logger.notice(
-            "retrying", metadata: ["url": "\(url)", "retry": "\(retry)", "delay": "\(delay)", "reason": "\(reason.message)"])
+            "retrying",
+            metadata: ["url": "\(url)", "retry": "\(retry)", "delay": "\(delay)", "reason": "\(reason.message)"])
     }
 
     public func requestDidFinishCollecting(_ metrics: TransferMetrics, request: HTTPRequest, url: String) {
@@ -31,14 +33,16 @@ public struct LoggingEventMonitor: EventMonitor {
             "metrics",
             metadata: [
                 "url": "\(url)", "total": "\(metrics.total)", "firstByte": "\(metrics.firstByte)",
-                "received": "\(metrics.bytesReceived)", "sent": "\(metrics.bytesSent)", "http": "\(metrics.httpVersion)",
+                "received": "\(metrics.bytesReceived)", "sent": "\(metrics.bytesSent)",
+                "http": "\(metrics.httpVersion)",
                 "reused": "\(metrics.reusedConnection)",
             ])
     }
 
     public func requestDidComplete(_ request: HTTPRequest, url: String, response: HTTPResponse?, error: SatchelError?) {
         if let error {
-            logger.error("request failed", metadata: ["url": "\(url)", "code": "\(error.code)", "error": "\(error.message)"])
+            logger.error(
+                "request failed", metadata: ["url": "\(url)", "code": "\(error.code)", "error": "\(error.message)"])
         } else {
             logger.info("request completed", metadata: ["url": "\(url)", "status": "\(response?.status.code ?? 0)"])
         }

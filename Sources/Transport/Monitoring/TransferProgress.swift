@@ -11,7 +11,9 @@ public struct TransferProgress: Sendable, Hashable {
     public var expectedDownloadBytes: Int64?
 
     /// Creates a progress report.
-    public init(uploadedBytes: Int64, expectedUploadBytes: Int64?, downloadedBytes: Int64, expectedDownloadBytes: Int64?) {
+    public init(
+        uploadedBytes: Int64, expectedUploadBytes: Int64?, downloadedBytes: Int64, expectedDownloadBytes: Int64?
+    ) {
         self.uploadedBytes = uploadedBytes
         self.expectedUploadBytes = expectedUploadBytes
         self.downloadedBytes = downloadedBytes

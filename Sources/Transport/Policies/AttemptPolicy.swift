@@ -15,17 +15,25 @@ struct AttemptPolicy: Sendable {
     /// `nil` when `response` is the final one; otherwise the redirect or the retry.
     func disposition(of response: HTTPResponse) -> Session.Disposition? {
         let status = response.status.code
-        if redirect.follows, Self.redirectStatuses.contains(status), let location = response.headerFields[.location], !location.isEmpty {
+        if redirect.follows, Self.redirectStatuses.contains(status), let location = response.headerFields[.location],
+            !location.isEmpty
+        {
             return .redirect(to: location)
         }
-        guard retries < retry.retryLimit, retry.retryableStatusCodes.contains(status), isRetryableRequest else { return nil }
-        let delay = retry.honoursRetryAfter ? Self.retryAfter(response) ?? retry.backoff(beforeRetry: retries) : retry.backoff(beforeRetry: retries)
+        guard retries < retry.retryLimit, retry.retryableStatusCodes.contains(status), isRetryableRequest else {
+            return nil
+        }
+        let delay =
+            retry.honoursRetryAfter
+            ? Self.retryAfter(response) ?? retry.backoff(beforeRetry: retries) : retry.backoff(beforeRetry: retries)
         return delay <= retry.maximumRetryAfter ? .retry(after: delay) : nil
     }
 
     /// The retry for a failed attempt, when the error is worth one.
     func retry(after error: SatchelError) -> Session.Disposition? {
-        guard retries < retry.retryLimit, retry.retryableErrorCodes.contains(error.code), isRetryableRequest else { return nil }
+        guard retries < retry.retryLimit, retry.retryableErrorCodes.contains(error.code), isRetryableRequest else {
+            return nil
+        }
         return .retry(after: retry.backoff(beforeRetry: retries))
     }
 

@@ -16,15 +16,23 @@ enum HostResolver {
         if name.hasPrefix("[") && name.hasSuffix("]") && name.count >= 2 { name = name.dropFirst().dropLast() }
         guard !name.isEmpty else { throw SatchelError(.invalidArgument, "the host name is empty") }
         guard name.utf8.count <= maximumLength else {
-            throw SatchelError(.invalidArgument, "the host name is \(name.utf8.count) bytes long; at most \(maximumLength) are allowed")
+            throw SatchelError(
+                .invalidArgument, "the host name is \(name.utf8.count) bytes long; at most \(maximumLength) are allowed"
+            )
         }
         for (offset, byte) in name.utf8.enumerated() {
             switch byte {
             case 0...0x20, 0x7F:
-                throw SatchelError(.invalidArgument, "the host name contains a control character or space (byte 0x\(String(byte, radix: 16)))", offset: offset)
+                throw SatchelError(
+                    .invalidArgument,
+                    "the host name contains a control character or space (byte 0x\(String(byte, radix: 16)))",
+                    offset: offset)
             case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "@"),
-                 UInt8(ascii: "["), UInt8(ascii: "]"):
-                throw SatchelError(.invalidArgument, "the host name contains '\(Character(Unicode.Scalar(byte)))'; pass a host, not a URL", offset: offset)
+                UInt8(ascii: "["), UInt8(ascii: "]"):
+                throw SatchelError(
+                    .invalidArgument,
+                    "the host name contains '\(Character(Unicode.Scalar(byte)))'; pass a host, not a URL",
+                    offset: offset)
             default:
                 continue
             }

@@ -31,7 +31,9 @@ enum InterfaceLookup {
         for message in try NetlinkSocket().exchange(request, sequence: sequence) {
             if let error = message.errorNumber {
                 if error == ENODEV || error == 0 { return nil }
-                throw SatchelError(.io, "link lookup for interface \(index) failed: \(String(cString: strerror(error))) (errno \(error))")
+                throw SatchelError(
+                    .io,
+                    "link lookup for interface \(index) failed: \(String(cString: strerror(error))) (errno \(error))")
             }
             if let link = link(in: message) { return link }
         }

@@ -73,7 +73,9 @@ final class NetlinkSocket: Sendable {
         while true {
             let received = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if received >= 0 {
-                return buffer.withUnsafeBytes { NetlinkMessage.parse(UnsafeRawBufferPointer(rebasing: $0[..<received])) }
+                return buffer.withUnsafeBytes {
+                    NetlinkMessage.parse(UnsafeRawBufferPointer(rebasing: $0[..<received]))
+                }
             }
             switch errno {
             case EINTR: continue

@@ -169,7 +169,8 @@ public final class NetworkReachability: Sendable {
                 state.lastError = nil
                 publish(status, in: &state)
             case .failure(let error):
-                state.lastError = error as? SatchelError ?? SatchelError(.internal, "reachability evaluation failed: \(error)")
+                state.lastError =
+                    error as? SatchelError ?? SatchelError(.internal, "reachability evaluation failed: \(error)")
                 publish(.unknown, in: &state)
             }
         }

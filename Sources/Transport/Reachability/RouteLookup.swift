@@ -38,7 +38,8 @@ enum RouteLookup {
         var request = NetlinkRequest(type: Int(RTM_GETROUTE), sequence: sequence, header: header)
         request.append(attribute: Int(RTA_DST.rawValue), payload: address.bytes)
         if address.scopeID != 0 {
-            request.append(attribute: Int(RTA_OIF.rawValue), payload: withUnsafeBytes(of: address.scopeID) { Array($0) })
+            request.append(
+                attribute: Int(RTA_OIF.rawValue), payload: withUnsafeBytes(of: address.scopeID) { Array($0) })
         }
         let answer = try NetlinkSocket().exchange(request, sequence: sequence)
         for message in answer {
@@ -47,7 +48,8 @@ enum RouteLookup {
                 case EHOSTUNREACH, ENETUNREACH, EACCES, EPERM, EINVAL:
                     return .rejected(reason: "no route to \(address): \(String(cString: strerror(error)))")
                 default:
-                    throw SatchelError(.io, "route lookup for \(address) failed: \(String(cString: strerror(error))) (errno \(error))")
+                    throw SatchelError(
+                        .io, "route lookup for \(address) failed: \(String(cString: strerror(error))) (errno \(error))")
                 }
             }
             guard message.type == UInt16(RTM_NEWROUTE), let route = message.familyHeader(rtmsg.self) else { continue }

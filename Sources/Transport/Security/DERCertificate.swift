@@ -26,7 +26,10 @@ enum DERCertificate {
         mutating func element(_ what: String) throws(SatchelError) -> ArraySlice<UInt8> {
             let (contentStart, length) = try header(what)
             guard length <= bytes.endIndex - contentStart else {
-                throw SatchelError(.syntaxError, "the certificate's \(what) claims \(length) bytes but \(bytes.endIndex - contentStart) remain", offset: contentStart)
+                throw SatchelError(
+                    .syntaxError,
+                    "the certificate's \(what) claims \(length) bytes but \(bytes.endIndex - contentStart) remain",
+                    offset: contentStart)
             }
             let whole = bytes[..<(contentStart + length)]
             bytes = bytes[(contentStart + length)...]
@@ -38,7 +41,9 @@ enum DERCertificate {
         /// The contents of the next element, which must have `tag`.
         mutating func enter(tag: UInt8, _ what: String) throws(SatchelError) -> Reader {
             guard peekTag == tag else {
-                throw SatchelError(.syntaxError, "expected the certificate's \(what) (DER tag \(tag)) at byte \(bytes.startIndex)", offset: bytes.startIndex)
+                throw SatchelError(
+                    .syntaxError, "expected the certificate's \(what) (DER tag \(tag)) at byte \(bytes.startIndex)",
+                    offset: bytes.startIndex)
             }
             let whole = try element(what)
             let (contentStart, _) = try Reader(bytes: whole).header(what)
@@ -57,7 +62,8 @@ enum DERCertificate {
             if first < 0x80 { return (index, Int(first)) }
             let count = Int(first & 0x7F)
             guard count >= 1, count <= 4, bytes.endIndex - index >= count else {
-                throw SatchelError(.syntaxError, "the certificate's \(what) has an invalid DER length", offset: index - 1)
+                throw SatchelError(
+                    .syntaxError, "the certificate's \(what) has an invalid DER length", offset: index - 1)
             }
             var length = 0
             for _ in 0..<count {

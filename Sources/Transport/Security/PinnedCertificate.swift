@@ -24,7 +24,8 @@ public struct PinnedCertificate: Sendable, Hashable {
                 base64 = ""
             } else if line == "-----END CERTIFICATE-----", let text = base64 {
                 guard let data = Data(base64Encoded: text) else {
-                    throw SatchelError(.syntaxError, "certificate \(certificates.count + 1) of the PEM text is not valid base64")
+                    throw SatchelError(
+                        .syntaxError, "certificate \(certificates.count + 1) of the PEM text is not valid base64")
                 }
                 certificates.append(try PinnedCertificate(der: Array(data)))
                 base64 = nil

@@ -87,15 +87,20 @@ public struct SecurityPolicy: Sendable, Hashable {
     func check(scheme: String) throws(SatchelError) {
         let pins = pinningMode == .certificate ? pinnedCertificates.count : pinnedPublicKeyHashes.count
         if pinningMode != .none && pins == 0 {
-            throw SatchelError(.invalidArgument, "the security policy pins \(pinningMode == .certificate ? "certificates" : "public keys") but has none")
+            throw SatchelError(
+                .invalidArgument,
+                "the security policy pins \(pinningMode == .certificate ? "certificates" : "public keys") but has none")
         }
         if pinningMode != .none && scheme.lowercased() != "https" {
-            throw SatchelError(.invalidArgument, "a pinning security policy cannot be used for a plain \(scheme) URL; pinning needs https")
+            throw SatchelError(
+                .invalidArgument,
+                "a pinning security policy cannot be used for a plain \(scheme) URL; pinning needs https")
         }
         if allowInvalidCertificates && validatesDomainName && pinningMode == .none && scheme.lowercased() == "https" {
             throw SatchelError(
                 .invalidArgument,
-                "validating the domain name of an invalid (self-signed) certificate requires pinning: pin the certificate or public key, or turn off validatesDomainName")
+                "validating the domain name of an invalid (self-signed) certificate requires pinning: pin the certificate or public key, or turn off validatesDomainName"
+            )
         }
     }
 }

@@ -37,7 +37,8 @@ public enum RequestBody: @unchecked Sendable {
         case let .stream(stream, contentType):
             if attempt > 0 {
                 guard stream.isRewindable else {
-                    throw SatchelError(.invalidArgument, "the request body stream cannot rewind, so it cannot be sent again")
+                    throw SatchelError(
+                        .invalidArgument, "the request body stream cannot rewind, so it cannot be sent again")
                 }
                 try stream.rewind()
             }

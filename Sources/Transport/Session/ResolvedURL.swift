@@ -25,7 +25,10 @@ struct ResolvedURL: Sendable, Hashable {
         }
         let code = curl_url_set(handle, CURLUPART_URL, reference, 0)
         guard code == CURLUE_OK else {
-            throw SatchelError(.invalidArgument, "\(reference) is not a valid URL\(base.map { " relative to \($0)" } ?? ""): \(String(cString: curl_url_strerror(code)))")
+            throw SatchelError(
+                .invalidArgument,
+                "\(reference) is not a valid URL\(base.map { " relative to \($0)" } ?? ""): \(String(cString: curl_url_strerror(code)))"
+            )
         }
         func part(_ which: CURLUPart, _ flags: Int32 = 0) -> String? {
             var value: UnsafeMutablePointer<CChar>?

@@ -53,11 +53,14 @@ extension Session {
                 break
             }
             let policy = AttemptPolicy(
-                redirect: configuration.redirectPolicy, retry: retryPolicy ?? configuration.retryPolicy, retries: retries,
+                redirect: configuration.redirectPolicy, retry: retryPolicy ?? configuration.retryPolicy,
+                retries: retries,
                 method: head.method, canResend: body.canResend)
             let options: Transfer.Options
             let sink: any ResponseSink
-            switch attemptOptions(request, url: url, head: &head, body: body, sends: sends, identityEncoding: identityEncoding) {
+            switch attemptOptions(
+                request, url: url, head: &head, body: body, sends: sends, identityEncoding: identityEncoding)
+            {
             case let .success(prepared):
                 options = prepared
                 sink = makeSink { policy.disposition(of: $0) == nil }
@@ -90,7 +93,9 @@ extension Session {
                 break
             case let .redirect(location):
                 let status = attempt.response?.status.code ?? 0
-                switch followRedirect(to: location, status: status, redirects: redirects, from: url, head: head, body: body) {
+                switch followRedirect(
+                    to: location, status: status, redirects: redirects, from: url, head: head, body: body)
+                {
                 case let .success((target, nextHead, nextBody)):
                     for monitor in configuration.eventMonitors {
                         monitor.requestWillRedirect(head, from: attempt.url, to: target.absolute, status: status)
@@ -103,7 +108,10 @@ extension Session {
                     break attempts
                 }
             case let .retry(delay):
-                let reason = attempt.error ?? SatchelError(.unacceptableStatusCode, "\(attempt.url) answered \(attempt.response?.status.code ?? 0)")
+                let reason =
+                    attempt.error
+                    ?? SatchelError(
+                        .unacceptableStatusCode, "\(attempt.url) answered \(attempt.response?.status.code ?? 0)")
                 for monitor in configuration.eventMonitors {
                     monitor.requestWillRetry(head, url: attempt.url, retry: retries + 1, delay: delay, reason: reason)
                 }
@@ -142,7 +150,9 @@ extension Session {
         identityEncoding: Bool
     ) -> Result<Transfer.Options, SatchelError> {
         do {
-            return .success(try makeAttemptOptions(request, url: url, head: &head, body: body, sends: sends, identityEncoding: identityEncoding))
+            return .success(
+                try makeAttemptOptions(
+                    request, url: url, head: &head, body: body, sends: sends, identityEncoding: identityEncoding))
         } catch {
             return .failure(SatchelError.wrap(error))
         }
@@ -154,7 +164,9 @@ extension Session {
     ) throws -> Transfer.Options {
         try configuration.securityPolicy.check(scheme: url.scheme)
         let (stream, contentType) = try body.makeStream(attempt: sends)
-        if let contentType, head.headerFields[.contentType] == nil { head.headerFields[.contentType] = contentType.description }
+        if let contentType, head.headerFields[.contentType] == nil {
+            head.headerFields[.contentType] = contentType.description
+        }
         return Transfer.Options(
             url: url.scheme + "://" + (head.authority ?? "") + (head.path ?? "/"), request: head, body: stream,
             timeouts: request.timeouts ?? configuration.timeouts, security: configuration.securityPolicy,
@@ -171,7 +183,9 @@ extension Session {
         do {
             let target = try ResolvedURL(location, relativeTo: url.absolute)
             guard redirects < configuration.redirectPolicy.maximumRedirects else {
-                throw SatchelError(.tooManyRedirects, "\(url.absolute): more than \(configuration.redirectPolicy.maximumRedirects) redirects")
+                throw SatchelError(
+                    .tooManyRedirects,
+                    "\(url.absolute): more than \(configuration.redirectPolicy.maximumRedirects) redirects")
             }
             let (nextHead, nextBody) = try redirected(head, body: body, status: status, from: url, to: target)
             return .success((target, nextHead, nextBody))
@@ -181,7 +195,9 @@ extension Session {
     }
 
     /// Runs one attempt on the engine and waits for it; task cancellation cancels it.
-    private func send(_ options: Transfer.Options, sink: any ResponseSink, cancellation: TransferCancellation) async -> Transfer.Outcome {
+    private func send(
+        _ options: Transfer.Options, sink: any ResponseSink, cancellation: TransferCancellation
+    ) async -> Transfer.Outcome {
         let url = options.url
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -204,7 +220,8 @@ extension Session {
 
     private func prepareHead(_ request: SessionRequest) throws -> (ResolvedURL, HTTPRequest, RequestBody) {
         let url = try resolvedURLs.resolve(request.url, relativeTo: baseURL)
-        var head = HTTPRequest(method: request.method, scheme: url.scheme, authority: url.authority, path: url.pathAndQuery)
+        var head = HTTPRequest(
+            method: request.method, scheme: url.scheme, authority: url.authority, path: url.pathAndQuery)
         head.headerFields = request.headers
         for field in configuration.defaultHeaders where head.headerFields[field.name] == nil {
             head.headerFields.append(field)
@@ -228,21 +245,27 @@ extension Session {
         _ head: HTTPRequest, body: RequestBody, status: Int, from: ResolvedURL, to target: ResolvedURL
     ) throws(SatchelError) -> (HTTPRequest, RequestBody) {
         if from.scheme == "https" && target.scheme == "http" && !configuration.redirectPolicy.allowsDowngradeToHTTP {
-            throw SatchelError(.invalidArgument, "\(from.absolute) redirects to plain http (\(target.absolute)); the redirect policy does not allow the downgrade")
+            throw SatchelError(
+                .invalidArgument,
+                "\(from.absolute) redirects to plain http (\(target.absolute)); the redirect policy does not allow the downgrade"
+            )
         }
         var next = head
         next.scheme = target.scheme
         next.authority = target.authority
         next.path = target.pathAndQuery
         var nextBody = body
-        let becomesGet = (status == 303 && head.method != .head) || ((status == 301 || status == 302) && head.method == .post)
+        let becomesGet =
+            (status == 303 && head.method != .head) || ((status == 301 || status == 302) && head.method == .post)
         if becomesGet {
             next.method = .get
             nextBody = .none
             next.headerFields[.contentType] = nil
             next.headerFields[.contentLength] = nil
         } else if !body.isEmpty && !body.canResend {
-            throw SatchelError(.invalidArgument, "\(from.absolute) redirects with \(status), which resends the body, but the body stream cannot rewind")
+            throw SatchelError(
+                .invalidArgument,
+                "\(from.absolute) redirects with \(status), which resends the body, but the body stream cannot rewind")
         }
         if target.origin != from.origin {
             for name in RedirectPolicy.credentialHeaders { next.headerFields[name] = nil }

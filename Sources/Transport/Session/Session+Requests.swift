@@ -19,37 +19,49 @@ extension Session {
 
     /// GET with parameters in the query string.
     /// - Throws: see ``send(_:)``.
-    public func get(_ url: String, parameters: Value? = nil, headers: HTTPFields = [:]) async throws(SatchelError) -> DataResponse {
+    public func get(
+        _ url: String, parameters: Value? = nil, headers: HTTPFields = [:]
+    ) async throws(SatchelError) -> DataResponse {
         try await send(SessionRequest(.get, url, parameters: parameters, headers: headers))
     }
 
     /// HEAD with parameters in the query string.
     /// - Throws: see ``send(_:)``.
-    public func head(_ url: String, parameters: Value? = nil, headers: HTTPFields = [:]) async throws(SatchelError) -> DataResponse {
+    public func head(
+        _ url: String, parameters: Value? = nil, headers: HTTPFields = [:]
+    ) async throws(SatchelError) -> DataResponse {
         try await send(SessionRequest(.head, url, parameters: parameters, headers: headers))
     }
 
     /// POST with parameters in the body, encoded by the request serializer.
     /// - Throws: see ``send(_:)``.
-    public func post(_ url: String, parameters: Value? = nil, headers: HTTPFields = [:]) async throws(SatchelError) -> DataResponse {
+    public func post(
+        _ url: String, parameters: Value? = nil, headers: HTTPFields = [:]
+    ) async throws(SatchelError) -> DataResponse {
         try await send(SessionRequest(.post, url, parameters: parameters, headers: headers))
     }
 
     /// PUT with parameters in the body.
     /// - Throws: see ``send(_:)``.
-    public func put(_ url: String, parameters: Value? = nil, headers: HTTPFields = [:]) async throws(SatchelError) -> DataResponse {
+    public func put(
+        _ url: String, parameters: Value? = nil, headers: HTTPFields = [:]
+    ) async throws(SatchelError) -> DataResponse {
         try await send(SessionRequest(.put, url, parameters: parameters, headers: headers))
     }
 
     /// PATCH with parameters in the body.
     /// - Throws: see ``send(_:)``.
-    public func patch(_ url: String, parameters: Value? = nil, headers: HTTPFields = [:]) async throws(SatchelError) -> DataResponse {
+    public func patch(
+        _ url: String, parameters: Value? = nil, headers: HTTPFields = [:]
+    ) async throws(SatchelError) -> DataResponse {
         try await send(SessionRequest(.patch, url, parameters: parameters, headers: headers))
     }
 
     /// DELETE with parameters in the query string.
     /// - Throws: see ``send(_:)``.
-    public func delete(_ url: String, parameters: Value? = nil, headers: HTTPFields = [:]) async throws(SatchelError) -> DataResponse {
+    public func delete(
+        _ url: String, parameters: Value? = nil, headers: HTTPFields = [:]
+    ) async throws(SatchelError) -> DataResponse {
         try await send(SessionRequest(.delete, url, parameters: parameters, headers: headers))
     }
 
@@ -60,37 +72,49 @@ extension Session {
 
     /// GET, the parameters in the query string, from an `Encodable`.
     /// - Throws: ``SatchelError/Code/unencodableValue`` when `parameters` cannot be encoded; see ``send(_:)``.
-    public func get(_ url: String, parameters: some Encodable, headers: HTTPFields = [:]) async throws(SatchelError) -> DataResponse {
+    public func get(
+        _ url: String, parameters: some Encodable, headers: HTTPFields = [:]
+    ) async throws(SatchelError) -> DataResponse {
         try await send(SessionRequest(.get, url, parameters: try Self.value(of: parameters), headers: headers))
     }
 
     /// HEAD, the parameters in the query string, from an `Encodable`.
     /// - Throws: ``SatchelError/Code/unencodableValue`` when `parameters` cannot be encoded; see ``send(_:)``.
-    public func head(_ url: String, parameters: some Encodable, headers: HTTPFields = [:]) async throws(SatchelError) -> DataResponse {
+    public func head(
+        _ url: String, parameters: some Encodable, headers: HTTPFields = [:]
+    ) async throws(SatchelError) -> DataResponse {
         try await send(SessionRequest(.head, url, parameters: try Self.value(of: parameters), headers: headers))
     }
 
     /// POST, the parameters in the body, from an `Encodable`.
     /// - Throws: ``SatchelError/Code/unencodableValue`` when `parameters` cannot be encoded; see ``send(_:)``.
-    public func post(_ url: String, parameters: some Encodable, headers: HTTPFields = [:]) async throws(SatchelError) -> DataResponse {
+    public func post(
+        _ url: String, parameters: some Encodable, headers: HTTPFields = [:]
+    ) async throws(SatchelError) -> DataResponse {
         try await send(SessionRequest(.post, url, parameters: try Self.value(of: parameters), headers: headers))
     }
 
     /// PUT, the parameters in the body, from an `Encodable`.
     /// - Throws: ``SatchelError/Code/unencodableValue`` when `parameters` cannot be encoded; see ``send(_:)``.
-    public func put(_ url: String, parameters: some Encodable, headers: HTTPFields = [:]) async throws(SatchelError) -> DataResponse {
+    public func put(
+        _ url: String, parameters: some Encodable, headers: HTTPFields = [:]
+    ) async throws(SatchelError) -> DataResponse {
         try await send(SessionRequest(.put, url, parameters: try Self.value(of: parameters), headers: headers))
     }
 
     /// PATCH, the parameters in the body, from an `Encodable`.
     /// - Throws: ``SatchelError/Code/unencodableValue`` when `parameters` cannot be encoded; see ``send(_:)``.
-    public func patch(_ url: String, parameters: some Encodable, headers: HTTPFields = [:]) async throws(SatchelError) -> DataResponse {
+    public func patch(
+        _ url: String, parameters: some Encodable, headers: HTTPFields = [:]
+    ) async throws(SatchelError) -> DataResponse {
         try await send(SessionRequest(.patch, url, parameters: try Self.value(of: parameters), headers: headers))
     }
 
     /// DELETE, the parameters in the query string, from an `Encodable`.
     /// - Throws: ``SatchelError/Code/unencodableValue`` when `parameters` cannot be encoded; see ``send(_:)``.
-    public func delete(_ url: String, parameters: some Encodable, headers: HTTPFields = [:]) async throws(SatchelError) -> DataResponse {
+    public func delete(
+        _ url: String, parameters: some Encodable, headers: HTTPFields = [:]
+    ) async throws(SatchelError) -> DataResponse {
         try await send(SessionRequest(.delete, url, parameters: try Self.value(of: parameters), headers: headers))
     }
 
@@ -150,7 +174,8 @@ extension Session {
         guard attempt.error == nil, let response = attempt.response else { return result }
         if let incremental = sink.incrementalResult {
             result.body = []
-            var decoded = DecodedResponse(response: response, value: nil, error: nil, serializerName: sink.readerSerializerName)
+            var decoded = DecodedResponse(
+                response: response, value: nil, error: nil, serializerName: sink.readerSerializerName)
             switch incremental {
             case let .success(value): decoded.value = value
             case let .failure(error): decoded.error = error.attaching(response: response, body: sink.body)

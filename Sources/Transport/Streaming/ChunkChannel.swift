@@ -66,7 +66,9 @@ final class ChunkChannel: Sendable {
         )
         let (headWaiter, headFailure, chunkWaiter) = state.withLock { state -> Waiters in
             state.end = .some(error)
-            if state.head == nil { state.head = .failure(error ?? SatchelError(.networkFailure, "the request ended without a response")) }
+            if state.head == nil {
+                state.head = .failure(error ?? SatchelError(.networkFailure, "the request ended without a response"))
+            }
             defer {
                 state.headWaiter = nil
                 state.chunkWaiter = nil

@@ -30,15 +30,20 @@ extension Session {
         let validation = request.validation ?? registry.validation
         guard validation.accepts(status: response.status.code) else {
             cancellation.cancel(SatchelError(.cancelled, "\(request.url): unacceptable status"))
-            throw SatchelError(.unacceptableStatusCode, "\(request.url) answered \(response.status.code) \(response.status.reasonPhrase)")
-                .attaching(response: response, body: [])
+            throw SatchelError(
+                .unacceptableStatusCode,
+                "\(request.url) answered \(response.status.code) \(response.status.reasonPhrase)"
+            )
+            .attaching(response: response, body: [])
         }
         return ResponseBodyStream(response: response, channel: channel)
     }
 
     /// GETs `url` and streams its body; see ``bytes(for:)``.
     /// - Throws: see ``bytes(for:)``.
-    public func bytes(_ url: String, parameters: Value? = nil, headers: HTTPFields = [:]) async throws(SatchelError) -> ResponseBodyStream {
+    public func bytes(
+        _ url: String, parameters: Value? = nil, headers: HTTPFields = [:]
+    ) async throws(SatchelError) -> ResponseBodyStream {
         try await bytes(for: SessionRequest(.get, url, parameters: parameters, headers: headers))
     }
 }

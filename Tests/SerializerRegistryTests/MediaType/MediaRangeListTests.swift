@@ -5,7 +5,8 @@ import Testing
 struct MediaRangeListTests {
     @Test func parsesWeights() throws {
         let list = try MediaRangeList(parsing: "text/html, application/xhtml+xml, application/xml;q=0.9, */*;q=0.8")
-        #expect(list.ranges.map(\.mediaType.essence) == ["text/html", "application/xhtml+xml", "application/xml", "*/*"])
+        #expect(
+            list.ranges.map(\.mediaType.essence) == ["text/html", "application/xhtml+xml", "application/xml", "*/*"])
         #expect(list.ranges.map(\.quality) == [1, 1, 0.9, 0.8])
         #expect(list.ranges.allSatisfy { $0.mediaType.parameters.isEmpty })
         #expect(try list.quality(for: mediaType("text/html")) == 1)
@@ -15,10 +16,11 @@ struct MediaRangeListTests {
 
     @Test func rfc9110Example() throws {
         // The example of RFC 9110 §12.5.1 and the values it associates.
-        let list = try MediaRangeList(parsing: """
-            text/*;q=0.3, text/plain;q=0.7, text/plain;format=flowed,\
-             text/plain;format=fixed;q=0.4, */*;q=0.5
-            """)
+        let list = try MediaRangeList(
+            parsing: """
+                text/*;q=0.3, text/plain;q=0.7, text/plain;format=flowed,\
+                 text/plain;format=fixed;q=0.4, */*;q=0.5
+                """)
         let expected: [(String, Double)] = [
             ("text/plain;format=flowed", 1),
             ("text/plain", 0.7),
@@ -141,7 +143,9 @@ struct MediaRangeListTests {
             .init(mediaType("text/html; level=1"), quality: 0),
             .init(mediaType("text/plain"), quality: 0.001),
         ])
-        #expect(list.description == "application/json, application/xml;q=0.9, */*;q=0.25, text/html;level=1;q=0, text/plain;q=0.001")
+        #expect(
+            list.description
+                == "application/json, application/xml;q=0.9, */*;q=0.25, text/html;level=1;q=0, text/plain;q=0.001")
         #expect(try MediaRangeList(parsing: list.description) == list)
     }
 

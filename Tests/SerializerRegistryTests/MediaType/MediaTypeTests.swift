@@ -64,7 +64,9 @@ struct MediaTypeParsingTests {
 
     @Test func emptyParametersAreAllowed() throws {
         let expected = try mediaType("text/plain;charset=utf-8")
-        for text in ["text/plain;;charset=utf-8", "text/plain; ; charset=utf-8 ;", "text/plain;charset=utf-8;;;", "text/plain ;"] {
+        for text in [
+            "text/plain;;charset=utf-8", "text/plain; ; charset=utf-8 ;", "text/plain;charset=utf-8;;;", "text/plain ;",
+        ] {
             let parsed = try mediaType(text)
             #expect(parsed.essence == "text/plain", "\(text)")
             if text != "text/plain ;" { #expect(parsed == expected, "\(text)") }
@@ -83,7 +85,9 @@ struct MediaTypeParsingTests {
     }
 
     @Test func equalTypesHashEqual() throws {
-        let types: Set<MediaType> = try [mediaType("TEXT/Plain; Charset=UTF-8"), mediaType("text/plain;charset=\"utf-8\"")]
+        let types: Set<MediaType> = try [
+            mediaType("TEXT/Plain; Charset=UTF-8"), mediaType("text/plain;charset=\"utf-8\""),
+        ]
         #expect(types.count == 1)
     }
 
@@ -230,35 +234,36 @@ struct MediaTypeMatchingTests {
 
 @Suite("MediaType bad input")
 struct MediaTypeBadInputTests {
-    @Test(arguments: [
-        ("", 0...0),
-        ("   ", 0...3),
-        ("text", 4...4),
-        ("text/", 5...5),
-        ("/json", 0...0),
-        ("text /plain", 4...4),
-        ("text/ plain", 5...5),
-        ("text/plain; charset", 19...19),
-        ("text/plain; charset = utf-8", 19...19),
-        ("text/plain; =utf-8", 12...12),
-        ("text/plain; charset=", 20...20),
-        ("text/plain; charset=\"utf-8", 21...26),
-        ("text/plain; charset=\"utf-8\\", 21...27),
-        ("text/plain; charset=\"utf-8\"x", 27...27),
-        ("text/plain\u{0}", 10...10),
-        ("text/pl\u{7}ain", 7...7),
-        ("text/plain; charset=\"a\nb\"", 22...22),
-        ("text/plain; charset=\"a\u{7F}b\"", 22...22),
-        ("text/plain charset=x", 11...11),
-        ("text/plain, text/html", 10...10),
-        ("text/plain;charset=utf-8,", 24...24),
-        ("tëxt/plain", 1...1),
-        ("text/plaïn", 8...8),
-        ("text/plain; charset=ütf-8", 20...20),
-        ("text/plain; chärset=utf-8", 12...14),
-        ("text\\/plain", 4...4),
-        ("text/plain; a=b c", 16...16),
-    ] as [(String, ClosedRange<Int>)])
+    @Test(
+        arguments: [
+            ("", 0...0),
+            ("   ", 0...3),
+            ("text", 4...4),
+            ("text/", 5...5),
+            ("/json", 0...0),
+            ("text /plain", 4...4),
+            ("text/ plain", 5...5),
+            ("text/plain; charset", 19...19),
+            ("text/plain; charset = utf-8", 19...19),
+            ("text/plain; =utf-8", 12...12),
+            ("text/plain; charset=", 20...20),
+            ("text/plain; charset=\"utf-8", 21...26),
+            ("text/plain; charset=\"utf-8\\", 21...27),
+            ("text/plain; charset=\"utf-8\"x", 27...27),
+            ("text/plain\u{0}", 10...10),
+            ("text/pl\u{7}ain", 7...7),
+            ("text/plain; charset=\"a\nb\"", 22...22),
+            ("text/plain; charset=\"a\u{7F}b\"", 22...22),
+            ("text/plain charset=x", 11...11),
+            ("text/plain, text/html", 10...10),
+            ("text/plain;charset=utf-8,", 24...24),
+            ("tëxt/plain", 1...1),
+            ("text/plaïn", 8...8),
+            ("text/plain; charset=ütf-8", 20...20),
+            ("text/plain; chärset=utf-8", 12...14),
+            ("text\\/plain", 4...4),
+            ("text/plain; a=b c", 16...16),
+        ] as [(String, ClosedRange<Int>)])
     func rejected(text: String, offsets: ClosedRange<Int>) throws {
         let error = try #require(mediaTypeError(text), "\(text.debugDescription) should not parse")
         #expect(error.code == .invalidMediaType)

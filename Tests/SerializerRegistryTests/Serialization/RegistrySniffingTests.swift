@@ -28,12 +28,15 @@ import Testing
 
     @Test func laterRegistrationsAndHigherPrioritiesAreAskedFirst() throws {
         let registry = Registry()
-        let first = MagicSerializer(name: "first", magic: "MAGIC", type: MediaType(type: "application", subtype: "x-first"))
-        let second = MagicSerializer(name: "second", magic: "MAGIC", type: MediaType(type: "application", subtype: "x-second"))
+        let first = MagicSerializer(
+            name: "first", magic: "MAGIC", type: MediaType(type: "application", subtype: "x-first"))
+        let second = MagicSerializer(
+            name: "second", magic: "MAGIC", type: MediaType(type: "application", subtype: "x-second"))
         registry.register(first)
         registry.register(second)
         #expect(registry.sniff(Array("MAGIC!".utf8))?.subtype == "x-second")
-        let urgent = MagicSerializer(name: "urgent", magic: "MAG", type: MediaType(type: "application", subtype: "x-urgent"))
+        let urgent = MagicSerializer(
+            name: "urgent", magic: "MAG", type: MediaType(type: "application", subtype: "x-urgent"))
         registry.register(urgent, priority: 5)
         #expect(registry.sniff(Array("MAGIC!".utf8))?.subtype == "x-urgent")
         #expect(registry.sniff(Array("other".utf8)) == nil)
@@ -43,7 +46,8 @@ import Testing
 
     @Test func theDispatcherDecodesASniffedBodyWithTheRecognisingSerializer() throws {
         let registry = Registry()
-        registry.register(MagicSerializer(name: "magic", magic: "MAGIC", type: MediaType(type: "application", subtype: "x-magic")))
+        registry.register(
+            MagicSerializer(name: "magic", magic: "MAGIC", type: MediaType(type: "application", subtype: "x-magic")))
         let untyped = HTTPResponse(status: .ok)
         let decoded = registry.decode(response: untyped, body: Array("MAGIC body".utf8))
         #expect(decoded.value == "magic")

@@ -102,7 +102,8 @@ struct RegistryLookupTests {
     }
 
     @Test func limitsAndValidationAreStored() {
-        let registry = Registry(limits: Limits(maxDepth: 7), validation: ResponseValidation(acceptableStatusCodes: [200..<201]))
+        let registry = Registry(
+            limits: Limits(maxDepth: 7), validation: ResponseValidation(acceptableStatusCodes: [200..<201]))
         #expect(registry.limits.maxDepth == 7)
         #expect(registry.validation.acceptableStatusCodes == [200..<201])
         registry.limits = Limits(maxDepth: 9)
@@ -177,16 +178,21 @@ struct RegistryAcceptHeaderTests {
     @Test func listsConcreteTypesAndPlainWildcardsButNoSuffixPatterns() throws {
         let registry = Registry()
         registry.register(NamedSerializer("xml", "application/xml, text/xml, application/*+xml"))
-        registry.register(NamedSerializer("json", "application/json, text/json, text/javascript, application/*+json"), priority: 10)
+        registry.register(
+            NamedSerializer("json", "application/json, text/json, text/javascript, application/*+json"), priority: 10)
         registry.register(NamedSerializer("image", "image/*, image/svg+xml;q=0"))
         let header = registry.acceptHeader
         #expect(!header.contains("*+"))
         #expect(!header.contains("q=0"), "excluded types are not advertised")
         let list = try MediaRangeList(parsing: header)
         let types = list.ranges.map(\.mediaType.essence)
-        #expect(Set(types) == ["application/json", "text/json", "text/javascript", "application/xml", "text/xml", "image/*"])
+        #expect(
+            Set(types) == [
+                "application/json", "text/json", "text/javascript", "application/xml", "text/xml", "image/*",
+            ])
         #expect(types.count == 6)
-        #expect(Array(types.prefix(3)) == ["application/json", "text/json", "text/javascript"], "highest priority first")
+        #expect(
+            Array(types.prefix(3)) == ["application/json", "text/json", "text/javascript"], "highest priority first")
         #expect(try list.accepts(mediaType("image/png")))
     }
 

@@ -10,7 +10,9 @@ struct SerializerValidationTests {
 
     @Test func acceptableResponseDecodes() throws {
         let serializer = TextSerializer()
-        let result = serializer.serialize(response: response(200, contentType: "text/plain; charset=utf-8"), body: Array("hello".utf8), limits: limits)
+        let result = serializer.serialize(
+            response: response(200, contentType: "text/plain; charset=utf-8"), body: Array("hello".utf8), limits: limits
+        )
         #expect(result.value == "hello")
         #expect(result.error == nil)
         #expect(result.serializerName == "text")
@@ -21,7 +23,9 @@ struct SerializerValidationTests {
 
     @Test func contentTypeComparisonIgnoresCaseAndParameters() {
         let serializer = TextSerializer()
-        let result = serializer.serialize(response: response(200, contentType: "TEXT/Plain ; Charset=\"UTF-8\""), body: Array("x".utf8), limits: limits)
+        let result = serializer.serialize(
+            response: response(200, contentType: "TEXT/Plain ; Charset=\"UTF-8\""), body: Array("x".utf8),
+            limits: limits)
         #expect(result.error == nil)
         #expect(result.value == "x")
     }
@@ -42,7 +46,8 @@ struct SerializerValidationTests {
 
     @Test func unacceptableContentTypeWinsOverBadStatus() throws {
         let serializer = TextSerializer()
-        let result = serializer.serialize(response: response(500, contentType: "text/html"), body: Array("<p>".utf8), limits: limits)
+        let result = serializer.serialize(
+            response: response(500, contentType: "text/html"), body: Array("<p>".utf8), limits: limits)
         #expect(result.error?.code == .unacceptableContentType)
         #expect(result.value == nil)
         #expect(serializer.calls.value == 0)
@@ -75,24 +80,28 @@ struct SerializerValidationTests {
 
     @Test(arguments: [200, 201, 204, 299])
     func defaultAcceptableStatusCodes(status: Int) {
-        let result = TextSerializer().serialize(response: response(status, contentType: "text/plain"), body: Array("ok".utf8), limits: limits)
+        let result = TextSerializer().serialize(
+            response: response(status, contentType: "text/plain"), body: Array("ok".utf8), limits: limits)
         #expect(result.error == nil)
     }
 
     @Test func capturedBodyIsCappedAt64KiB() throws {
         let serializer = TextSerializer()
         let body = (0..<100_000).map { UInt8(ascii: "a") + UInt8($0 % 26) }
-        let result = serializer.serialize(response: response(500, contentType: "text/plain"), body: body, limits: limits)
+        let result = serializer.serialize(
+            response: response(500, contentType: "text/plain"), body: body, limits: limits)
         let error = try #require(result.error)
         #expect(SatchelError.bodyCaptureLimit == 65_536)
         #expect(error.body == Array(body.prefix(65_536)))
         // The value is decoded from the whole body, not the captured part.
         #expect(result.value?.stringValue?.utf8.count == 100_000)
 
-        let unacceptable = serializer.serialize(response: response(200, contentType: "text/html"), body: body, limits: limits)
+        let unacceptable = serializer.serialize(
+            response: response(200, contentType: "text/html"), body: body, limits: limits)
         #expect(unacceptable.error?.body?.count == 65_536)
 
-        let small = serializer.serialize(response: response(500, contentType: "text/plain"), body: Array(body.prefix(65_536)), limits: limits)
+        let small = serializer.serialize(
+            response: response(500, contentType: "text/plain"), body: Array(body.prefix(65_536)), limits: limits)
         #expect(small.error?.body?.count == 65_536)
     }
 
@@ -162,7 +171,8 @@ struct SerializerValidationTests {
 
     @Test func decodeErrorUnderBadStatusBecomesUnderlying() throws {
         let serializer = FailingSerializer()
-        let result = serializer.serialize(response: response(500, contentType: "application/json"), body: Array("{]".utf8), limits: limits)
+        let result = serializer.serialize(
+            response: response(500, contentType: "application/json"), body: Array("{]".utf8), limits: limits)
         let error = try #require(result.error)
         #expect(error.code == .unacceptableStatusCode)
         #expect(error.decodedValue == nil)
@@ -174,7 +184,8 @@ struct SerializerValidationTests {
     }
 
     @Test func foreignDecodeErrorIsWrapped() throws {
-        let result = ForeignFailingSerializer().serialize(response: response(200, contentType: "application/json"), body: [1], limits: limits)
+        let result = ForeignFailingSerializer().serialize(
+            response: response(200, contentType: "application/json"), body: [1], limits: limits)
         let error = try #require(result.error)
         #expect(error.code == .internal)
         #expect(error.underlying is ForeignError)
@@ -186,12 +197,16 @@ struct SerializerValidationTests {
         #expect(validation.accepts(status: 404))
         #expect(!validation.accepts(status: 405))
         let serializer = TextSerializer()
-        let notFound = serializer.serialize(response: response(404, contentType: "text/plain"), body: Array("gone".utf8), validation: validation, limits: limits)
+        let notFound = serializer.serialize(
+            response: response(404, contentType: "text/plain"), body: Array("gone".utf8), validation: validation,
+            limits: limits)
         #expect(notFound.error == nil)
         #expect(notFound.value == "gone")
 
         let strict = ResponseValidation(acceptableStatusCodes: [200..<201])
-        let created = serializer.serialize(response: response(201, contentType: "text/plain"), body: Array("x".utf8), validation: strict, limits: limits)
+        let created = serializer.serialize(
+            response: response(201, contentType: "text/plain"), body: Array("x".utf8), validation: strict,
+            limits: limits)
         #expect(created.error?.code == .unacceptableStatusCode)
         #expect(created.value == "x")
 
@@ -202,10 +217,14 @@ struct SerializerValidationTests {
     @Test func customAcceptableContentTypesReplaceTheSerializers() throws {
         let serializer = TextSerializer()
         let validation = try ResponseValidation(acceptableContentTypes: MediaRangeList(parsing: "text/csv, text/*;q=0"))
-        let plain = serializer.serialize(response: response(200, contentType: "text/plain"), body: Array("x".utf8), validation: validation, limits: limits)
+        let plain = serializer.serialize(
+            response: response(200, contentType: "text/plain"), body: Array("x".utf8), validation: validation,
+            limits: limits)
         #expect(plain.error?.code == .unacceptableContentType)
         #expect(serializer.calls.value == 0)
-        let csv = serializer.serialize(response: response(200, contentType: "text/csv"), body: Array("a,b".utf8), validation: validation, limits: limits)
+        let csv = serializer.serialize(
+            response: response(200, contentType: "text/csv"), body: Array("a,b".utf8), validation: validation,
+            limits: limits)
         #expect(csv.error == nil)
         #expect(csv.value == "a,b")
     }
@@ -213,10 +232,12 @@ struct SerializerValidationTests {
     @Test func zeroWeightInAcceptableTypes() throws {
         var serializer = TextSerializer()
         serializer.acceptableContentTypes = try MediaRangeList(parsing: "text/*, text/html;q=0")
-        let html = serializer.serialize(response: response(200, contentType: "text/html"), body: Array("<p>".utf8), limits: limits)
+        let html = serializer.serialize(
+            response: response(200, contentType: "text/html"), body: Array("<p>".utf8), limits: limits)
         #expect(html.error?.code == .unacceptableContentType)
         #expect(serializer.calls.value == 0)
-        let csv = serializer.serialize(response: response(200, contentType: "text/csv"), body: Array("a".utf8), limits: limits)
+        let csv = serializer.serialize(
+            response: response(200, contentType: "text/csv"), body: Array("a".utf8), limits: limits)
         #expect(csv.error == nil)
     }
 
@@ -254,7 +275,8 @@ struct RegistryDecodeTests {
     @Test func decodesWithTheChosenSerializer() throws {
         let text = TextSerializer()
         let registry = makeRegistry(text, FailingSerializer())
-        let result = registry.decode(response: response(200, contentType: "text/plain;charset=utf-8"), body: Array("hi".utf8))
+        let result = registry.decode(
+            response: response(200, contentType: "text/plain;charset=utf-8"), body: Array("hi".utf8))
         #expect(result.value == "hi")
         #expect(result.error == nil)
         #expect(result.serializerName == "text")
@@ -339,7 +361,8 @@ struct RegistryDecodeTests {
     }
 
     @Test func decodeErrorUnderBadStatus() throws {
-        let result = makeRegistry(FailingSerializer()).decode(response: response(404, contentType: "application/json"), body: [1, 2])
+        let result = makeRegistry(FailingSerializer()).decode(
+            response: response(404, contentType: "application/json"), body: [1, 2])
         let error = try #require(result.error)
         #expect(error.code == .unacceptableStatusCode)
         #expect((error.underlying as? SatchelError)?.code == .syntaxError)
@@ -363,7 +386,8 @@ struct RegistryDecodeTests {
         let registry = Registry()
         try registry.register(text, for: MediaRangeList(parsing: "text/*"))
         registry.validation = try ResponseValidation(
-            acceptableStatusCodes: [200..<300, 404..<405], acceptableContentTypes: MediaRangeList(parsing: "text/plain"))
+            acceptableStatusCodes: [200..<300, 404..<405], acceptableContentTypes: MediaRangeList(parsing: "text/plain")
+        )
         let html = registry.decode(response: response(200, contentType: "text/html"), body: Array("<p>".utf8))
         #expect(html.error?.code == .unacceptableContentType)
         #expect(text.calls.value == 0)

@@ -4,7 +4,8 @@ import Testing
 
 @Suite struct BodyStreamTests {
     func temporaryFile(_ bytes: [UInt8]) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("satchel-body-\(UUID().uuidString)").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("satchel-body-\(UUID().uuidString)")
+            .path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         return path
     }

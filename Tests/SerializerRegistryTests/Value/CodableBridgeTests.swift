@@ -115,7 +115,9 @@ import Testing
     }
 
     @Test func valueIsCodableThroughFoundation() throws {
-        let value: Value = ["a": [1, 2.5, "x", true, nil], "big": .unsignedInteger(UInt64.max), "bytes": .bytes([255])]
+        let value: Value = [
+            "a": [1, 2.5, "x", true, nil], "big": .unsignedInteger(UInt64.max), "bytes": .bytes([255]),
+        ]
         let data = try JSONEncoder().encode(value)
         let decoded = try JSONDecoder().decode(Value.self, from: data)
         // Foundation's keyed containers do not keep member order, so compare member by member.

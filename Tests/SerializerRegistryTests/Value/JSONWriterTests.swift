@@ -62,16 +62,19 @@ struct JSONWriterStringTests {
         #expect(try json(.bytes([1, 2, 3])) == #""AQID""#)
         #expect(try json(.bytes([0xFF, 0xFE])) == #""\/\/4=""#)
         #expect(try json(.date(Date(timeIntervalSinceReferenceDate: 0))) == #""2001-01-01T00:00:00Z""#)
-        #expect(try json(.payload(TestPayload(width: 1))) { $0.escapesSlashes = false } == #"{"$test":{"width":1,"data":{"$data":""}}}"#)
+        #expect(
+            try json(.payload(TestPayload(width: 1))) { $0.escapesSlashes = false }
+                == #"{"$test":{"width":1,"data":{"$data":""}}}"#)
     }
 }
 
 @Suite("JSONWriter numbers")
 struct JSONWriterNumberTests {
-    @Test(arguments: [
-        (Int64.min, "-9223372036854775808"), (Int64.max, "9223372036854775807"),
-        (0, "0"), (-1, "-1"), (9, "9"), (10, "10"), (-10, "-10"), (1234567890, "1234567890"),
-    ] as [(Int64, String)])
+    @Test(
+        arguments: [
+            (Int64.min, "-9223372036854775808"), (Int64.max, "9223372036854775807"),
+            (0, "0"), (-1, "-1"), (9, "9"), (10, "10"), (-10, "-10"), (1234567890, "1234567890"),
+        ] as [(Int64, String)])
     func integers(number: Int64, text: String) throws {
         #expect(try json(.integer(number)) == text)
     }
@@ -88,7 +91,9 @@ struct JSONWriterNumberTests {
         #expect(try json(-2.25) == "-2.25")
     }
 
-    @Test(arguments: [0.1, 1e300, -0.0, Double.leastNonzeroMagnitude, 1.7976931348623157e308, 100.0, 1e16, 123456.789, -1e-7, 2.0])
+    @Test(arguments: [
+        0.1, 1e300, -0.0, Double.leastNonzeroMagnitude, 1.7976931348623157e308, 100.0, 1e16, 123456.789, -1e-7, 2.0,
+    ])
     func doublesAreValidJSONAndRoundTrip(number: Double) throws {
         let text = try json(.double(number))
         #expect(isJSONNumber(text), "\(text)")
@@ -130,20 +135,21 @@ struct JSONWriterLayoutTests {
 
     @Test func prettyPrinting() throws {
         let value: Value = ["a": [1, 2], "b": [:], "c": [], "d": ["e": nil, "f": "g"]]
-        #expect(try json(value) { $0.prettyPrinted = true } == """
-            {
-              "a": [
-                1,
-                2
-              ],
-              "b": {},
-              "c": [],
-              "d": {
-                "e": null,
-                "f": "g"
-              }
-            }
-            """)
+        #expect(
+            try json(value) { $0.prettyPrinted = true } == """
+                {
+                  "a": [
+                    1,
+                    2
+                  ],
+                  "b": {},
+                  "c": [],
+                  "d": {
+                    "e": null,
+                    "f": "g"
+                  }
+                }
+                """)
         #expect(try json([[1]]) { $0.prettyPrinted = true } == "[\n  [\n    1\n  ]\n]")
         #expect(try json(1) { $0.prettyPrinted = true } == "1")
         #expect(try json("s") { $0.prettyPrinted = true } == #""s""#)
@@ -152,10 +158,11 @@ struct JSONWriterLayoutTests {
 
     @Test func prettyAndSorted() throws {
         let value: Value = ["b": 1, "a": 2]
-        #expect(try json(value) {
-            $0.prettyPrinted = true
-            $0.sortedKeys = true
-        } == "{\n  \"a\": 2,\n  \"b\": 1\n}")
+        #expect(
+            try json(value) {
+                $0.prettyPrinted = true
+                $0.sortedKeys = true
+            } == "{\n  \"a\": 2,\n  \"b\": 1\n}")
     }
 
     @Test func maxDepth() throws {

@@ -190,15 +190,21 @@ struct ValueCanonicalTests {
     }
 
     @Test func wholeSecondDates() {
-        #expect(Value.date(Date(timeIntervalSinceReferenceDate: 0)).canonicalJSON() == #"{"$date":"2001-01-01T00:00:00Z"}"#)
+        #expect(
+            Value.date(Date(timeIntervalSinceReferenceDate: 0)).canonicalJSON() == #"{"$date":"2001-01-01T00:00:00Z"}"#)
         #expect(Value.date(Date(timeIntervalSince1970: 0)).canonicalJSON() == #"{"$date":"1970-01-01T00:00:00Z"}"#)
-        #expect(Value.date(Date(timeIntervalSince1970: 1_700_000_000)).canonicalForm == ["$date": "2023-11-14T22:13:20Z"])
+        #expect(
+            Value.date(Date(timeIntervalSince1970: 1_700_000_000)).canonicalForm == ["$date": "2023-11-14T22:13:20Z"])
     }
 
     @Test func fractionalDatesHaveMilliseconds() {
-        #expect(Value.date(Date(timeIntervalSinceReferenceDate: 0.5)).canonicalJSON() == #"{"$date":"2001-01-01T00:00:00.500Z"}"#)
-        #expect(Value.date(Date(timeIntervalSince1970: 1.25)).canonicalJSON() == #"{"$date":"1970-01-01T00:00:01.250Z"}"#)
-        #expect(Value.date(Date(timeIntervalSince1970: -0.5)).canonicalJSON() == #"{"$date":"1969-12-31T23:59:59.500Z"}"#)
+        #expect(
+            Value.date(Date(timeIntervalSinceReferenceDate: 0.5)).canonicalJSON()
+                == #"{"$date":"2001-01-01T00:00:00.500Z"}"#)
+        #expect(
+            Value.date(Date(timeIntervalSince1970: 1.25)).canonicalJSON() == #"{"$date":"1970-01-01T00:00:01.250Z"}"#)
+        #expect(
+            Value.date(Date(timeIntervalSince1970: -0.5)).canonicalJSON() == #"{"$date":"1969-12-31T23:59:59.500Z"}"#)
         #expect(Value.date(Date(timeIntervalSince1970: -1)).canonicalJSON() == #"{"$date":"1969-12-31T23:59:59Z"}"#)
     }
 
@@ -206,7 +212,8 @@ struct ValueCanonicalTests {
         // Milliseconds are the precision: a fraction that does not show in them is no fraction,
         // and the time never rounds up into the next second.
         #expect(Value.date(Date(timeIntervalSince1970: 0.0004)).canonicalJSON() == #"{"$date":"1970-01-01T00:00:00Z"}"#)
-        #expect(Value.date(Date(timeIntervalSince1970: 0.9996)).canonicalJSON() == #"{"$date":"1970-01-01T00:00:00.999Z"}"#)
+        #expect(
+            Value.date(Date(timeIntervalSince1970: 0.9996)).canonicalJSON() == #"{"$date":"1970-01-01T00:00:00.999Z"}"#)
     }
 
     @Test func payloads() {
@@ -232,16 +239,17 @@ struct ValueCanonicalTests {
 
     @Test func prettyCanonicalJSON() {
         let value: Value = ["a": [1], "b": .bytes([1])]
-        #expect(value.canonicalJSON(pretty: true) == """
-            {
-              "a": [
-                1
-              ],
-              "b": {
-                "$data": "AQ=="
-              }
-            }
-            """)
+        #expect(
+            value.canonicalJSON(pretty: true) == """
+                {
+                  "a": [
+                    1
+                  ],
+                  "b": {
+                    "$data": "AQ=="
+                  }
+                }
+                """)
     }
 
     @Test func nonFiniteNumbersAreNull() {

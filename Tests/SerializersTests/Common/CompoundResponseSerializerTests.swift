@@ -14,14 +14,16 @@ import Testing
     }
 
     @Test func theFirstMemberThatYieldsAValueWins() {
-        let result = compound.serialize(response: response(200, "application/x-www-form-urlencoded"), body: Array("a=1".utf8), limits: .default)
+        let result = compound.serialize(
+            response: response(200, "application/x-www-form-urlencoded"), body: Array("a=1".utf8), limits: .default)
         #expect(result.value == ["a": "1"])
         #expect(result.error == nil)
         #expect(result.serializerName == "form")
     }
 
     @Test func aBadStatusWithADecodableBodyKeepsValueAndErrorWithTheEarlierFailures() {
-        let result = compound.serialize(response: response(500, "application/x-www-form-urlencoded"), body: Array("a=1".utf8), limits: .default)
+        let result = compound.serialize(
+            response: response(500, "application/x-www-form-urlencoded"), body: Array("a=1".utf8), limits: .default)
         #expect(result.value == ["a": "1"])
         #expect(result.error?.code == .unacceptableStatusCode)
         #expect(result.error?.attempts.map(\.serializerName) == ["json"])
@@ -29,7 +31,8 @@ import Testing
     }
 
     @Test func whenNoMemberYieldsTheDecodingFailureIsReportedNotTheBytes() {
-        let result = compound.serialize(response: response(200, "application/json"), body: Array("{\"a\":".utf8), limits: .default)
+        let result = compound.serialize(
+            response: response(200, "application/json"), body: Array("{\"a\":".utf8), limits: .default)
         #expect(result.value == nil)
         let error = result.error
         #expect(error?.code == .truncatedInput)
@@ -40,7 +43,8 @@ import Testing
     }
 
     @Test func anUnacceptedTypeNamesEveryMember() {
-        let result = compound.serialize(response: response(200, "image/gif"), body: [0x47, 0x49, 0x46], limits: .default)
+        let result = compound.serialize(
+            response: response(200, "image/gif"), body: [0x47, 0x49, 0x46], limits: .default)
         #expect(result.value == nil)
         #expect(result.error?.code == .unacceptableContentType)
         #expect(result.error?.message == "none of the serializers (json, form) accepts Content-Type image/gif")
@@ -54,8 +58,13 @@ import Testing
     }
 
     @Test func decodeSkipsMembersThatDoNotAcceptTheType() throws {
-        #expect(try compound.decode(Array("a=1&b=2".utf8), contentType: MediaType(parsing: "application/x-www-form-urlencoded"), limits: .default) == ["a": "1", "b": "2"])
-        let error = satchelError { _ = try compound.decode(Array("x".utf8), contentType: MediaType(parsing: "text/csv"), limits: .default) }
+        #expect(
+            try compound.decode(
+                Array("a=1&b=2".utf8), contentType: MediaType(parsing: "application/x-www-form-urlencoded"),
+                limits: .default) == ["a": "1", "b": "2"])
+        let error = satchelError {
+            _ = try compound.decode(Array("x".utf8), contentType: MediaType(parsing: "text/csv"), limits: .default)
+        }
         #expect(error?.code == .unacceptableContentType)
         #expect(error?.attempts.count == 2)
     }

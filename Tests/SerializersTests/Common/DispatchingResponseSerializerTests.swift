@@ -16,7 +16,8 @@ import Testing
 
     @Test func theDeclaredTypeChoosesTheSerializer() {
         let result = registry.dispatchingSerializer.serialize(
-            response: response("application/vnd.api+json"), body: Array("{\"title\":\"x\"}".utf8), validation: .init(), limits: .default)
+            response: response("application/vnd.api+json"), body: Array("{\"title\":\"x\"}".utf8), validation: .init(),
+            limits: .default)
         #expect(result.value == ["title": "x"])
         #expect(result.serializerName == "json")
         #expect(result.sniffedContentType == nil)
@@ -56,18 +57,23 @@ import Testing
     @Test func unrecognisableBodiesFailClearly() {
         let untyped = registry.decode(response: response(nil), body: Array("hello".utf8))
         #expect(untyped.error?.code == .unacceptableContentType)
-        #expect(untyped.error?.message == "the response has a body but no Content-Type, and its format is not recognisable")
+        #expect(
+            untyped.error?.message == "the response has a body but no Content-Type, and its format is not recognisable")
         let opaque = registry.decode(response: response("application/octet-stream"), body: [0, 1, 2])
         #expect(opaque.error?.message == "no registered serializer accepts Content-Type application/octet-stream")
         // The JSON serializer recognises `{`, but here it is registered for another type only.
         let narrow = Registry()
-        narrow.register(JSONResponseSerializer(), for: MediaRangeList(accepting: [MediaType(type: "application", subtype: "x-only")]))
+        narrow.register(
+            JSONResponseSerializer(),
+            for: MediaRangeList(accepting: [MediaType(type: "application", subtype: "x-only")]))
         let unknownSniff = narrow.decode(response: response(nil), body: Array("{}".utf8))
         #expect(unknownSniff.error?.message == "no registered serializer accepts the sniffed type application/json")
         // Sniffing is the registered serializers' capability: an empty registry recognises nothing.
         let nothingRegistered = DispatchingResponseSerializer(registry: Registry()).serialize(
             response: response(nil), body: Array("{}".utf8), validation: .init(), limits: .default)
-        #expect(nothingRegistered.error?.message == "the response has a body but no Content-Type, and its format is not recognisable")
+        #expect(
+            nothingRegistered.error?.message
+                == "the response has a body but no Content-Type, and its format is not recognisable")
     }
 
     @Test func anEmptyBodyWithABadStatusIsAStatusError() {
@@ -88,18 +94,26 @@ import Testing
     /// member's default checks the status and its own acceptable types.
     @Test func incrementalReadersComeFromTheChosenMember() throws {
         let dispatcher = registry.dispatchingSerializer
-        let chosen = try #require(dispatcher.makeIncrementalReader(for: response("application/json"), validation: .init(), limits: .default))
+        let chosen = try #require(
+            dispatcher.makeIncrementalReader(for: response("application/json"), validation: .init(), limits: .default))
         #expect(chosen.serializerName == "json")
         try chosen.reader.feed(Array(#"{"a":"#.utf8))
         try chosen.reader.feed(Array("1}".utf8))
         #expect(try chosen.reader.finish() == ["a": 1])
-        #expect(dispatcher.makeIncrementalReader(for: response("application/json", status: 500), validation: .init(), limits: .default) == nil)
+        #expect(
+            dispatcher.makeIncrementalReader(
+                for: response("application/json", status: 500), validation: .init(), limits: .default) == nil)
         #expect(dispatcher.makeIncrementalReader(for: response(nil), validation: .init(), limits: .default) == nil)
-        #expect(dispatcher.makeIncrementalReader(for: response("application/x-unknown"), validation: .init(), limits: .default) == nil)
+        #expect(
+            dispatcher.makeIncrementalReader(
+                for: response("application/x-unknown"), validation: .init(), limits: .default) == nil)
         // A serializer asked directly refuses a type it does not accept, unless validation names it.
         let json = JSONResponseSerializer()
         #expect(json.makeIncrementalReader(for: response("text/csv"), validation: .init(), limits: .default) == nil)
-        let csvAllowed = ResponseValidation(acceptableContentTypes: MediaRangeList(accepting: [MediaType(type: "text", subtype: "csv")]))
-        #expect(json.makeIncrementalReader(for: response("text/csv"), validation: csvAllowed, limits: .default)?.serializerName == "json")
+        let csvAllowed = ResponseValidation(
+            acceptableContentTypes: MediaRangeList(accepting: [MediaType(type: "text", subtype: "csv")]))
+        #expect(
+            json.makeIncrementalReader(for: response("text/csv"), validation: csvAllowed, limits: .default)?
+                .serializerName == "json")
     }
 }

@@ -24,7 +24,8 @@ import Testing
         #expect(sniff(Array(" \r\n\t{\"a\":1}".utf8)) == "application/json")
         #expect(sniff([0xEF, 0xBB, 0xBF] + Array("[1]".utf8)) == "application/json")
         #expect(sniff(Array("<?xml version=\"1.0\"?><a/>".utf8)) == "application/xml")
-        let plist = #"<?xml version="1.0"?><!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "x"><plist version="1.0"><dict/></plist>"#
+        let plist =
+            #"<?xml version="1.0"?><!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "x"><plist version="1.0"><dict/></plist>"#
         #expect(sniff(Array(plist.utf8)) == "application/x-plist")
         #expect(sniff(Array("<plist><true/></plist>".utf8)) == "application/x-plist")
     }

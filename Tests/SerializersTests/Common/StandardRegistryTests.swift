@@ -45,7 +45,10 @@ import Testing
 
     @Test func acceptHeaderListsEveryResponseType() {
         let accept = Registry.standard().acceptHeader
-        for type in ["application/json", "text/json", "text/javascript", "application/x-www-form-urlencoded", "multipart/*", "text/*", "application/problem+json", "application/http"] {
+        for type in [
+            "application/json", "text/json", "text/javascript", "application/x-www-form-urlencoded", "multipart/*",
+            "text/*", "application/problem+json", "application/http",
+        ] {
             #expect(accept.contains(type), "\(accept)")
         }
     }

@@ -38,18 +38,22 @@ struct FormEscapingTests {
         #expect(Set(allowed) == Self.allowed)
     }
 
-    @Test("control bytes and bytes above 0x7E are escaped", arguments: Array(0x00..<0x20 as Range<UInt8>) + [0x7F, 0x80, 0xC3, 0xFF])
+    @Test(
+        "control bytes and bytes above 0x7E are escaped",
+        arguments: Array(0x00..<0x20 as Range<UInt8>) + [0x7F, 0x80, 0xC3, 0xFF])
     func nonPrintable(byte: UInt8) {
         #expect(PercentEncoding.escape(bytes: [byte]) == Self.escaped(byte))
     }
 
-    @Test("UTF-8 text is escaped byte by byte", arguments: [
-        ("é", "%C3%A9"),
-        ("e\u{301}", "e%CC%81"),
-        ("日本", "%E6%97%A5%E6%9C%AC"),
-        ("😀", "%F0%9F%98%80"),
-        ("👨‍👩‍👧", "%F0%9F%91%A8%E2%80%8D%F0%9F%91%A9%E2%80%8D%F0%9F%91%A7"),
-    ])
+    @Test(
+        "UTF-8 text is escaped byte by byte",
+        arguments: [
+            ("é", "%C3%A9"),
+            ("e\u{301}", "e%CC%81"),
+            ("日本", "%E6%97%A5%E6%9C%AC"),
+            ("😀", "%F0%9F%98%80"),
+            ("👨‍👩‍👧", "%F0%9F%91%A8%E2%80%8D%F0%9F%91%A9%E2%80%8D%F0%9F%91%A7"),
+        ])
     func utf8(text: String, expected: String) throws {
         #expect(PercentEncoding.escape(text) == expected)
         #expect(try FormWriter().queryString(from: .object([text: .string(text)])) == "\(expected)=\(expected)")

@@ -14,18 +14,20 @@ struct FormReaderErrorTests {
 
     // MARK: - Percent escapes
 
-    @Test("a malformed escape is a syntax error at its '%'", arguments: [
-        ("a=%zz", 2, "%zz"),
-        ("a=%", 2, "%"),
-        ("a=%4", 2, "%4"),
-        ("a=%4&b=1", 2, "%4"),
-        ("a=%&b=1", 2, "%"),
-        ("a=1&b=x%g1", 7, "%g1"),
-        ("a=%4z", 2, "%4z"),
-        ("%zz=1", 0, "%zz"),
-        ("a%5=1", 1, "%5"),
-        ("ok=%41%42%", 9, "%"),
-    ])
+    @Test(
+        "a malformed escape is a syntax error at its '%'",
+        arguments: [
+            ("a=%zz", 2, "%zz"),
+            ("a=%", 2, "%"),
+            ("a=%4", 2, "%4"),
+            ("a=%4&b=1", 2, "%4"),
+            ("a=%&b=1", 2, "%"),
+            ("a=1&b=x%g1", 7, "%g1"),
+            ("a=%4z", 2, "%4z"),
+            ("%zz=1", 0, "%zz"),
+            ("a%5=1", 1, "%5"),
+            ("ok=%41%42%", 9, "%"),
+        ])
     func badEscape(text: String, offset: Int, escape: String) {
         let error = failure(text)
         #expect(error?.code == .syntaxError)
@@ -33,17 +35,19 @@ struct FormReaderErrorTests {
         #expect(error?.message.contains("\"\(escape)\"") == true, "message: \(error?.message ?? "")")
     }
 
-    @Test("decoded bytes that are not UTF-8 are an encoding error where the bad sequence starts", arguments: [
-        ("a=%FF", 2),
-        ("a=ok%C3%28", 4),
-        ("a=%C0%AF", 2),
-        ("a=%ED%A0%80", 2),
-        ("a=%E6%97", 2),
-        ("%FF=1", 0),
-        ("key=value&x%C3=1", 11),
-        ("a=%C3%A9%C3", 8),
-        ("a=é+%80", 5),
-    ])
+    @Test(
+        "decoded bytes that are not UTF-8 are an encoding error where the bad sequence starts",
+        arguments: [
+            ("a=%FF", 2),
+            ("a=ok%C3%28", 4),
+            ("a=%C0%AF", 2),
+            ("a=%ED%A0%80", 2),
+            ("a=%E6%97", 2),
+            ("%FF=1", 0),
+            ("key=value&x%C3=1", 11),
+            ("a=%C3%A9%C3", 8),
+            ("a=é+%80", 5),
+        ])
     func invalidUTF8(text: String, offset: Int) {
         let error = failure(text)
         #expect(error?.code == .invalidEncoding)
@@ -68,18 +72,20 @@ struct FormReaderErrorTests {
 
     // MARK: - Keys
 
-    @Test("malformed keys are syntax errors at the offending byte, naming the key", arguments: [
-        ("a[=1", 1, "a["),
-        ("x=1&a]b[=2", 5, "a]b["),
-        ("[a]=1", 0, "[a]"),
-        ("x=1&[]=2", 4, "[]"),
-        ("a[b]c=1", 4, "a[b]c"),
-        ("a[b]]=1", 4, "a[b]]"),
-        ("a[b[c]]=1", 3, "a[b[c]]"),
-        ("a[b][c", 4, "a[b][c"),
-        ("x=1&a%5Bb%5Dc=1", 12, "a[b]c"),
-        ("x=1&a%5B=1", 5, "a["),
-    ])
+    @Test(
+        "malformed keys are syntax errors at the offending byte, naming the key",
+        arguments: [
+            ("a[=1", 1, "a["),
+            ("x=1&a]b[=2", 5, "a]b["),
+            ("[a]=1", 0, "[a]"),
+            ("x=1&[]=2", 4, "[]"),
+            ("a[b]c=1", 4, "a[b]c"),
+            ("a[b]]=1", 4, "a[b]]"),
+            ("a[b[c]]=1", 3, "a[b[c]]"),
+            ("a[b][c", 4, "a[b][c"),
+            ("x=1&a%5Bb%5Dc=1", 12, "a[b]c"),
+            ("x=1&a%5B=1", 5, "a["),
+        ])
     func malformedKeys(text: String, offset: Int, key: String) {
         let error = failure(text)
         #expect(error?.code == .syntaxError)
@@ -87,18 +93,20 @@ struct FormReaderErrorTests {
         #expect(error?.message.contains("\"\(key)\"") == true, "message: \(error?.message ?? "")")
     }
 
-    @Test("conflicting keys are a type mismatch naming the key path", arguments: [
-        ("a=1&a[b]=2", 4, "$.a"),
-        ("a[b]=1&a=2", 7, "$.a"),
-        ("a=1&a[]=2", 4, "$.a"),
-        ("a[]=1&a[b]=2", 6, "$.a"),
-        ("a[b]=1&a[]=2", 7, "$.a"),
-        ("a[]=1&a=2", 6, "$.a"),
-        ("a[b]=1&a[b][c]=2", 7, "$.a.b"),
-        ("a[b][c]=1&a[b]=2", 10, "$.a.b"),
-        ("a[][b]=1&a[][b][c]=2", 9, "$.a[0].b"),
-        ("x[y z]=1&x[y z][0]=2", 9, #"$.x["y z"]"#),
-    ])
+    @Test(
+        "conflicting keys are a type mismatch naming the key path",
+        arguments: [
+            ("a=1&a[b]=2", 4, "$.a"),
+            ("a[b]=1&a=2", 7, "$.a"),
+            ("a=1&a[]=2", 4, "$.a"),
+            ("a[]=1&a[b]=2", 6, "$.a"),
+            ("a[b]=1&a[]=2", 7, "$.a"),
+            ("a[]=1&a=2", 6, "$.a"),
+            ("a[b]=1&a[b][c]=2", 7, "$.a.b"),
+            ("a[b][c]=1&a[b]=2", 10, "$.a.b"),
+            ("a[][b]=1&a[][b][c]=2", 9, "$.a[0].b"),
+            ("x[y z]=1&x[y z][0]=2", 9, #"$.x["y z"]"#),
+        ])
     func conflicts(text: String, offset: Int, keyPath: String) {
         let error = failure(text)
         #expect(error?.code == .typeMismatch)
@@ -170,12 +178,14 @@ struct FormReaderErrorTests {
         #expect(try FormReader(options: options, limits: Limits(maxDepth: 2)).read("\(key)=1") == .object([key: "1"]))
     }
 
-    @Test("maxStringBytes bounds decoded keys and values", arguments: [
-        ("abcde=1", 0),
-        ("a=12345", 2),
-        ("x=1&a=%41%41%41%41%41", 6),
-        ("x=1&abcd=1&%41%41%41%41%41", 11),
-    ])
+    @Test(
+        "maxStringBytes bounds decoded keys and values",
+        arguments: [
+            ("abcde=1", 0),
+            ("a=12345", 2),
+            ("x=1&a=%41%41%41%41%41", 6),
+            ("x=1&abcd=1&%41%41%41%41%41", 11),
+        ])
     func maxStringBytes(text: String, offset: Int) {
         let error = failure(text, limits: Limits(maxStringBytes: 4))
         #expect(error?.code == .limitExceeded)

@@ -120,16 +120,18 @@ struct FormReaderTests {
         #expect(try decode("a[0][b]=1&a[1][b]=2") == ["a": [["b": "1"], ["b": "2"]]])
     }
 
-    @Test("keys that are not exactly '0'..'n-1' stay an object", arguments: [
-        ("a[0]=x&a[2]=y", ["a": ["0": "x", "2": "y"]]),
-        ("a[1]=x", ["a": ["1": "x"]]),
-        ("a[00]=x", ["a": ["00": "x"]]),
-        ("a[0]=x&a[01]=y", ["a": ["0": "x", "01": "y"]]),
-        ("a[0]=x&a[b]=y", ["a": ["0": "x", "b": "y"]]),
-        ("a[%2B0]=x", ["a": ["+0": "x"]]),
-        ("a[+0]=x", ["a": [" 0": "x"]]),
-        ("a[-1]=x&a[0]=y", ["a": ["-1": "x", "0": "y"]]),
-    ] as [(String, Value)])
+    @Test(
+        "keys that are not exactly '0'..'n-1' stay an object",
+        arguments: [
+            ("a[0]=x&a[2]=y", ["a": ["0": "x", "2": "y"]]),
+            ("a[1]=x", ["a": ["1": "x"]]),
+            ("a[00]=x", ["a": ["00": "x"]]),
+            ("a[0]=x&a[01]=y", ["a": ["0": "x", "01": "y"]]),
+            ("a[0]=x&a[b]=y", ["a": ["0": "x", "b": "y"]]),
+            ("a[%2B0]=x", ["a": ["+0": "x"]]),
+            ("a[+0]=x", ["a": [" 0": "x"]]),
+            ("a[-1]=x&a[0]=y", ["a": ["-1": "x", "0": "y"]]),
+        ] as [(String, Value)])
     func notIndexed(text: String, expected: Value) throws {
         #expect(try decode(text) == expected)
     }

@@ -1,12 +1,13 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import HTTPTypes
 import SerializerRegistry
 import Serializers
 import Testing
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 private struct FormClosureFailure: Error {}
 
@@ -30,9 +31,11 @@ struct FormRequestTests {
 
     // MARK: - Placement
 
-    @Test("GET, HEAD and DELETE put parameters in the query", arguments: [
-        HTTPRequest.Method.get, .head, .delete,
-    ])
+    @Test(
+        "GET, HEAD and DELETE put parameters in the query",
+        arguments: [
+            HTTPRequest.Method.get, .head, .delete,
+        ])
     func queryMethods(method: HTTPRequest.Method) throws {
         let serialized = try FormRequestSerializer().serialize(Self.parameters, into: request(method))
         #expect(serialized.request.path == "/items?\(Self.encoded)")
@@ -40,9 +43,11 @@ struct FormRequestTests {
         #expect(serialized.request.headerFields[.contentType] == nil)
     }
 
-    @Test("POST, PUT and PATCH put parameters in the body", arguments: [
-        HTTPRequest.Method.post, .put, .patch,
-    ])
+    @Test(
+        "POST, PUT and PATCH put parameters in the body",
+        arguments: [
+            HTTPRequest.Method.post, .put, .patch,
+        ])
     func bodyMethods(method: HTTPRequest.Method) throws {
         let serialized = try FormRequestSerializer().serialize(Self.parameters, into: request(method))
         #expect(serialized.request.path == "/items")
@@ -50,27 +55,31 @@ struct FormRequestTests {
         #expect(serialized.request.headerFields[.contentType] == "application/x-www-form-urlencoded")
     }
 
-    @Test("an existing query is continued with '&'", arguments: [
-        ("/items?x=1", "/items?x=1&a=1"),
-        ("/items?", "/items?a=1"),
-        ("/items?x=1&", "/items?x=1&a=1"),
-        ("/items#top", "/items?a=1#top"),
-        ("/items?x=1#top", "/items?x=1&a=1#top"),
-    ])
+    @Test(
+        "an existing query is continued with '&'",
+        arguments: [
+            ("/items?x=1", "/items?x=1&a=1"),
+            ("/items?", "/items?a=1"),
+            ("/items?x=1&", "/items?x=1&a=1"),
+            ("/items#top", "/items?a=1#top"),
+            ("/items?x=1#top", "/items?x=1&a=1#top"),
+        ])
     func existingQuery(path: String, expected: String) throws {
         let serialized = try FormRequestSerializer().serialize(["a": 1], into: request(.get, path: path))
         #expect(serialized.request.path == expected)
     }
 
-    @Test("appending a query to a path", arguments: [
-        ("/s", "/s?a=2"),
-        ("/s?x=1", "/s?x=1&a=2"),
-        ("/s?", "/s?a=2"),
-        ("/s?x=1&", "/s?x=1&a=2"),
-        ("/s#f", "/s?a=2#f"),
-        ("/s?x#f?g", "/s?x&a=2#f?g"),
-        ("", "?a=2"),
-    ])
+    @Test(
+        "appending a query to a path",
+        arguments: [
+            ("/s", "/s?a=2"),
+            ("/s?x=1", "/s?x=1&a=2"),
+            ("/s?", "/s?a=2"),
+            ("/s?x=1&", "/s?x=1&a=2"),
+            ("/s#f", "/s?a=2#f"),
+            ("/s?x#f?g", "/s?x&a=2#f?g"),
+            ("", "?a=2"),
+        ])
     func appendingQuery(path: String, expected: String) {
         #expect(FormRequestSerializer.appending(query: "a=2", to: path) == expected)
     }
@@ -91,9 +100,11 @@ struct FormRequestTests {
         #expect(serialized.request.headerFields[.contentType] == "application/x-www-form-urlencoded")
     }
 
-    @Test("no parameters: nil and null leave query, body and Content-Type alone", arguments: [
-        HTTPRequest.Method.get, .post,
-    ])
+    @Test(
+        "no parameters: nil and null leave query, body and Content-Type alone",
+        arguments: [
+            HTTPRequest.Method.get, .post,
+        ])
     func noParameters(method: HTTPRequest.Method) throws {
         for parameters: Value? in [nil, .null] {
             let serialized = try FormRequestSerializer().serialize(parameters, into: request(method))
@@ -109,18 +120,23 @@ struct FormRequestTests {
         var head = request(.post)
         head.headerFields[.contentType] = "application/x-www-form-urlencoded; charset=utf-8"
         let serialized = try FormRequestSerializer().serialize(["a": 1], into: head)
-        #expect(serialized.request.headerFields[values: .contentType] == ["application/x-www-form-urlencoded; charset=utf-8"])
+        #expect(
+            serialized.request.headerFields[values: .contentType] == [
+                "application/x-www-form-urlencoded; charset=utf-8"
+            ])
         #expect(serialized.body == Array("a=1".utf8))
     }
 
-    @Test("placement override", arguments: [
-        (FormRequestSerializer.Placement.query, HTTPRequest.Method.post, true),
-        (.query, .put, true),
-        (.body, .get, false),
-        (.body, .delete, false),
-        (.automatic, .get, true),
-        (.automatic, .post, false),
-    ])
+    @Test(
+        "placement override",
+        arguments: [
+            (FormRequestSerializer.Placement.query, HTTPRequest.Method.post, true),
+            (.query, .put, true),
+            (.body, .get, false),
+            (.body, .delete, false),
+            (.automatic, .get, true),
+            (.automatic, .post, false),
+        ])
     func placement(placement: FormRequestSerializer.Placement, method: HTTPRequest.Method, inQuery: Bool) throws {
         var serializer = FormRequestSerializer()
         serializer.options.placement = placement
@@ -265,19 +281,21 @@ struct FormRequestTests {
         #expect(FormRequestSerializer().headers == DefaultHeaders.standard)
     }
 
-    @Test("Accept-Language from the POSIX locale variables", arguments: [
-        ([:], "en"),
-        (["LANG": "fr_FR.UTF-8"], "fr-FR"),
-        (["LANG": "de_DE@euro"], "de-DE"),
-        (["LANG": "C"], "en"),
-        (["LANG": "POSIX"], "en"),
-        (["LC_ALL": "C.UTF-8"], "en"),
-        (["LC_ALL": "es_ES.UTF-8", "LC_MESSAGES": "it_IT.UTF-8", "LANG": "de_DE.UTF-8"], "es-ES"),
-        (["LC_MESSAGES": "it_IT.UTF-8", "LANG": "de_DE.UTF-8"], "it-IT"),
-        (["LANGUAGE": "fr_CA:fr:en", "LANG": "de_DE.UTF-8"], "fr-CA, fr;q=0.9, en;q=0.8, de-DE;q=0.7"),
-        (["LANGUAGE": "en_US:en", "LANG": "en_US.UTF-8"], "en-US, en;q=0.9"),
-        (["LANGUAGE": "", "LANG": "pt_BR.UTF-8"], "pt-BR"),
-    ] as [([String: String], String)])
+    @Test(
+        "Accept-Language from the POSIX locale variables",
+        arguments: [
+            ([:], "en"),
+            (["LANG": "fr_FR.UTF-8"], "fr-FR"),
+            (["LANG": "de_DE@euro"], "de-DE"),
+            (["LANG": "C"], "en"),
+            (["LANG": "POSIX"], "en"),
+            (["LC_ALL": "C.UTF-8"], "en"),
+            (["LC_ALL": "es_ES.UTF-8", "LC_MESSAGES": "it_IT.UTF-8", "LANG": "de_DE.UTF-8"], "es-ES"),
+            (["LC_MESSAGES": "it_IT.UTF-8", "LANG": "de_DE.UTF-8"], "it-IT"),
+            (["LANGUAGE": "fr_CA:fr:en", "LANG": "de_DE.UTF-8"], "fr-CA, fr;q=0.9, en;q=0.8, de-DE;q=0.7"),
+            (["LANGUAGE": "en_US:en", "LANG": "en_US.UTF-8"], "en-US, en;q=0.9"),
+            (["LANGUAGE": "", "LANG": "pt_BR.UTF-8"], "pt-BR"),
+        ] as [([String: String], String)])
     func acceptLanguage(environment: [String: String], expected: String) {
         #expect(DefaultHeaders.acceptLanguage(environment: environment) == expected)
     }

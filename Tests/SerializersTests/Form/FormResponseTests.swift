@@ -38,7 +38,8 @@ struct FormResponseTests {
     @Test("a body decodes to an object")
     func decodesBody() throws {
         let value = try FormResponseSerializer().decode(
-            Array("oauth_token=ab%2Fc&oauth_callback_confirmed=true".utf8), contentType: .formURLEncoded, limits: .default)
+            Array("oauth_token=ab%2Fc&oauth_callback_confirmed=true".utf8), contentType: .formURLEncoded,
+            limits: .default)
         #expect(value == ["oauth_token": "ab/c", "oauth_callback_confirmed": "true"])
     }
 

@@ -53,7 +53,8 @@ struct FormRoundTripTests {
     @Test("scalars come back as their text")
     func scalars() throws {
         let value: Value = ["b": true, "d": 2.5, "i": -7, "n": nil, "u": .unsignedInteger(UInt64.max), "w": 3.0]
-        #expect(try roundTrip(value) == ["b": "1", "d": "2.5", "i": "-7", "n": nil, "u": "18446744073709551615", "w": "3"])
+        #expect(
+            try roundTrip(value) == ["b": "1", "d": "2.5", "i": "-7", "n": nil, "u": "18446744073709551615", "w": "3"])
         var literal = FormWriter.Options()
         literal.boolStyle = .literal
         #expect(try roundTrip(["t": true, "f": false], literal) == ["f": "false", "t": "true"])
@@ -73,7 +74,8 @@ struct FormRoundTripTests {
         encoding.arrayStyle = .noBrackets
         var decoding = FormReader.Options()
         decoding.duplicateKeys = .collectIntoArray
-        #expect(try roundTrip(["a": ["1", "2", "3"], "b": "4"], encoding, decoding) == ["a": ["1", "2", "3"], "b": "4"])
+        #expect(
+            try roundTrip(["a": ["1", "2", "3"], "b": "4"], encoding, decoding) == ["a": ["1", "2", "3"], "b": "4"])
     }
 
     @Test("random nested structures round-trip with indexed arrays", arguments: 0..<40)
@@ -100,7 +102,8 @@ struct FormRoundTripTests {
     private static func randomObject(depth: Int, using generator: inout SeededGenerator) -> Value {
         var members = ValueObject()
         for _ in 0..<Int.random(in: 1...4, using: &generator) {
-            members["k" + randomText(using: &generator, allowEmpty: true)] = randomValue(depth: depth + 1, using: &generator)
+            members["k" + randomText(using: &generator, allowEmpty: true)] = randomValue(
+                depth: depth + 1, using: &generator)
         }
         return .object(members)
     }
@@ -113,7 +116,10 @@ struct FormRoundTripTests {
         case 1:
             return Bool.random(using: &generator) ? .null : .string(randomText(using: &generator, allowEmpty: false))
         case 2:
-            return .array((0..<Int.random(in: 1...3, using: &generator)).map { _ in randomValue(depth: depth + 1, using: &generator) })
+            return .array(
+                (0..<Int.random(in: 1...3, using: &generator)).map { _ in
+                    randomValue(depth: depth + 1, using: &generator)
+                })
         default:
             return randomObject(depth: depth, using: &generator)
         }

@@ -1,11 +1,12 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import SerializerRegistry
 import Serializers
 import Testing
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A payload kind no form can express.
 private final class FormTestPayload: ValuePayload, Equatable {
@@ -30,9 +31,11 @@ struct FormWriterTests {
         #expect(try FormWriter().write(.null) == [])
     }
 
-    @Test("top-level parameters that are not an object are an invalid argument", arguments: [
-        Value.array(["a"]), "text", 1, true, 1.5, .bytes([1]),
-    ])
+    @Test(
+        "top-level parameters that are not an object are an invalid argument",
+        arguments: [
+            Value.array(["a"]), "text", 1, true, 1.5, .bytes([1]),
+        ])
     func topLevelMustBeObject(parameters: Value) {
         let error = #expect(throws: SatchelError.self) { try encode(parameters) }
         #expect(error?.code == .invalidArgument)
@@ -88,17 +91,18 @@ struct FormWriterTests {
         let pairs = try FormWriter().pairs(from: parameters).map { pair in
             pair.value.map { "\(pair.key)=\(String(decoding: $0, as: UTF8.self))" } ?? pair.key
         }
-        #expect(pairs == [
-            "page=2",
-            "user[address][city]=Paris",
-            "user[address][zip]",
-            "user[name]=Ann",
-            "user[pets][][age]=3",
-            "user[pets][][kind]=cat",
-            "user[pets][][kind]=dog",
-            "user[tags][]=x",
-            "user[tags][]=y",
-        ])
+        #expect(
+            pairs == [
+                "page=2",
+                "user[address][city]=Paris",
+                "user[address][zip]",
+                "user[name]=Ann",
+                "user[pets][][age]=3",
+                "user[pets][][kind]=cat",
+                "user[pets][][kind]=dog",
+                "user[tags][]=x",
+                "user[tags][]=y",
+            ])
     }
 
     @Test("nested arrays repeat the brackets")
@@ -126,11 +130,13 @@ struct FormWriterTests {
 
     // MARK: - Options
 
-    @Test("array styles", arguments: [
-        (FormWriter.ArrayStyle.brackets, "a%5B%5D=1&a%5B%5D=2&b%5B%5D%5Bc%5D=3"),
-        (.noBrackets, "a=1&a=2&b%5Bc%5D=3"),
-        (.indexed, "a%5B0%5D=1&a%5B1%5D=2&b%5B0%5D%5Bc%5D=3"),
-    ])
+    @Test(
+        "array styles",
+        arguments: [
+            (FormWriter.ArrayStyle.brackets, "a%5B%5D=1&a%5B%5D=2&b%5B%5D%5Bc%5D=3"),
+            (.noBrackets, "a=1&a=2&b%5Bc%5D=3"),
+            (.indexed, "a%5B0%5D=1&a%5B1%5D=2&b%5B0%5D%5Bc%5D=3"),
+        ])
     func arrayStyles(style: FormWriter.ArrayStyle, expected: String) throws {
         var options = FormWriter.Options()
         options.arrayStyle = style
@@ -146,10 +152,12 @@ struct FormWriterTests {
                 == "m%5B0%5D%5B0%5D=x&m%5B0%5D%5B1%5D=y&m%5B1%5D%5B0%5D=z")
     }
 
-    @Test("bool styles", arguments: [
-        (FormWriter.BoolStyle.numeric, "f=0&t=1"),
-        (.literal, "f=false&t=true"),
-    ])
+    @Test(
+        "bool styles",
+        arguments: [
+            (FormWriter.BoolStyle.numeric, "f=0&t=1"),
+            (.literal, "f=false&t=true"),
+        ])
     func boolStyles(style: FormWriter.BoolStyle, expected: String) throws {
         var options = FormWriter.Options()
         options.boolStyle = style
@@ -187,18 +195,22 @@ struct FormWriterTests {
         #expect(try encode(["a": 0]) == "a=0")
     }
 
-    @Test("doubles: integral below 1e15 without a fraction, otherwise the shortest text", arguments: [
-        (1.0, "1"), (-2.0, "-2"), (1.5, "1.5"), (0.1, "0.1"), (-0.0, "0"),
-        (999_999_999_999_999.0, "999999999999999"), (-999_999_999_999_999.0, "-999999999999999"),
-        (1e15, "1000000000000000.0"), (1e20, "1e%2B20"), (1e-7, "1e-07"), (123.456, "123.456"),
-    ])
+    @Test(
+        "doubles: integral below 1e15 without a fraction, otherwise the shortest text",
+        arguments: [
+            (1.0, "1"), (-2.0, "-2"), (1.5, "1.5"), (0.1, "0.1"), (-0.0, "0"),
+            (999_999_999_999_999.0, "999999999999999"), (-999_999_999_999_999.0, "-999999999999999"),
+            (1e15, "1000000000000000.0"), (1e20, "1e%2B20"), (1e-7, "1e-07"), (123.456, "123.456"),
+        ])
     func doubles(number: Double, expected: String) throws {
         #expect(try encode(["a": .double(number)]) == "a=\(expected)")
     }
 
-    @Test("non-finite doubles are unencodable, with their key path", arguments: [
-        Double.nan, .infinity, -.infinity,
-    ])
+    @Test(
+        "non-finite doubles are unencodable, with their key path",
+        arguments: [
+            Double.nan, .infinity, -.infinity,
+        ])
     func nonFiniteDoubles(number: Double) {
         let error = #expect(throws: SatchelError.self) {
             try encode(["outer": ["list": [1, .double(number)]]])
@@ -235,11 +247,12 @@ struct FormWriterTests {
     @Test("pairs are unescaped, with nil for a null")
     func pairs() throws {
         let pairs = try FormWriter().pairs(from: ["a b": ["c&d": "é"], "n": nil, "raw": .bytes([0xFF])])
-        #expect(pairs == [
-            FormWriter.Pair(key: "a b[c&d]", value: Array("é".utf8)),
-            FormWriter.Pair(key: "n", value: nil),
-            FormWriter.Pair(key: "raw", value: [0xFF]),
-        ])
+        #expect(
+            pairs == [
+                FormWriter.Pair(key: "a b[c&d]", value: Array("é".utf8)),
+                FormWriter.Pair(key: "n", value: nil),
+                FormWriter.Pair(key: "raw", value: [0xFF]),
+            ])
     }
 
     @Test("encode(_:) returns the bytes of queryString(from:)")

@@ -16,10 +16,15 @@ import Testing
         ])
 
     static let seed: [UInt8] = BatchResponseTests.batch([
-        BatchResponseTests.embedded("HTTP/1.1 200 OK", ["Content-Type: application/json", "Content-ID: <response-1>"], Array("{\"a\":[1,2]}".utf8)),
-        BatchResponseTests.embedded("HTTP/1.1 404 Not Found", ["Content-Type: application/problem+json"], Array("{\"title\":\"gone\"}".utf8)),
-        BatchResponseTests.embedded("HTTP/1.1 200 OK", ["Content-Type: text/plain; charset=utf-16"], [0xFF, 0xFE, 0x61, 0x00]),
-        BatchResponseTests.embedded("HTTP/1.1 200 OK", ["Content-Type: application/http"],
+        BatchResponseTests.embedded(
+            "HTTP/1.1 200 OK", ["Content-Type: application/json", "Content-ID: <response-1>"],
+            Array("{\"a\":[1,2]}".utf8)),
+        BatchResponseTests.embedded(
+            "HTTP/1.1 404 Not Found", ["Content-Type: application/problem+json"], Array("{\"title\":\"gone\"}".utf8)),
+        BatchResponseTests.embedded(
+            "HTTP/1.1 200 OK", ["Content-Type: text/plain; charset=utf-16"], [0xFF, 0xFE, 0x61, 0x00]),
+        BatchResponseTests.embedded(
+            "HTTP/1.1 200 OK", ["Content-Type: application/http"],
             BatchResponseTests.embedded("HTTP/1.1 204 No Content", [], [])),
     ])
 
@@ -45,7 +50,8 @@ import Testing
         let registry = Registry.standard()
         let serializer = HTTPMessageResponseSerializer(registry: registry)
         let seed = BatchResponseTests.embedded(
-            "HTTP/1.1 500 Internal Server Error", ["Content-Type: application/json", "X-Trace: abc"], Array("{\"e\":1}".utf8))
+            "HTTP/1.1 500 Internal Server Error", ["Content-Type: application/json", "X-Trace: abc"],
+            Array("{\"e\":1}".utf8))
         var generator = SeededGenerator(seed: 0x477)
         for _ in 0..<1500 {
             let body = Self.mutator.mutate(seed, using: &generator)
@@ -60,13 +66,16 @@ import Testing
     @Test func mutatedContentRangesAndTextNeverTrap() throws {
         var generator = SeededGenerator(seed: 0xC0DE)
         for _ in 0..<2000 {
-            let range = String(decoding: Self.mutator.mutate(Array("bytes 100-199/1000".utf8), using: &generator), as: UTF8.self)
+            let range = String(
+                decoding: Self.mutator.mutate(Array("bytes 100-199/1000".utf8), using: &generator), as: UTF8.self)
             if let parsed = try? ContentRange(parsing: range), let bounds = parsed.range {
                 #expect(bounds.lowerBound <= bounds.upperBound)
                 if let length = parsed.completeLength { #expect(bounds.upperBound < length) }
             }
             let text = Self.mutator.mutate([0xFE, 0xFF, 0x00, 0x61, 0xD8, 0x3D, 0xDE, 0x00], using: &generator)
-            for type in ["text/plain", "text/plain; charset=utf-32le", "application/xml", "text/plain; charset=us-ascii"] {
+            for type in [
+                "text/plain", "text/plain; charset=utf-32le", "application/xml", "text/plain; charset=us-ascii",
+            ] {
                 _ = try? TextDecoding().decode(text, mediaType: try MediaType(parsing: type))
             }
         }

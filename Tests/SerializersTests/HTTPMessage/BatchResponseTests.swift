@@ -44,10 +44,12 @@ import Testing
         #expect(parts.response(answering: "nothing") == nil)
 
         // PNG, Atom (XML) and plist sub-responses, each by its own Content-Type.
-        let image = try #require(try message(parts.response(answering: "8a09ca85-8d1d-4f45-9eb0-da8e8b07ec83+4")).value.image)
+        let image = try #require(
+            try message(parts.response(answering: "8a09ca85-8d1d-4f45-9eb0-da8e8b07ec83+4")).value.image)
         #expect(image.width == 2 && image.height == 2)
         #expect(Array(image.pixels.prefix(8)) == [255, 0, 0, 255, 0, 255, 0, 255])
-        let feed = try #require(try message(parts.response(answering: "8a09ca85-8d1d-4f45-9eb0-da8e8b07ec83+5")).value.xmlDocument)
+        let feed = try #require(
+            try message(parts.response(answering: "8a09ca85-8d1d-4f45-9eb0-da8e8b07ec83+5")).value.xmlDocument)
         #expect(try feed.string(xpath: "/a:feed/a:title", namespaces: ["a": "http://www.w3.org/2005/Atom"]) == "Batch")
         let plist = try message(parts.response(answering: "8a09ca85-8d1d-4f45-9eb0-da8e8b07ec83+6"))
         #expect(plist.value == ["bundle": "com.example.app", "build": 42])
@@ -80,8 +82,13 @@ import Testing
     @Test func theCanonicalFormIsDollarHTTP() throws {
         let parts = try decode("odata-batch-response")
         let json = Value.payload(parts).canonicalJSON()
-        #expect(json.contains(#""value":{"$http":{"status":404,"reason":"Not Found","headers":[["Content-Type","application/json;odata.metadata=minimal"],["Content-Length","#))
-        #expect(json.contains(#""error":{"code":"unacceptableStatusCode","message":"status 404 Not Found is not acceptable""#))
+        #expect(
+            json.contains(
+                #""value":{"$http":{"status":404,"reason":"Not Found","headers":[["Content-Type","application/json;odata.metadata=minimal"],["Content-Length","#
+            ))
+        #expect(
+            json.contains(
+                #""error":{"code":"unacceptableStatusCode","message":"status 404 Not Found is not acceptable""#))
     }
 
     @Test func everyFormatInOneBatchDecodesByItsOwnContentType() throws {
@@ -89,10 +96,13 @@ import Testing
         let plist = try PropertyListWriter(format: .binary).write(["name": "Zoë", "count": 3])
         let body = Self.batch([
             Self.embedded("HTTP/1.1 200 OK", ["Content-Type: image/png"], png),
-            Self.embedded("HTTP/1.1 200 OK", ["Content-Type: application/atom+xml"], Array("<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>t</title></feed>".utf8)),
+            Self.embedded(
+                "HTTP/1.1 200 OK", ["Content-Type: application/atom+xml"],
+                Array("<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>t</title></feed>".utf8)),
             Self.embedded("HTTP/1.1 200 OK", ["Content-Type: application/x-plist"], plist),
             Self.embedded("HTTP/1.1 200 OK", ["Content-Type: text/plain; charset=windows-1252"], [0x80, 0x31]),
-            Self.embedded("HTTP/1.1 200 OK", ["Content-Type: application/x-www-form-urlencoded"], Array("a=1&b[]=2".utf8)),
+            Self.embedded(
+                "HTTP/1.1 200 OK", ["Content-Type: application/x-www-form-urlencoded"], Array("a=1&b[]=2".utf8)),
         ])
         let parts = try #require(try Registry.standard().decode(body, contentType: Self.batchType)?.multipartParts)
         let messages = try parts.map { try message($0) }
@@ -130,17 +140,27 @@ import Testing
             (Array("HTTP/1.1 200 OK\r\nX-A: 1\rSet-Cookie: x\r\n\r\n".utf8), .syntaxError, "bare CR"),
             (Array("HTTP/1.1 200 OK\r\nX-A: \u{1}\r\n\r\n".utf8), .syntaxError, "control"),
             (Array("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}junk".utf8), .syntaxError, "follow"),
-            (Array("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}".utf8), .syntaxError, "Content-Length"),
-            (Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n".utf8), .unsupportedFormat, "Transfer-Encoding"),
+            (
+                Array("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}".utf8), .syntaxError,
+                "Content-Length"
+            ),
+            (
+                Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n".utf8), .unsupportedFormat,
+                "Transfer-Encoding"
+            ),
             (Array("GET  HTTP/1.1\r\n\r\n".utf8), .syntaxError, "target"),
             (Array("HTTP/1.1 200".utf8), .truncatedInput, "start line"),
         ]
         for (embedded, code, mentions) in cases {
-            let error = satchelError { try HTTPMessageResponseSerializer().decode(embedded, contentType: nil, limits: .default) }
+            let error = satchelError {
+                try HTTPMessageResponseSerializer().decode(embedded, contentType: nil, limits: .default)
+            }
             #expect(error?.code == code, "\(String(decoding: embedded, as: UTF8.self))")
             #expect(error?.message.contains(mentions) == true, "\(String(describing: error))")
             // Inside a batch, the same message is that part's $error and the next part decodes.
-            let body = Self.batch([embedded, Self.embedded("HTTP/1.1 200 OK", ["Content-Type: application/json"], Array("1".utf8))])
+            let body = Self.batch([
+                embedded, Self.embedded("HTTP/1.1 200 OK", ["Content-Type: application/json"], Array("1".utf8)),
+            ])
             let parts = try #require(try Registry.standard().decode(body, contentType: Self.batchType)?.multipartParts)
             #expect((parts[0].value.decodingFailure)?.error.code == code)
             #expect(try message(parts[1]).value == 1)
@@ -151,19 +171,27 @@ import Testing
         var limits = Limits()
         limits.maxPartHeaderBytes = 64
         let message = Array(("HTTP/1.1 200 OK\r\nX-Padding: " + String(repeating: "a", count: 100) + "\r\n\r\n").utf8)
-        let error = satchelError { try HTTPMessageResponseSerializer().decode(message, contentType: nil, limits: limits) }
+        let error = satchelError {
+            try HTTPMessageResponseSerializer().decode(message, contentType: nil, limits: limits)
+        }
         #expect(error?.code == .limitExceeded)
         #expect(error?.limit == "maxPartHeaderBytes")
         #expect(error?.offset == 64)
         var tiny = Limits()
         tiny.maxBodyBytes = 8
-        #expect(satchelError { try HTTPMessageResponseSerializer().decode(message, contentType: nil, limits: tiny) }?.limit == "maxBodyBytes")
+        #expect(
+            satchelError { try HTTPMessageResponseSerializer().decode(message, contentType: nil, limits: tiny) }?.limit
+                == "maxBodyBytes")
     }
 
     @Test func requestsAreParsedToo() throws {
-        let request = Self.embedded("POST /upload/v1/items HTTP/1.1", ["Content-Type: application/json", "Content-ID: <item1>"], Array("{\"a\":1}".utf8))
+        let request = Self.embedded(
+            "POST /upload/v1/items HTTP/1.1", ["Content-Type: application/json", "Content-ID: <item1>"],
+            Array("{\"a\":1}".utf8))
         let registry = Registry.standard()
-        let message = try #require(try HTTPMessageResponseSerializer(registry: registry).decode(request, contentType: nil, limits: .default)?.httpMessage)
+        let message = try #require(
+            try HTTPMessageResponseSerializer(registry: registry).decode(request, contentType: nil, limits: .default)?
+                .httpMessage)
         #expect(message.method == "POST")
         #expect(message.target == "/upload/v1/items")
         #expect(message.value == ["a": 1])
@@ -174,17 +202,23 @@ import Testing
         var body = Self.embedded("HTTP/1.1 200 OK", ["Content-Type: application/json"], Array("1".utf8))
         for level in 0..<40 {
             let boundary = "level\(level)"
-            let multipart = Array("--\(boundary)\r\nContent-Type: application/http\r\n\r\n".utf8) + body + Array("\r\n--\(boundary)--\r\n".utf8)
+            let multipart =
+                Array("--\(boundary)\r\nContent-Type: application/http\r\n\r\n".utf8) + body
+                + Array("\r\n--\(boundary)--\r\n".utf8)
             body = Self.embedded("HTTP/1.1 200 OK", ["Content-Type: multipart/mixed; boundary=\(boundary)"], multipart)
         }
         var limits = Limits()
         limits.maxDepth = 20
-        let error = satchelError { try Registry.standard(limits: limits).decode(body, contentType: try MediaType(parsing: "application/http")) }
+        let error = satchelError {
+            try Registry.standard(limits: limits).decode(body, contentType: try MediaType(parsing: "application/http"))
+        }
         #expect(error?.code == .limitExceeded)
         #expect(error?.limit == "maxDepth")
         // With room enough it decodes all the way down.
         limits.maxDepth = 200
-        #expect(try Registry.standard(limits: limits).decode(body, contentType: try MediaType(parsing: "application/http")) != nil)
+        #expect(
+            try Registry.standard(limits: limits).decode(body, contentType: try MediaType(parsing: "application/http"))
+                != nil)
     }
 
     // MARK: - Building batches
@@ -192,7 +226,8 @@ import Testing
     static let batchType = try! MediaType(parsing: "multipart/mixed; boundary=batch")
 
     static func embedded(_ startLine: String, _ headers: [String], _ body: [UInt8]) -> [UInt8] {
-        Array((([startLine] + headers + ["Content-Length: \(body.count)", "", ""]).joined(separator: "\r\n")).utf8) + body
+        Array((([startLine] + headers + ["Content-Length: \(body.count)", "", ""]).joined(separator: "\r\n")).utf8)
+            + body
     }
 
     static func batch(_ messages: [[UInt8]]) -> [UInt8] {

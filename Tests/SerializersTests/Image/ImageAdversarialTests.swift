@@ -35,7 +35,9 @@ import Testing
         #expect(satchelError { try decodeImage([0xFF, 0xD8]) }?.code == .truncatedInput)
     }
 
-    @Test(arguments: ["png-rgba-8", "png-palette-4-adam7", "png-gray-16", "jpeg-baseline-420", "jpeg-progressive", "jpeg-cmyk"])
+    @Test(arguments: [
+        "png-rgba-8", "png-palette-4-adam7", "png-gray-16", "jpeg-baseline-420", "jpeg-progressive", "jpeg-cmyk",
+    ])
     func everyTruncationIsRejected(_ name: String) throws {
         let bytes = try ImageSamples.bytes(name)
         let step = max(1, bytes.count / 150)
@@ -44,7 +46,8 @@ import Testing
                 let image = try decodeImage(Array(bytes.prefix(length)))
                 Issue.record("\(name) cut to \(length) of \(bytes.count) bytes decoded as \(image)")
             } catch let error as SatchelError {
-                #expect([.truncatedInput, .syntaxError, .unsupportedFormat].contains(error.code), "\(length): \(error)")
+                #expect(
+                    [.truncatedInput, .syntaxError, .unsupportedFormat].contains(error.code), "\(length): \(error)")
             }
         }
     }
@@ -71,7 +74,9 @@ import Testing
         let index = try #require(firstIndex(of: Array("IDAT".utf8), in: idat))
         idat[index + 10] ^= 0x40
         let dataError = satchelError { try decodeImage(idat) }
-        #expect(dataError?.message.hasPrefix("corrupt PNG image (libpng: IDAT: ") == true, "\(String(describing: dataError))")
+        #expect(
+            dataError?.message.hasPrefix("corrupt PNG image (libpng: IDAT: ") == true,
+            "\(String(describing: dataError))")
         // A flipped bit in the last chunk's CRC itself.
         var iend = try ImageSamples.bytes("png-rgb-8")
         iend[iend.count - 1] ^= 0x01
@@ -91,13 +96,16 @@ import Testing
         }
         let error = satchelError { try decodeImage(jpeg) }
         #expect(error?.code == .syntaxError)
-        #expect(error?.message.hasPrefix("corrupt JPEG image (libjpeg: Corrupt JPEG data: ") == true, "\(String(describing: error))")
+        #expect(
+            error?.message.hasPrefix("corrupt JPEG image (libjpeg: Corrupt JPEG data: ") == true,
+            "\(String(describing: error))")
     }
 
     @Test func hugePNGHeaderFailsBeforeAllocating() {
         // 30 000 x 30 000 RGBA: 3.6 GB of pixels if anyone allocated them; the body is 60 bytes.
         let header = bigEndian(30_000) + bigEndian(30_000) + [8, 6, 0, 0, 0]
-        let png = ImageFormatSignatures.png + pngChunk("IHDR", header) + pngChunk("IDAT", [0x78, 0x9C, 0x03, 0, 0, 0, 0, 1])
+        let png =
+            ImageFormatSignatures.png + pngChunk("IHDR", header) + pngChunk("IDAT", [0x78, 0x9C, 0x03, 0, 0, 0, 0, 1])
             + pngChunk("IEND", [])
         let error = satchelError { try decodeImage(png) }
         #expect(error?.code == .limitExceeded)
@@ -125,9 +133,14 @@ import Testing
 
     @Test func lowerPixelLimitApplies() throws {
         let limits = Limits(maxImagePixels: 37 * 23 - 1)
-        #expect(satchelError { try decodeImage(try ImageSamples.bytes("png-rgb-8"), limits: limits) }?.limit == "maxImagePixels")
-        #expect(try decodeImage(try ImageSamples.bytes("png-rgb-8"), limits: Limits(maxImagePixels: 37 * 23)).width == 37)
-        #expect(satchelError { try decodeImage(try ImageSamples.bytes("png-rgb-8"), limits: Limits(maxImagePixels: -1)) }?.code == .limitExceeded)
+        #expect(
+            satchelError { try decodeImage(try ImageSamples.bytes("png-rgb-8"), limits: limits) }?.limit
+                == "maxImagePixels")
+        #expect(
+            try decodeImage(try ImageSamples.bytes("png-rgb-8"), limits: Limits(maxImagePixels: 37 * 23)).width == 37)
+        #expect(
+            satchelError { try decodeImage(try ImageSamples.bytes("png-rgb-8"), limits: Limits(maxImagePixels: -1)) }?
+                .code == .limitExceeded)
     }
 
     @Test func hostileEXIFIsIgnoredNotTrusted() throws {
@@ -156,7 +169,9 @@ import Testing
         #expect(parsed >= 5, "Satchel's EXIF parser saw only \(parsed) of the hostile chunks")
         // The same chunk with a valid orientation is read.
         let valid = Array("II*\0".utf8) + [8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, 7, 0, 0, 0, 0, 0]
-        #expect(try decodeImage(Array(pixels.prefix(33)) + pngChunk("eXIf", valid) + pixels.dropFirst(33)).orientation == .rightMirrored)
+        #expect(
+            try decodeImage(Array(pixels.prefix(33)) + pngChunk("eXIf", valid) + pixels.dropFirst(33)).orientation
+                == .rightMirrored)
     }
 
     @Test func seededMutationsGiveImagesOrErrors() throws {
@@ -165,7 +180,9 @@ import Testing
             alphabet: [0x00, 0xFF, 0xD8, 0xD9, 0xDA, 0xC0, 0xC2, 0xDD, 0x7F, 0x80, 0x01, 0x49, 0x44, 0x41, 0x54],
             snippets: ["IDAT", "IEND", "tRNS", "\u{FF}\u{D9}", "\u{FF}\u{DA}", "PLTE", "Exif\0\0MM\0*"])
         var outcomes = (images: 0, errors: 0)
-        for name in ["png-palette-2-trns", "png-rgba-16-adam7", "png-gray-1", "jpeg-progressive", "jpeg-cmyk", "jpeg-exif-3"] {
+        for name in [
+            "png-palette-2-trns", "png-rgba-16-adam7", "png-gray-1", "jpeg-progressive", "jpeg-cmyk", "jpeg-exif-3",
+        ] {
             let original = try ImageSamples.bytes(name)
             for _ in 0..<120 {
                 let mutated = mutator.mutate(original, using: &generator)

@@ -40,7 +40,8 @@ import Testing
     @Test func jpegDifferenceIsSmall() throws {
         var worst = (difference: 0, name: "every case")
         for sample in ImageSamples.cases("jpeg") {
-            let image = try decodeImage(try sample.bytes(), ImageReadingOptions(scale: .init(rawValue: sample.scale) ?? .full))
+            let image = try decodeImage(
+                try sample.bytes(), ImageReadingOptions(scale: .init(rawValue: sample.scale) ?? .full))
             let difference = maxSampleDifference(image.pixels, try sample.referencePixels())
             if difference > worst.difference { worst = (difference, sample.name) }
         }
@@ -85,8 +86,11 @@ import Testing
     }
 
     @Test func nativeJPEGChannels() throws {
-        #expect(try decodeImage(try ImageSamples.bytes("jpeg-gray"), ImageReadingOptions(output: .native)).channels == 1)
-        #expect(try decodeImage(try ImageSamples.bytes("jpeg-baseline-420"), ImageReadingOptions(output: .native)).channels == 3)
+        #expect(
+            try decodeImage(try ImageSamples.bytes("jpeg-gray"), ImageReadingOptions(output: .native)).channels == 1)
+        #expect(
+            try decodeImage(try ImageSamples.bytes("jpeg-baseline-420"), ImageReadingOptions(output: .native)).channels
+                == 3)
         let cmyk = try decodeImage(try ImageSamples.bytes("jpeg-cmyk"), ImageReadingOptions(output: .native))
         #expect(cmyk.channels == 4 && cmyk.metadata.colorType == .cmyk)
         // Uninverted ink: the first pixel's RGB from its CMYK is close to the RGBA8 decode's.
@@ -122,8 +126,9 @@ import Testing
     @Test func canonicalJSON() throws {
         let image = try decodeImage(try ImageSamples.bytes("jpeg-exif-6"))
         let json = Value.payload(image).canonicalJSON()
-        #expect(json == #"{"$image":{"format":"jpeg","width":67,"height":45,"channels":4,"bitDepth":8,"orientation":6,"#
-            + #""colorType":"yCbCr","interlaced":false,"progressive":false,"hasICCProfile":false}}"#)
+        #expect(
+            json == #"{"$image":{"format":"jpeg","width":67,"height":45,"channels":4,"bitDepth":8,"orientation":6,"#
+                + #""colorType":"yCbCr","interlaced":false,"progressive":false,"hasICCProfile":false}}"#)
         #expect(Value.payload(image) == Value.payload(try decodeImage(try ImageSamples.bytes("jpeg-exif-6"))))
         #expect(Value.payload(image) != Value.payload(try decodeImage(try ImageSamples.bytes("jpeg-exif-5"))))
     }

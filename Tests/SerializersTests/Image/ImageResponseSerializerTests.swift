@@ -28,7 +28,8 @@ import Testing
 
     @Test func contentTypeIsNotTrustedForTheFormat() throws {
         let registry = Self.registry()
-        let value = try registry.decode(try ImageSamples.bytes("png-gray-8"), contentType: MediaType(type: "image", subtype: "jpeg"))
+        let value = try registry.decode(
+            try ImageSamples.bytes("png-gray-8"), contentType: MediaType(type: "image", subtype: "jpeg"))
         #expect((value?.image)?.format == .png)
         let gif = try ImageSamples.load("unsupported.gif")
         let error = satchelError { try registry.decode(gif, contentType: MediaType(type: "image", subtype: "png")) }
@@ -56,7 +57,8 @@ import Testing
 
     @Test func optionsReachTheDecoder() throws {
         let serializer = ImageResponseSerializer(options: ImageReadingOptions(output: .rgb8, scale: .quarter))
-        let value = try serializer.decode(try ImageSamples.bytes("jpeg-baseline-420"), contentType: nil, limits: .default)
+        let value = try serializer.decode(
+            try ImageSamples.bytes("jpeg-baseline-420"), contentType: nil, limits: .default)
         let image = try #require(value?.image)
         #expect(image.channels == 3 && image.width == 17 && image.height == 12)
     }

@@ -44,9 +44,11 @@ enum ImageSamples {
 
     /// The folder the script wrote, or why it could not run.
     static let directory: Result<URL, SatchelError> = {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("satchel-images-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "satchel-images-\(UUID().uuidString)")
         guard FileManager.default.isExecutableFile(atPath: python.path) else {
-            return .failure(SatchelError(.io, "\(python.path) is missing: run scripts/setup (it installs Pillow in .venv)"))
+            return .failure(
+                SatchelError(.io, "\(python.path) is missing: run scripts/setup (it installs Pillow in .venv)"))
         }
         let process = Process()
         process.executableURL = python

@@ -3,7 +3,7 @@ import Serializers
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Adversarial tests of the JSON reader: every split position, rewrites at chunk edges, limits
@@ -34,7 +34,9 @@ import Glibc
         }
     }
 
-    static func whole(_ bytes: [UInt8], options: JSONReadingOptions = JSONReadingOptions(), limits: Limits = .default) -> Outcome {
+    static func whole(
+        _ bytes: [UInt8], options: JSONReadingOptions = JSONReadingOptions(), limits: Limits = .default
+    ) -> Outcome {
         outcome { try JSONReader(options: options, limits: limits).read(bytes) }
     }
 
@@ -54,7 +56,9 @@ import Glibc
         }
     }
 
-    static func bytewise(_ bytes: [UInt8], options: JSONReadingOptions = JSONReadingOptions(), limits: Limits = .default) -> Outcome {
+    static func bytewise(
+        _ bytes: [UInt8], options: JSONReadingOptions = JSONReadingOptions(), limits: Limits = .default
+    ) -> Outcome {
         chunked(bytes, cuts: Array(bytes.indices.dropFirst()), options: options, limits: limits)
     }
 
@@ -67,11 +71,15 @@ import Glibc
         let expected = whole(text, options: options, limits: limits)
         for cut in 0...text.count {
             let got = chunked(text, cuts: [cut], options: options, limits: limits)
-            #expect(got == expected, "split at \(cut) of \(String(decoding: text, as: UTF8.self))", sourceLocation: sourceLocation)
+            #expect(
+                got == expected, "split at \(cut) of \(String(decoding: text, as: UTF8.self))",
+                sourceLocation: sourceLocation)
             if got != expected { return expected }
         }
         let got = bytewise(text, options: options, limits: limits)
-        #expect(got == expected, "one-byte chunks of \(String(decoding: text, as: UTF8.self))", sourceLocation: sourceLocation)
+        #expect(
+            got == expected, "one-byte chunks of \(String(decoding: text, as: UTF8.self))",
+            sourceLocation: sourceLocation)
         return expected
     }
 
@@ -103,14 +111,18 @@ import Glibc
         options.bigIntegers = .string
         let text = Array(#"{"a\u0000b":[18446744073709551616,{"\u0000":-18446744073709551617}],"z":1}"#.utf8)
         let expected = Self.expectSplitsAgree(text, options: options)
-        #expect(expected == .value([
-            "a\u{0}b": [.string("18446744073709551616"), ["\u{0}": .string("-18446744073709551617")]], "z": 1,
-        ]))
+        #expect(
+            expected
+                == .value([
+                    "a\u{0}b": [.string("18446744073709551616"), ["\u{0}": .string("-18446744073709551617")]], "z": 1,
+                ]))
         options.bigIntegers = .double
         let doubled = Self.expectSplitsAgree(text, options: options)
-        #expect(doubled == .value([
-            "a\u{0}b": [.double(18446744073709551616), ["\u{0}": .double(-18446744073709551616)]], "z": 1,
-        ]))
+        #expect(
+            doubled
+                == .value([
+                    "a\u{0}b": [.double(18446744073709551616), ["\u{0}": .double(-18446744073709551616)]], "z": 1,
+                ]))
     }
 }
 
@@ -122,8 +134,9 @@ func expectSame(_ error: SatchelError, sourceLocation: SourceLocation = #_source
         _ = try body()
         Issue.record("no error; expected \(error)", sourceLocation: sourceLocation)
     } catch let thrown as SatchelError {
-        #expect(thrown.code == error.code && thrown.offset == error.offset && thrown.message == error.message,
-                "\(thrown) instead of \(error)", sourceLocation: sourceLocation)
+        #expect(
+            thrown.code == error.code && thrown.offset == error.offset && thrown.message == error.message,
+            "\(thrown) instead of \(error)", sourceLocation: sourceLocation)
     } catch {
         Issue.record("not a SatchelError: \(error)", sourceLocation: sourceLocation)
     }
@@ -167,18 +180,22 @@ extension AdversarialJSONTests {
 
     /// Runs `body` on a new thread with `stackSize` bytes of stack and waits for it.
     static func onThread(stackSize: Int, _ body: @escaping @Sendable () -> Void) {
-        final class Box: @unchecked Sendable { var body: () -> Void; init(_ body: @escaping () -> Void) { self.body = body } }
+        final class Box: @unchecked Sendable {
+            var body: () -> Void; init(_ body: @escaping () -> Void) { self.body = body }
+        }
         let box = Unmanaged.passRetained(Box(body))
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
         pthread_attr_setstacksize(&attributes, stackSize)
         var thread = pthread_t()
-        let status = pthread_create(&thread, &attributes, { context in
-            let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
-            box.body()
-            return nil
-        }, box.toOpaque())
+        let status = pthread_create(
+            &thread, &attributes,
+            { context in
+                let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
+                box.body()
+                return nil
+            }, box.toOpaque())
         guard status == 0 else {
             box.release()
             Issue.record("pthread_create failed: \(status)")
@@ -190,18 +207,22 @@ extension AdversarialJSONTests {
     /// Regression: the tree conversion kept a `SatchelError` in every recursive frame (about
     /// 1.4 KB a level in release builds), so the default `maxDepth` (512) overflowed a 512 KiB
     /// thread stack and the documented maximum (1 000) needed 1.4 MB.
-    @Test(.disabled(if: AdversarialJSONTests.isSanitized, "sanitized debug frames are far larger than the release frames this stack budget is for"))
+    @Test(
+        .disabled(
+            if: AdversarialJSONTests.isSanitized,
+            "sanitized debug frames are far larger than the release frames this stack budget is for"))
     func supportedDepthFitsASmallThreadStack() {
         #if DEBUG
-        let stackSize = 2 * 1024 * 1024  // unoptimized frames are several times larger
+            let stackSize = 2 * 1024 * 1024  // unoptimized frames are several times larger
         #else
-        let stackSize = 512 * 1024
+            let stackSize = 512 * 1024
         #endif
         let depth = JSONReadingOptions.maximumSupportedDepth
         Self.onThread(stackSize: stackSize) {
             let limits = Limits(maxDepth: depth)
             let arrays = Array((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8)
-            let mixed = Array((String(repeating: #"{"a":["#, count: depth / 2) + String(repeating: "]}", count: depth / 2)).utf8)
+            let mixed = Array(
+                (String(repeating: #"{"a":["#, count: depth / 2) + String(repeating: "]}", count: depth / 2)).utf8)
             for text in [arrays, mixed] {
                 var value = try? JSONReader(limits: limits).read(text)
                 #expect(value != nil)
@@ -213,7 +234,8 @@ extension AdversarialJSONTests {
                 #expect(levels == depth - 1)
             }
             // An error deep down still names its path.
-            let failing = Array((String(repeating: "[", count: depth) + "1e400" + String(repeating: "]", count: depth)).utf8)
+            let failing = Array(
+                (String(repeating: "[", count: depth) + "1e400" + String(repeating: "]", count: depth)).utf8)
             do {
                 _ = try JSONReader(limits: limits).read(failing)
                 Issue.record("1e400 was accepted")
@@ -268,7 +290,9 @@ extension AdversarialJSONTests {
 
     static let mutator = ByteMutator(
         alphabet: Array(#"[]{}:,"\u0-9eE.+ tfn"#.utf8) + [0x00, 0x80, 0xC3, 0xED, 0xF4, 0xEF, 0xBB, 0xBF, 0xFF],
-        snippets: [#"\u0000"#, #"\ud83d\ude00"#, #"\ufdd0"#, "18446744073709551616", "-0", "1e400", "\u{FEFF}", #"\ud800"#])
+        snippets: [
+            #"\u0000"#, #"\ud83d\ude00"#, #"\ufdd0"#, "18446744073709551616", "-0", "1e400", "\u{FEFF}", #"\ud800"#,
+        ])
 
     @Test func mutatedDocumentsAgreeInAnyChunking() {
         var generator = SeededGenerator(seed: 0x15_0A_11)
@@ -281,7 +305,9 @@ extension AdversarialJSONTests {
             options.allowsTopLevelScalars = iteration % 5 != 0
             let limits = iteration % 7 == 0 ? Limits(maxDepth: 3, maxStringBytes: 12) : .default
             let expected = Self.whole(text, options: options, limits: limits)
-            let cuts = (0..<Int.random(in: 1...5, using: &generator)).map { _ in Int.random(in: 0...text.count, using: &generator) }.sorted()
+            let cuts = (0..<Int.random(in: 1...5, using: &generator)).map { _ in
+                Int.random(in: 0...text.count, using: &generator)
+            }.sorted()
             let got = Self.chunked(text, cuts: cuts, options: options, limits: limits)
             #expect(got == expected, "iteration \(iteration), cuts \(cuts): \(text)")
             if got != expected { return }

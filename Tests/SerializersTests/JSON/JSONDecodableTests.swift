@@ -106,20 +106,34 @@ import Testing
 
         let good = #""doubles":[],"ints":[],"int64s":[],"bools":[],"strings":[],"rings":[]"#
         let cases: [(String, SatchelError.Code, String, String)] = [
-            (#"{"doubles":[1,"2"],"ints":[],"int64s":[],"bools":[],"strings":[],"rings":[]}"#,
-             .typeMismatch, "$.doubles[1]", "expected a number, found string"),
-            (#"{"doubles":[1e400],"ints":[],"int64s":[],"bools":[],"strings":[],"rings":[]}"#,
-             .numberOutOfRange, "", ""),
-            (#"{"doubles":[],"ints":[1,null],"int64s":[],"bools":[],"strings":[],"rings":[]}"#,
-             .valueNotFound, "$.ints[1]", "expected an integer, found null"),
-            (#"{"doubles":[],"ints":[],"int64s":[1,2,3.5],"bools":[],"strings":[],"rings":[]}"#,
-             .numberOutOfRange, "$.int64s[2]", "3.5 does not fit in Int64"),
-            (#"{"doubles":[],"ints":[],"int64s":[],"bools":[1],"strings":[],"rings":[]}"#,
-             .typeMismatch, "$.bools[0]", "expected a bool, found integer"),
-            (#"{"doubles":[],"ints":[],"int64s":[],"bools":[],"strings":{},"rings":[]}"#,
-             .typeMismatch, "$.strings", "expected an array, found object"),
-            (#"{"doubles":[],"ints":[],"int64s":[],"bools":[],"strings":[],"rings":[[1],[true]]}"#,
-             .typeMismatch, "$.rings[1][0]", "expected a number, found bool"),
+            (
+                #"{"doubles":[1,"2"],"ints":[],"int64s":[],"bools":[],"strings":[],"rings":[]}"#,
+                .typeMismatch, "$.doubles[1]", "expected a number, found string"
+            ),
+            (
+                #"{"doubles":[1e400],"ints":[],"int64s":[],"bools":[],"strings":[],"rings":[]}"#,
+                .numberOutOfRange, "", ""
+            ),
+            (
+                #"{"doubles":[],"ints":[1,null],"int64s":[],"bools":[],"strings":[],"rings":[]}"#,
+                .valueNotFound, "$.ints[1]", "expected an integer, found null"
+            ),
+            (
+                #"{"doubles":[],"ints":[],"int64s":[1,2,3.5],"bools":[],"strings":[],"rings":[]}"#,
+                .numberOutOfRange, "$.int64s[2]", "3.5 does not fit in Int64"
+            ),
+            (
+                #"{"doubles":[],"ints":[],"int64s":[],"bools":[1],"strings":[],"rings":[]}"#,
+                .typeMismatch, "$.bools[0]", "expected a bool, found integer"
+            ),
+            (
+                #"{"doubles":[],"ints":[],"int64s":[],"bools":[],"strings":{},"rings":[]}"#,
+                .typeMismatch, "$.strings", "expected an array, found object"
+            ),
+            (
+                #"{"doubles":[],"ints":[],"int64s":[],"bools":[],"strings":[],"rings":[[1],[true]]}"#,
+                .typeMismatch, "$.rings[1][0]", "expected a number, found bool"
+            ),
             ("{\(good),\"maybeText\":1}", .typeMismatch, "$.maybeText", "expected a string, found integer"),
             ("{\(good),\"maybeCount\":1.5}", .numberOutOfRange, "$.maybeCount", "1.5 does not fit in Int"),
             ("{\(good),\"maybeRatio\":[]}", .typeMismatch, "$.maybeRatio", "expected a number, found array"),

@@ -3,24 +3,32 @@ import Serializers
 import Testing
 
 @Suite struct JSONReaderTests {
-    func read(_ text: String, options: JSONReadingOptions = JSONReadingOptions(), limits: Limits = .default) throws -> Value {
+    func read(
+        _ text: String, options: JSONReadingOptions = JSONReadingOptions(), limits: Limits = .default
+    ) throws -> Value {
         try JSONReader(options: options, limits: limits).read(Array(text.utf8))
     }
 
-    func error(_ text: String, options: JSONReadingOptions = JSONReadingOptions(), limits: Limits = .default) -> SatchelError? {
+    func error(
+        _ text: String, options: JSONReadingOptions = JSONReadingOptions(), limits: Limits = .default
+    ) -> SatchelError? {
         error(Array(text.utf8), options: options, limits: limits)
     }
 
-    func error(_ bytes: [UInt8], options: JSONReadingOptions = JSONReadingOptions(), limits: Limits = .default) -> SatchelError? {
+    func error(
+        _ bytes: [UInt8], options: JSONReadingOptions = JSONReadingOptions(), limits: Limits = .default
+    ) -> SatchelError? {
         satchelError { try JSONReader(options: options, limits: limits).read(bytes) }
     }
 
     @Test func readsEveryKind() throws {
-        let value = try read(#"{"s":"a\"b\\c\/d\n\u00e9\ud83d\ude00","i":-12,"d":1.5e3,"t":true,"f":false,"n":null,"a":[1,[2,[]],{}]}"#)
-        #expect(value == [
-            "s": .string("a\"b\\c/d\né😀"), "i": -12, "d": 1500.0, "t": true, "f": false, "n": nil,
-            "a": [1, [2, []], .object([:])],
-        ])
+        let value = try read(
+            #"{"s":"a\"b\\c\/d\n\u00e9\ud83d\ude00","i":-12,"d":1.5e3,"t":true,"f":false,"n":null,"a":[1,[2,[]],{}]}"#)
+        #expect(
+            value == [
+                "s": .string("a\"b\\c/d\né😀"), "i": -12, "d": 1500.0, "t": true, "f": false, "n": nil,
+                "a": [1, [2, []], .object([:])],
+            ])
     }
 
     @Test func keepsMemberOrderAndLastDuplicate() throws {
@@ -51,8 +59,9 @@ import Testing
         }
         var options = JSONReadingOptions()
         options.bigIntegers = .string
-        #expect(try read("[18446744073709551616, -9223372036854775809]", options: options)
-            == ["18446744073709551616", "-9223372036854775809"])
+        #expect(
+            try read("[18446744073709551616, -9223372036854775809]", options: options)
+                == ["18446744073709551616", "-9223372036854775809"])
         options.bigIntegers = .double
         #expect(try read("[18446744073709551616]", options: options) == [.double(18446744073709551616.0)])
         let huge = error("[\(String(repeating: "9", count: 10_000))]", options: options)
@@ -171,8 +180,9 @@ import Testing
     @Test func optionsRemoveNullsAndRestrictTopLevel() throws {
         var options = JSONReadingOptions()
         options.removesKeysWithNullValues = true
-        #expect(try read(#"{"a":null,"b":[1,null,{"c":null,"d":2}],"e":{}}"#, options: options)
-            == ["b": [1, ["d": 2]], "e": .object([:])])
+        #expect(
+            try read(#"{"a":null,"b":[1,null,{"c":null,"d":2}],"e":{}}"#, options: options)
+                == ["b": [1, ["d": 2]], "e": .object([:])])
         options = JSONReadingOptions()
         #expect(try read("5") == 5)
         #expect(try read("\"x\"") == "x")
@@ -236,14 +246,18 @@ import Testing
     }
 
     @Test func decodesDecodableTypes() throws {
-        let text = Array(#"[{"id":1,"name":"Ann","tags":["a"],"nested":{"flag":true}},{"id":2,"name":"Bo","tags":[],"score":2.5,"nested":{"flag":false}}]"#.utf8)
+        let text = Array(
+            #"[{"id":1,"name":"Ann","tags":["a"],"nested":{"flag":true}},{"id":2,"name":"Bo","tags":[],"score":2.5,"nested":{"flag":false}}]"#
+                .utf8)
         let users = try JSONReader().read([User].self, from: text)
-        #expect(users == [
-            User(id: 1, name: "Ann", tags: ["a"], score: nil, nested: .init(flag: true)),
-            User(id: 2, name: "Bo", tags: [], score: 2.5, nested: .init(flag: false)),
-        ])
+        #expect(
+            users == [
+                User(id: 1, name: "Ann", tags: ["a"], score: nil, nested: .init(flag: true)),
+                User(id: 2, name: "Bo", tags: [], score: 2.5, nested: .init(flag: false)),
+            ])
         do {
-            _ = try JSONReader().read([User].self, from: Array(#"[{"id":"1","name":"x","tags":[],"nested":{"flag":true}}]"#.utf8))
+            _ = try JSONReader().read(
+                [User].self, from: Array(#"[{"id":"1","name":"x","tags":[],"nested":{"flag":true}}]"#.utf8))
             Issue.record("a string decoded as Int")
         } catch let error as SatchelError {
             #expect(error.code == .typeMismatch)

@@ -28,7 +28,8 @@ import Testing
 
     @Test func putsParametersInTheQueryForGetHeadDelete() throws {
         for method in [HTTPRequest.Method.get, .head, .delete] {
-            let serialized = try JSONRequestSerializer().serialize(["q": "a b", "page": 2], into: request(method, "/search?x=1"))
+            let serialized = try JSONRequestSerializer().serialize(
+                ["q": "a b", "page": 2], into: request(method, "/search?x=1"))
             #expect(serialized.body == nil)
             #expect(serialized.request.path == "/search?x=1&page=2&q=a%20b")
             #expect(serialized.request.headerFields[.contentType] == nil)
@@ -70,7 +71,9 @@ import Testing
     @Test func encodesEncodableTypesAndReadsThemBack() throws {
         let order = Order(id: UInt64.max, lines: [.init(sku: "A-1", quantity: 2)], note: nil)
         let body = try JSONRequestSerializer().encode(order)
-        #expect(String(decoding: body, as: UTF8.self) == #"{"id":18446744073709551615,"lines":[{"sku":"A-1","quantity":2}]}"#)
+        #expect(
+            String(decoding: body, as: UTF8.self)
+                == #"{"id":18446744073709551615,"lines":[{"sku":"A-1","quantity":2}]}"#)
         #expect(try JSONResponseSerializer().decode(Order.self, from: body) == order)
     }
 
@@ -79,7 +82,10 @@ import Testing
         #expect(try serializer.decode([], contentType: nil, limits: .default) == nil)
         #expect(try serializer.decode([0x20], contentType: nil, limits: .default) == nil)
         #expect(throws: SatchelError.self) { try serializer.decode([0x20, 0x20], contentType: nil, limits: .default) }
-        for type in ["application/json", "text/json", "text/javascript", "application/vnd.api+json", "application/problem+json; charset=utf-8"] {
+        for type in [
+            "application/json", "text/json", "text/javascript", "application/vnd.api+json",
+            "application/problem+json; charset=utf-8",
+        ] {
             let mediaType = try MediaType(parsing: type)
             #expect(serializer.acceptableContentTypes.accepts(mediaType), "\(type)")
         }
@@ -108,23 +114,29 @@ import Testing
         #expect(decoded.serializerName == "json")
 
         let failed = registry.decode(
-            response: HTTPResponse(status: .internalServerError, headerFields: [.contentType: "application/problem+json"]),
+            response: HTTPResponse(
+                status: .internalServerError, headerFields: [.contentType: "application/problem+json"]),
             body: Array(#"{"title":"boom"}"#.utf8))
         #expect(failed.value == ["title": "boom"])
         #expect(failed.error?.code == .unacceptableStatusCode)
         #expect(failed.error?.decodedValue == ["title": "boom"])
 
         let pdf = registry.decode(
-            response: HTTPResponse(status: .ok, headerFields: [.contentType: "application/pdf"]), body: Array("%PDF".utf8))
+            response: HTTPResponse(status: .ok, headerFields: [.contentType: "application/pdf"]),
+            body: Array("%PDF".utf8))
         #expect(pdf.value == nil)
         #expect(pdf.error?.code == .unacceptableContentType)
 
         let broken = registry.decode(
-            response: HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]), body: Array("{".utf8))
+            response: HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]), body: Array("{".utf8)
+        )
         #expect(broken.error?.code == .truncatedInput)
         #expect(broken.error?.body == Array("{".utf8))
 
-        for header in ["", "   ", "application", "application/", "application/json; charset", "application/json; charset=\"utf-8", "application/json; =x"] {
+        for header in [
+            "", "   ", "application", "application/", "application/json; charset", "application/json; charset=\"utf-8",
+            "application/json; =x",
+        ] {
             let bad = registry.decode(
                 response: HTTPResponse(status: .ok, headerFields: [.contentType: header]), body: Array("{}".utf8))
             #expect(bad.value == nil, "\(header)")

@@ -62,11 +62,13 @@ extension AdversarialMultipartTests {
     static func randomForm(
         depth: Int, boundary: String, using generator: inout SeededGenerator
     ) throws -> (form: MultipartFormData, expected: [Expected], knownLength: Bool) {
-        var form = MultipartFormData(subtype: depth == 0 ? .formData : .mixed, boundary: try MultipartBoundary(boundary))
+        var form = MultipartFormData(
+            subtype: depth == 0 ? .formData : .mixed, boundary: try MultipartBoundary(boundary))
         var expected: [Expected] = []
         var knownLength = true
         for index in 0..<Int.random(in: 0...5, using: &generator) {
-            let name = ["f\(index)", "名前\(index)", "a\"b\(index)", "x;y=\(index)", "c\\\(index)\\", "\\\(index)\\\\"].randomElement(using: &generator)!
+            let name = ["f\(index)", "名前\(index)", "a\"b\(index)", "x;y=\(index)", "c\\\(index)\\", "\\\(index)\\\\"]
+                .randomElement(using: &generator)!
             let size = [0, 1, 2, 5, 63, 64, 65, 300].randomElement(using: &generator)!
             let bytes = randomBytes(size, using: &generator)
             let seed = generator.next()
@@ -76,7 +78,8 @@ extension AdversarialMultipartTests {
                 form.append(text, name: name)
                 expected.append(.leaf(name: name, filename: nil, body: Array(text.utf8)))
             case 1:
-                let filename = ["a.txt", "../é.png", "q\"\r\n.bin", "noext", "b\\", "\\\\"].randomElement(using: &generator)!
+                let filename = ["a.txt", "../é.png", "q\"\r\n.bin", "noext", "b\\", "\\\\"].randomElement(
+                    using: &generator)!
                 try form.append(bytes, name: name, filename: filename)
                 expected.append(.leaf(name: name, filename: filename, body: bytes))
             case 2:
@@ -87,7 +90,8 @@ extension AdversarialMultipartTests {
                 expected.append(.leaf(name: name, filename: nil, body: bytes))
                 knownLength = false
             case 4 where depth < 2:
-                let inner = try randomForm(depth: depth + 1, boundary: "in\(depth)x\(index)-" + boundary, using: &generator)
+                let inner = try randomForm(
+                    depth: depth + 1, boundary: "in\(depth)x\(index)-" + boundary, using: &generator)
                 try form.append(inner.form, name: name)
                 expected.append(.nested(name: name, boundary: "in\(depth)x\(index)-" + boundary, parts: inner.expected))
                 knownLength = knownLength && inner.knownLength
@@ -103,12 +107,16 @@ extension AdversarialMultipartTests {
     }
 
     /// Reads the whole stream with buffers of random sizes.
-    static func drain(_ stream: MultipartBodyStream, using generator: inout SeededGenerator, stopAfter: Int = .max) throws -> [UInt8] {
+    static func drain(
+        _ stream: MultipartBodyStream, using generator: inout SeededGenerator, stopAfter: Int = .max
+    ) throws -> [UInt8] {
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 600)
         while output.count < stopAfter {
             let size = [0, 1, 2, 3, 17, 64, 600].randomElement(using: &generator)!
-            let count = try buffer.withUnsafeMutableBytes { try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<size])) }
+            let count = try buffer.withUnsafeMutableBytes {
+                try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<size]))
+            }
             #expect(count <= size)
             if count == 0 && size > 0 { break }
             output += buffer[0..<count]
@@ -146,7 +154,8 @@ extension AdversarialMultipartTests {
             #expect(try stream.read(into: UnsafeMutableRawBufferPointer.allocate(byteCount: 8, alignment: 1)) == 0)
             // Rewind in the middle of a second pass, then read it all again.
             try stream.rewind()
-            let partial = try Self.drain(stream, using: &generator, stopAfter: Int.random(in: 0...max(first.count, 1), using: &generator))
+            let partial = try Self.drain(
+                stream, using: &generator, stopAfter: Int.random(in: 0...max(first.count, 1), using: &generator))
             #expect(Array(first.prefix(partial.count)) == partial)
             try stream.rewind()
             let second = try Self.drain(stream, using: &generator)
@@ -216,7 +225,9 @@ extension AdversarialMultipartTests {
     /// Regression: a declared stream length near `Int64.max` trapped on an arithmetic overflow
     /// while the body's length was added up in `makeBodyStream()`.
     @Test func declaredLengthsThatOverflowTheBodyLengthAreErrors() throws {
-        for lengths in [[Int64.max], [Int64.max - 10], [Int64.max / 2, Int64.max / 2], [Int64.max / 2 + 1, Int64.max / 2 + 1]] {
+        for lengths in [
+            [Int64.max], [Int64.max - 10], [Int64.max / 2, Int64.max / 2], [Int64.max / 2 + 1, Int64.max / 2 + 1],
+        ] {
             var form = MultipartFormData(boundary: try MultipartBoundary("B"))
             for (index, length) in lengths.enumerated() {
                 try form.append(name: "s\(index)", length: length) { ByteBodyStream([]) }

@@ -10,7 +10,8 @@ extension AdversarialMultipartTests {
     @Test func anIncrementalDecoderStaysFailedAfterAPartLimitError() throws {
         let limits = Limits(maxStringBytes: 3)
         let type = MediaType(type: "multipart", subtype: "form-data").setting(parameter: "boundary", to: "B")
-        let decoder = try #require(MultipartResponseSerializer().makeIncrementalReader(contentType: type, limits: limits))
+        let decoder = try #require(
+            MultipartResponseSerializer().makeIncrementalReader(contentType: type, limits: limits))
         let body = Array((Self.field("a", "too long") + Self.field("b", "ok") + "--B--").utf8)
         var failure: SatchelError?
         do { try decoder.feed(body) } catch let error as SatchelError { failure = error }

@@ -29,7 +29,8 @@ extension AdversarialMultipartTests {
     }
 
     @Test func aFailedBodyRemovesItsSpilledFile() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("satchel-adversarial-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "satchel-adversarial-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         func files() -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? ["?"] }
@@ -45,7 +46,8 @@ extension AdversarialMultipartTests {
         // A completed spilled part keeps its file until it is released.
         do {
             let parts = try MultipartReader.read(
-                Array((Self.field("a", String(repeating: "z", count: 10)) + "--B--").utf8), boundary: "B", options: options)
+                Array((Self.field("a", String(repeating: "z", count: 10)) + "--B--").utf8), boundary: "B",
+                options: options)
             withExtendedLifetime(parts) {
                 #expect(parts.first?.isSpilled == true)
                 #expect(files().count == 1)
@@ -137,9 +139,13 @@ extension AdversarialMultipartTests {
 
     /// A body nested `depth` deep: each level's single part holds the next level.
     static func nestedBody(depth: Int) -> (body: [UInt8], contentType: MediaType) {
-        var inner = Array("--b\(depth)z\r\nContent-Disposition: form-data; name=\"leaf\"\r\n\r\nleaf\r\n--b\(depth)z--".utf8)
+        var inner = Array(
+            "--b\(depth)z\r\nContent-Disposition: form-data; name=\"leaf\"\r\n\r\nleaf\r\n--b\(depth)z--".utf8)
         for level in stride(from: depth - 1, through: 1, by: -1) {
-            inner = Array("--b\(level)z\r\nContent-Disposition: form-data; name=\"n\(level)\"\r\nContent-Type: multipart/form-data; boundary=b\(level + 1)z\r\n\r\n".utf8)
+            inner =
+                Array(
+                    "--b\(level)z\r\nContent-Disposition: form-data; name=\"n\(level)\"\r\nContent-Type: multipart/form-data; boundary=b\(level + 1)z\r\n\r\n"
+                        .utf8)
                 + inner + Array("\r\n--b\(level)z--".utf8)
         }
         return (inner, MediaType(type: "multipart", subtype: "form-data").setting(parameter: "boundary", to: "b1z"))
@@ -147,7 +153,8 @@ extension AdversarialMultipartTests {
 
     @Test func nestingIsBoundedByMaxDepth() throws {
         let registry = multipartRegistry(limits: Limits(maxDepth: 8))
-        let serializer = try #require(registry.responseSerializer(for: MediaType(type: "multipart", subtype: "form-data")))
+        let serializer = try #require(
+            registry.responseSerializer(for: MediaType(type: "multipart", subtype: "form-data")))
         let (ok, type) = Self.nestedBody(depth: 8)
         var value = try serializer.decode(ok, contentType: type, limits: Limits(maxDepth: 8))
         for _ in 1..<8 {
@@ -165,12 +172,15 @@ extension AdversarialMultipartTests {
     /// Regression: decoding a nested part took about 3 KB of stack per level in release builds
     /// (10 KB unoptimized), so a 70 KB body nested to the default `maxDepth` (512) overflowed a
     /// 512 KiB thread stack.
-    @Test(.disabled(if: AdversarialJSONTests.isSanitized, "sanitized debug frames are far larger than the release frames this stack budget is for"))
+    @Test(
+        .disabled(
+            if: AdversarialJSONTests.isSanitized,
+            "sanitized debug frames are far larger than the release frames this stack budget is for"))
     func nestingToTheDefaultMaxDepthFitsASmallThreadStack() {
         #if DEBUG
-        let stackSize = 1024 * 1024  // unoptimized frames are several times larger
+            let stackSize = 1024 * 1024  // unoptimized frames are several times larger
         #else
-        let stackSize = 512 * 1024
+            let stackSize = 512 * 1024
         #endif
         let depth = Limits.default.maxDepth
         AdversarialJSONTests.onThread(stackSize: stackSize) {
@@ -205,7 +215,8 @@ extension AdversarialMultipartTests {
     /// 465 MB retained). The nested bodies of one body now count against `maxBodyBytes` together.
     @Test func nestedCopiesAreBoundedByMaxBodyBytes() throws {
         let registry = multipartRegistry()
-        let serializer = try #require(registry.responseSerializer(for: MediaType(type: "multipart", subtype: "form-data")))
+        let serializer = try #require(
+            registry.responseSerializer(for: MediaType(type: "multipart", subtype: "form-data")))
         // A 20 KB leaf nested 40 deep: about 800 KB of nested bodies in all.
         var (body, type) = Self.nestedBody(depth: 40)
         let leaf = Array("leaf".utf8)

@@ -47,7 +47,9 @@ import Testing
             spilled = part.isSpilled
         }
 
-        var description: String { "#\(index)@\(offset)/\(bodyOffset) \(name ?? "-")=\(String(decoding: body, as: UTF8.self).debugDescription)" }
+        var description: String {
+            "#\(index)@\(offset)/\(bodyOffset) \(name ?? "-")=\(String(decoding: body, as: UTF8.self).debugDescription)"
+        }
     }
 
     /// Parses `body` cut at `cuts` (sorted; a repeated cut feeds an empty chunk).
@@ -56,7 +58,8 @@ import Testing
         options: MultipartReader.Options = MultipartReader.Options(), limits: Limits = .default
     ) -> Outcome {
         do {
-            let parser = try MultipartReader(boundary: boundary, isFormData: isFormData, options: options, limits: limits)
+            let parser = try MultipartReader(
+                boundary: boundary, isFormData: isFormData, options: options, limits: limits)
             var parts: [MultipartReader.Part] = []
             var start = 0
             for cut in cuts + [body.count] {
@@ -83,7 +86,8 @@ import Testing
         let expected = parse(body, boundary: boundary, isFormData: isFormData, options: options, limits: limits)
         let text = String(decoding: body, as: UTF8.self).debugDescription
         for cut in 0...body.count {
-            let got = parse(body, cuts: [cut], boundary: boundary, isFormData: isFormData, options: options, limits: limits)
+            let got = parse(
+                body, cuts: [cut], boundary: boundary, isFormData: isFormData, options: options, limits: limits)
             #expect(got == expected, "split at \(cut) of \(text)", sourceLocation: sourceLocation)
             if got != expected { return expected }
         }
@@ -130,7 +134,9 @@ import Testing
             #expect(!parts.isEmpty)
         }
         for seed in Self.decoderSeeds {
-            #expect(Self.decodeOutcome(Array(seed.utf8), cuts: nil, registry: multipartRegistry(), limits: .default).hasPrefix("{"))
+            #expect(
+                Self.decodeOutcome(Array(seed.utf8), cuts: nil, registry: multipartRegistry(), limits: .default)
+                    .hasPrefix("{"))
         }
     }
 
@@ -197,7 +203,8 @@ import Testing
 
     static func randomCuts(_ count: Int, using generator: inout SeededGenerator) -> [Int] {
         guard count > 0 else { return [] }
-        return (0..<Int.random(in: 0...6, using: &generator)).map { _ in Int.random(in: 0...count, using: &generator) }.sorted()
+        return (0..<Int.random(in: 0...6, using: &generator)).map { _ in Int.random(in: 0...count, using: &generator) }
+            .sorted()
     }
 
     @Test func mutatedBodiesAgreeInAnyChunking() {
@@ -210,7 +217,9 @@ import Testing
             let expected = Self.parse(body, isFormData: iteration % 4 < 2, options: options)
             let cuts = Self.randomCuts(body.count, using: &generator)
             let got = Self.parse(body, cuts: cuts, isFormData: iteration % 4 < 2, options: options)
-            #expect(got == expected, "iteration \(iteration), cuts \(cuts), body \(String(decoding: body, as: UTF8.self).debugDescription)")
+            #expect(
+                got == expected,
+                "iteration \(iteration), cuts \(cuts), body \(String(decoding: body, as: UTF8.self).debugDescription)")
             if got != expected { return }
         }
     }

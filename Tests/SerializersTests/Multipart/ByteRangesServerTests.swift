@@ -7,7 +7,8 @@ import Testing
 /// request for three ranges, and every part's bytes and Content-Range must match the file.
 @Suite(.timeLimit(.minutes(1))) struct ByteRangesServerTests {
     @Test func nginxRangesDecodeToTheFilesBytes() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("satchel-ranges-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "satchel-ranges-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         var generator = SeededGenerator(seed: 7)
@@ -27,7 +28,8 @@ import Testing
         try process.run()
         let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "fetch-byteranges.py failed (is nginx installed? run scripts/setup)")
+        try #require(
+            process.terminationStatus == 0, "fetch-byteranges.py failed (is nginx installed? run scripts/setup)")
         let lines = printed.split(separator: "\n").map(String.init)
         #expect(lines.first == "206")
         let contentType = try MediaType(parsing: try #require(lines.last))

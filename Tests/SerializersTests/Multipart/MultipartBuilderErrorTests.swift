@@ -1,14 +1,15 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
 import SerializerRegistry
 import Serializers
 import Testing
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @Suite("Multipart builder: errors before and during streaming")
 struct MultipartBuilderErrorTests {
@@ -77,8 +78,9 @@ struct MultipartBuilderErrorTests {
         #expect(bytes.count <= (try offsetOfPartOneBody(form)))
     }
 
-    @Test("a file that shrinks or grows after the body was built fails before sending a wrong length",
-          arguments: [5_000, 10_001])
+    @Test(
+        "a file that shrinks or grows after the body was built fails before sending a wrong length",
+        arguments: [5_000, 10_001])
     func fileResizedAfterBuilding(newSize: Int) throws {
         let path = try Support.temporaryFile(Support.pseudoRandomBytes(10_000, seed: 2))
         defer { Support.remove(path) }
@@ -137,8 +139,9 @@ struct MultipartBuilderErrorTests {
         #expect(Int64(bytes.count) < (stream.length ?? 0))
     }
 
-    @Test("a stream that runs past its declared length fails without sending an extra byte",
-          arguments: [1, 7, 4096, 65536])
+    @Test(
+        "a stream that runs past its declared length fails without sending an extra byte",
+        arguments: [1, 7, 4096, 65536])
     func streamRunsLong(pieceSize: Int) throws {
         var form = MultipartFormData(boundary: try Support.boundary())
         form.append("first", name: "field")
@@ -150,7 +153,8 @@ struct MultipartBuilderErrorTests {
         #expect(error?.message == "part 1 (\"data\"): the part's stream has more than its declared 1000 bytes")
         #expect(error?.offset == 122 + 1000)
         // Everything up to the declared end of the part may have gone out, never the 1001st byte.
-        let header = "--AaB03x\r\nContent-Disposition: form-data; name=\"field\"\r\n\r\nfirst"
+        let header =
+            "--AaB03x\r\nContent-Disposition: form-data; name=\"field\"\r\n\r\nfirst"
             + "\r\n--AaB03x\r\nContent-Disposition: form-data; name=\"data\"\r\n\r\n"
         #expect(bytes.count <= header.utf8.count + 1000)
         #expect(bytes.filter { $0 == 9 }.count <= 1000)
@@ -159,7 +163,9 @@ struct MultipartBuilderErrorTests {
     @Test("a stream that announces another length than the declared one fails when it is made")
     func streamAnnouncesOtherLength() throws {
         var form = MultipartFormData(boundary: try Support.boundary())
-        try form.append(name: "data", length: 10) { ScriptedStream(Array(repeating: 1, count: 11), announcedLength: 11) }
+        try form.append(name: "data", length: 10) {
+            ScriptedStream(Array(repeating: 1, count: 11), announcedLength: 11)
+        }
         let error = #expect(throws: SatchelError.self) { try form.bytes() }
         #expect(error?.message == "part 0 (\"data\"): the part's stream announces 11 bytes but the part declared 10")
         // The part's head is 10 + 45 + 2 bytes.
@@ -192,7 +198,8 @@ struct MultipartBuilderErrorTests {
     @Test("errors inside a nested body name both parts")
     func nestedErrors() throws {
         var inner = MultipartFormData(subtype: .mixed, boundary: try Support.boundary("inner"))
-        try inner.append(MultipartPart(filename: "a.txt", body: .stream(length: 5, makeStream: { ByteBodyStream([1]) })))
+        try inner.append(
+            MultipartPart(filename: "a.txt", body: .stream(length: 5, makeStream: { ByteBodyStream([1]) })))
         var outer = MultipartFormData(boundary: try Support.boundary())
         outer.append("x", name: "a")
         try outer.append(inner, name: "files")

@@ -1,11 +1,12 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import SerializerRegistry
 import Serializers
 import Testing
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 @Suite("Multipart builder: escaping, boundaries, media types")
 struct MultipartBuilderEscapingTests {
@@ -23,17 +24,19 @@ struct MultipartBuilderEscapingTests {
 
     // MARK: - Names and file names
 
-    @Test("quotes, CR and LF in names are escaped as the WHATWG standard does", arguments: [
-        ("a\"b", "a%22b"),
-        ("line\r\nX-Injected: 1", "line%0D%0AX-Injected: 1"),
-        ("cr\ronly", "cr%0Donly"),
-        ("lf\nonly", "lf%0Aonly"),
-        ("semi;colon; name=\"admin\"", "semi;colon; name=%22admin%22"),
-        ("../../etc/passwd", "../../etc/passwd"),
-        ("naïve ✓", "naïve ✓"),
-        ("tab\there\u{0}nul\u{7F}", "tab%09here%00nul%7F"),
-        ("back\\slash", "back\\slash"),
-    ])
+    @Test(
+        "quotes, CR and LF in names are escaped as the WHATWG standard does",
+        arguments: [
+            ("a\"b", "a%22b"),
+            ("line\r\nX-Injected: 1", "line%0D%0AX-Injected: 1"),
+            ("cr\ronly", "cr%0Donly"),
+            ("lf\nonly", "lf%0Aonly"),
+            ("semi;colon; name=\"admin\"", "semi;colon; name=%22admin%22"),
+            ("../../etc/passwd", "../../etc/passwd"),
+            ("naïve ✓", "naïve ✓"),
+            ("tab\there\u{0}nul\u{7F}", "tab%09here%00nul%7F"),
+            ("back\\slash", "back\\slash"),
+        ])
     func namesAreEscaped(name: String, escaped: String) throws {
         let block = try headers(of: MultipartPart(name: name, body: .bytes([])))
         #expect(block == "Content-Disposition: form-data; name=\"\(escaped)\"")
@@ -43,20 +46,24 @@ struct MultipartBuilderEscapingTests {
 
     @Test("hostile file names cannot inject a header or a parameter")
     func hostileFileNames() throws {
-        let block = try headers(of: MultipartPart(
-            name: "f", filename: "evil\"; name=\"admin\r\nContent-Type: text/html\r\n\r\n<script>.txt", body: .bytes([])))
-        #expect(block == "Content-Disposition: form-data; name=\"f\"; "
-            + "filename=\"evil%22; name=%22admin%0D%0AContent-Type: text/html%0D%0A%0D%0A<script>.txt\"\r\n"
-            + "Content-Type: text/plain")
+        let block = try headers(
+            of: MultipartPart(
+                name: "f", filename: "evil\"; name=\"admin\r\nContent-Type: text/html\r\n\r\n<script>.txt",
+                body: .bytes([])))
+        #expect(
+            block == "Content-Disposition: form-data; name=\"f\"; "
+                + "filename=\"evil%22; name=%22admin%0D%0AContent-Type: text/html%0D%0A%0D%0A<script>.txt\"\r\n"
+                + "Content-Type: text/plain")
         #expect(block.components(separatedBy: "\r\n").count == 2)
     }
 
     @Test("non-ASCII file names get an ASCII fallback and an RFC 8187 filename*")
     func nonASCIIFileNames() throws {
         let block = try headers(of: MultipartPart(name: "cv", filename: "résumé 2024 ✓.pdf", body: .bytes([])))
-        #expect(block == "Content-Disposition: form-data; name=\"cv\"; filename=\"r_sum_ 2024 _.pdf\"; "
-            + "filename*=UTF-8''r%C3%A9sum%C3%A9%202024%20%E2%9C%93.pdf\r\n"
-            + "Content-Type: application/pdf")
+        #expect(
+            block == "Content-Disposition: form-data; name=\"cv\"; filename=\"r_sum_ 2024 _.pdf\"; "
+                + "filename*=UTF-8''r%C3%A9sum%C3%A9%202024%20%E2%9C%93.pdf\r\n"
+                + "Content-Type: application/pdf")
 
         // A combining sequence is one character: one replacement.
         #expect(MultipartHeaderEscaping.asciiFallback("e\u{301}t\u{E9}\"") == "_t_%22")
@@ -80,15 +87,18 @@ struct MultipartBuilderEscapingTests {
         #expect(badName?.message.contains("not a token") == true)
         for value in ["a\r\nX-Injected: 1", "a\nb", "a\rb", "nul\u{0}"] {
             let badValue = #expect(throws: SatchelError.self) {
-                try form.append(MultipartPart(name: "b", headers: [.init(name: "X-Ok", value: value)], body: .bytes([])))
+                try form.append(
+                    MultipartPart(name: "b", headers: [.init(name: "X-Ok", value: value)], body: .bytes([])))
             }
             #expect(badValue?.code == .invalidArgument)
             #expect(badValue?.message.contains("part 1") == true)
         }
         let twoTypes = #expect(throws: SatchelError.self) {
-            try form.append(MultipartPart(
-                name: "b", headers: [.init(name: "Content-Type", value: "a/b"), .init(name: "content-type", value: "c/d")],
-                body: .bytes([])))
+            try form.append(
+                MultipartPart(
+                    name: "b",
+                    headers: [.init(name: "Content-Type", value: "a/b"), .init(name: "content-type", value: "c/d")],
+                    body: .bytes([])))
         }
         #expect(twoTypes?.message.contains("more than one content-type") == true)
         let badType = #expect(throws: SatchelError.self) {
@@ -131,11 +141,13 @@ struct MultipartBuilderEscapingTests {
         #expect(MultipartFormData().boundary != MultipartFormData().boundary)
     }
 
-    @Test("explicit boundaries are validated against RFC 2046", arguments: [
-        ("", false), (String(repeating: "a", count: 71), false), ("a\"b", false), ("ends in space ", false),
-        ("é", false), ("a\r\nb", false), ("semi;colon", false), ("AaB03x", true),
-        (String(repeating: "z", count: 70), true), ("a b", true), ("'()+_,-./:=?", true), ("1", true),
-    ])
+    @Test(
+        "explicit boundaries are validated against RFC 2046",
+        arguments: [
+            ("", false), (String(repeating: "a", count: 71), false), ("a\"b", false), ("ends in space ", false),
+            ("é", false), ("a\r\nb", false), ("semi;colon", false), ("AaB03x", true),
+            (String(repeating: "z", count: 70), true), ("a b", true), ("'()+_,-./:=?", true), ("1", true),
+        ])
     func explicitBoundaries(text: String, valid: Bool) throws {
         if valid {
             #expect(try MultipartBoundary(text).value == text)
@@ -147,12 +159,15 @@ struct MultipartBuilderEscapingTests {
 
     @Test("a boundary is quoted in the Content-Type only when it has to be")
     func boundaryQuoting() throws {
-        #expect(MultipartFormData(boundary: try Support.boundary("simple-1.2_3")).contentType.description
-            == "multipart/form-data;boundary=simple-1.2_3")
-        #expect(MultipartFormData(boundary: try Support.boundary("has space")).contentType.description
-            == "multipart/form-data;boundary=\"has space\"")
-        #expect(MultipartFormData(boundary: try Support.boundary("a:b=c?")).contentType.description
-            == "multipart/form-data;boundary=\"a:b=c?\"")
+        #expect(
+            MultipartFormData(boundary: try Support.boundary("simple-1.2_3")).contentType.description
+                == "multipart/form-data;boundary=simple-1.2_3")
+        #expect(
+            MultipartFormData(boundary: try Support.boundary("has space")).contentType.description
+                == "multipart/form-data;boundary=\"has space\"")
+        #expect(
+            MultipartFormData(boundary: try Support.boundary("a:b=c?")).contentType.description
+                == "multipart/form-data;boundary=\"a:b=c?\"")
         var related = MultipartFormData(subtype: .related, boundary: try Support.boundary())
         try related.addContentTypeParameter(name: "type", value: "application/json")
         #expect(related.contentType.description == "multipart/related;boundary=AaB03x;type=\"application/json\"")
@@ -182,7 +197,8 @@ struct MultipartBuilderEscapingTests {
         var fixedType = MultipartFormData(subtype: .mixed, boundary: try Support.boundary("other"))
         fixedType.append("x", name: "n")
         let typed = #expect(throws: SatchelError.self) {
-            try outer.append(MultipartPart(name: "files", mediaType: MediaType("multipart/mixed"), body: .multipart(fixedType)))
+            try outer.append(
+                MultipartPart(name: "files", mediaType: MediaType("multipart/mixed"), body: .multipart(fixedType)))
         }
         #expect(typed?.message.contains("nested multipart part's Content-Type") == true)
 
@@ -216,7 +232,9 @@ struct MultipartBuilderEscapingTests {
     @Test("unknown extensions fall back to the system table, then to application/octet-stream")
     func mediaTypeFallbacks() throws {
         let mimeTypes = try Support.temporaryFile(
-            Array("# comment\napplication/x-satchel-test\tsatcheltest sct2\ntext/x-other satcheltest\nimage/png png\n".utf8),
+            Array(
+                "# comment\napplication/x-satchel-test\tsatcheltest sct2\ntext/x-other satcheltest\nimage/png png\n"
+                    .utf8),
             name: "mime.types")
         defer { Support.remove(mimeTypes) }
         let table = MediaTypeTable(systemTablePath: mimeTypes)
@@ -230,8 +248,9 @@ struct MultipartBuilderEscapingTests {
         #expect(MediaTypeTable(systemTablePath: nil).mediaType(forExtension: "satcheltest") == .octetStream)
     }
 
-    @Test("the standard table reads /etc/mime.types for extensions Satchel does not ship",
-          .enabled(if: FileManager.default.fileExists(atPath: "/etc/mime.types")))
+    @Test(
+        "the standard table reads /etc/mime.types for extensions Satchel does not ship",
+        .enabled(if: FileManager.default.fileExists(atPath: "/etc/mime.types")))
     func systemMimeTypes() throws {
         let standard = MediaTypeTable.standard
         // Every extension the table does not ship comes from the system file; media types
@@ -239,7 +258,8 @@ struct MultipartBuilderEscapingTests {
         let extras = standard.systemEntries.filter { MediaTypeTable.builtIn[$0.key] == nil }
         #expect(!extras.isEmpty)
         for (fileExtension, type) in extras {
-            #expect(standard.mediaType(forExtension: fileExtension).description == type.lowercased(), "\(fileExtension)")
+            #expect(
+                standard.mediaType(forExtension: fileExtension).description == type.lowercased(), "\(fileExtension)")
         }
     }
 
@@ -258,7 +278,8 @@ struct MultipartBuilderEscapingTests {
         try form.append([1, 2], name: "field")
         let body = Support.text(try form.bytes())
         #expect(body.contains("name=\"inferred\"; filename=\"table.csv\"\r\nContent-Type: text/csv\r\n"))
-        #expect(body.contains("name=\"overridden\"; filename=\"table.csv\"\r\nContent-Type: text/plain;charset=utf-8\r\n"))
+        #expect(
+            body.contains("name=\"overridden\"; filename=\"table.csv\"\r\nContent-Type: text/plain;charset=utf-8\r\n"))
         #expect(body.contains("filename=\"t.json\"\r\nContent-Type: application/json\r\n"))
         #expect(body.contains("filename=\"report\"\r\nContent-Type: application/pdf\r\n"))
         #expect(body.contains("filename=\"x.unknownext123\"\r\nContent-Type: application/octet-stream\r\n"))

@@ -1,13 +1,14 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Crypto
 import HTTPTypes
 import SerializerRegistry
 import Serializers
 import Testing
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 @Suite("Multipart builder: progress, throttling, SHA-256, output, serializer")
 struct MultipartBuilderFeatureTests {
@@ -43,9 +44,10 @@ struct MultipartBuilderFeatureTests {
 
         #expect(reports.last?.bytesSent == total)
         #expect(reports.allSatisfy { $0.bytesTotal == total })
-        #expect(zip(reports, reports.dropFirst()).allSatisfy {
-            $0.bytesSent <= $1.bytesSent && $0.partIndex <= $1.partIndex
-        })
+        #expect(
+            zip(reports, reports.dropFirst()).allSatisfy {
+                $0.bytesSent <= $1.bytesSent && $0.partIndex <= $1.partIndex
+            })
         #expect(Set(reports.map(\.partIndex)) == [0, 1, 2, 3])
         let expectedSizes: [Int64] = [3, 150_000, 0, 5000]
         for (index, size) in expectedSizes.enumerated() {
@@ -203,8 +205,9 @@ struct MultipartBuilderFeatureTests {
         #expect(serializer.contentType.essence == "multipart/form-data")
         #expect(serializer.contentType[parameter: "boundary"] == "AaB03x")
         let body = try serializer.encodeBody(["b": "2", "a": ["x": 1]])
-        #expect(Support.text(body) == "--AaB03x\r\nContent-Disposition: form-data; name=\"a[x]\"\r\n\r\n1\r\n"
-            + "--AaB03x\r\nContent-Disposition: form-data; name=\"b\"\r\n\r\n2\r\n--AaB03x--\r\n")
+        #expect(
+            Support.text(body) == "--AaB03x\r\nContent-Disposition: form-data; name=\"a[x]\"\r\n\r\n1\r\n"
+                + "--AaB03x\r\nContent-Disposition: form-data; name=\"b\"\r\n\r\n2\r\n--AaB03x--\r\n")
         #expect(try serializer.makeBodyStream(["b": "2", "a": ["x": 1]]).bytes() == body)
 
         let request = HTTPRequest(method: .post, scheme: "https", authority: "example.com", path: "/upload")

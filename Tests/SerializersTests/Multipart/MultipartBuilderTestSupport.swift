@@ -1,12 +1,13 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import SerializerRegistry
 import Serializers
 import Synchronization
 import Testing
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Helpers shared by the multipart builder tests.
 enum MultipartBuilderSupport {
@@ -17,7 +18,8 @@ enum MultipartBuilderSupport {
 
     /// A new empty temporary directory.
     static func temporaryDirectory() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("satchel-mpb-\(UUID().uuidString)").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("satchel-mpb-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
@@ -61,7 +63,9 @@ enum MultipartBuilderSupport {
     }
 
     /// Reads until the stream fails, returning the bytes yielded before the error and the error.
-    static func readUntilFailure(_ stream: any BodyStream, pieceSize: Int = 4096) -> (bytes: [UInt8], error: SatchelError?) {
+    static func readUntilFailure(
+        _ stream: any BodyStream, pieceSize: Int = 4096
+    ) -> (bytes: [UInt8], error: SatchelError?) {
         var result: [UInt8] = []
         var piece = [UInt8](repeating: 0, count: pieceSize)
         while true {

@@ -1,11 +1,12 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import SerializerRegistry
 import Serializers
 import Testing
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 @Suite("Multipart builder: layout, length, rewinding")
 struct MultipartBuilderTests {
@@ -48,10 +49,14 @@ struct MultipartBuilderTests {
     @Test("a nested multipart/mixed part is written with its own boundary")
     func exactLayoutOfNestedMixed() throws {
         var files = MultipartFormData(subtype: .mixed, boundary: try Support.boundary("BbC04y"))
-        try files.append(MultipartPart(
-            filename: "file1.txt", dispositionType: "file", body: .bytes(Array("... contents of file1.txt ...".utf8))))
-        try files.append(MultipartPart(
-            filename: "file2.gif", dispositionType: "file", body: .bytes(Array("...contents of file2.gif...".utf8))))
+        try files.append(
+            MultipartPart(
+                filename: "file1.txt", dispositionType: "file",
+                body: .bytes(Array("... contents of file1.txt ...".utf8))))
+        try files.append(
+            MultipartPart(
+                filename: "file2.gif", dispositionType: "file", body: .bytes(Array("...contents of file2.gif...".utf8)))
+        )
         var form = MultipartFormData(boundary: try Support.boundary())
         form.append("Larry", name: "submit-name")
         try form.append(files, name: "files")
@@ -88,36 +93,40 @@ struct MultipartBuilderTests {
     @Test("headers come in a fixed order: Content-Disposition, Content-Type, then custom headers")
     func headerOrder() throws {
         var form = MultipartFormData(boundary: try Support.boundary())
-        try form.append(MultipartPart(
-            name: "doc", filename: "a.json", mediaType: .json,
-            headers: [.init(name: "X-Checksum", value: "abc"), .init(name: "Content-Language", value: "en")],
-            body: .bytes([])))
+        try form.append(
+            MultipartPart(
+                name: "doc", filename: "a.json", mediaType: .json,
+                headers: [.init(name: "X-Checksum", value: "abc"), .init(name: "Content-Language", value: "en")],
+                body: .bytes([])))
         let body = Support.text(try form.bytes())
-        #expect(body == "--AaB03x\r\n"
-            + "Content-Disposition: form-data; name=\"doc\"; filename=\"a.json\"\r\n"
-            + "Content-Type: application/json\r\n"
-            + "X-Checksum: abc\r\n"
-            + "Content-Language: en\r\n"
-            + "\r\n"
-            + "\r\n--AaB03x--\r\n")
+        #expect(
+            body == "--AaB03x\r\n"
+                + "Content-Disposition: form-data; name=\"doc\"; filename=\"a.json\"\r\n"
+                + "Content-Type: application/json\r\n"
+                + "X-Checksum: abc\r\n"
+                + "Content-Language: en\r\n"
+                + "\r\n"
+                + "\r\n--AaB03x--\r\n")
     }
 
     @Test("a custom Content-Type or Content-Disposition takes the generated one's place")
     func customHeadersReplaceGenerated() throws {
         var form = MultipartFormData(subtype: .related, boundary: try Support.boundary())
-        try form.append(MultipartPart(
-            headers: [
-                .init(name: "Content-ID", value: "<root>"),
-                .init(name: "content-type", value: "application/json; charset=utf-8"),
-                .init(name: "Content-Disposition", value: "inline"),
-            ],
-            body: .bytes(Array("{}".utf8))))
+        try form.append(
+            MultipartPart(
+                headers: [
+                    .init(name: "Content-ID", value: "<root>"),
+                    .init(name: "content-type", value: "application/json; charset=utf-8"),
+                    .init(name: "Content-Disposition", value: "inline"),
+                ],
+                body: .bytes(Array("{}".utf8))))
         let body = Support.text(try form.bytes())
-        #expect(body == "--AaB03x\r\n"
-            + "Content-Disposition: inline\r\n"
-            + "content-type: application/json; charset=utf-8\r\n"
-            + "Content-ID: <root>\r\n"
-            + "\r\n{}\r\n--AaB03x--\r\n")
+        #expect(
+            body == "--AaB03x\r\n"
+                + "Content-Disposition: inline\r\n"
+                + "content-type: application/json; charset=utf-8\r\n"
+                + "Content-ID: <root>\r\n"
+                + "\r\n{}\r\n--AaB03x--\r\n")
     }
 
     @Test("a body without parts is the close delimiter alone")
@@ -134,9 +143,10 @@ struct MultipartBuilderTests {
         try form.append(MultipartPart(mediaType: .plainText, body: .bytes(Array("hi".utf8))))
         try form.append(MultipartPart(filename: "b.txt", body: .bytes([])))
         let body = Support.text(try form.bytes())
-        #expect(body == "--AaB03x\r\nContent-Type: text/plain\r\n\r\nhi\r\n"
-            + "--AaB03x\r\nContent-Disposition: attachment; filename=\"b.txt\"\r\nContent-Type: text/plain\r\n\r\n"
-            + "\r\n--AaB03x--\r\n")
+        #expect(
+            body == "--AaB03x\r\nContent-Type: text/plain\r\n\r\nhi\r\n"
+                + "--AaB03x\r\nContent-Disposition: attachment; filename=\"b.txt\"\r\nContent-Type: text/plain\r\n\r\n"
+                + "\r\n--AaB03x--\r\n")
         #expect(form.contentType.description == "multipart/mixed;boundary=AaB03x")
     }
 
@@ -262,9 +272,10 @@ struct MultipartBuilderTests {
             case 4 where depth < 2:
                 try form.append(randomForm(using: &generator, directory: directory, depth: depth + 1), name: name)
             case 5:
-                try form.append(MultipartPart(
-                    name: name, mediaType: MediaType("application/x-thing; q=\"a b\""),
-                    headers: [.init(name: "X-Index", value: "\(index)")], body: .bytes(bytes)))
+                try form.append(
+                    MultipartPart(
+                        name: name, mediaType: MediaType("application/x-thing; q=\"a b\""),
+                        headers: [.init(name: "X-Index", value: "\(index)")], body: .bytes(bytes)))
             case 6:
                 try form.append([], name: name, filename: "empty.txt")
             default:
@@ -292,7 +303,8 @@ final class ScriptedPrefix: BodyStream {
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         guard remaining > 0 else { return 0 }
-        let count = try base.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<min(buffer.count, remaining)]))
+        let count = try base.read(
+            into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<min(buffer.count, remaining)]))
         remaining -= count
         return count
     }

@@ -4,7 +4,7 @@ import Serializers
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Chunks of any size give the same parts; large bodies go to temporary files that disappear.
@@ -29,13 +29,17 @@ struct MultipartReaderChunkingTests {
         let options = MultipartReader.Options(lenient: true)
         let whole = try parseParts(body, contentType: type, options: options)
         for size in Self.chunkSizes {
-            #expect(try parseParts(body, contentType: type, chunkSize: size, options: options) == whole, "chunks of \(size)")
+            #expect(
+                try parseParts(body, contentType: type, chunkSize: size, options: options) == whole, "chunks of \(size)"
+            )
         }
     }
 
     @Test("parts are returned by the feed that completes them")
     func partsArriveAsTheyComplete() throws {
-        let body = bytes("--B\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n--B\r\nContent-Disposition: form-data; name=\"b\"\r\n\r\n2\r\n--B--")
+        let body = bytes(
+            "--B\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n--B\r\nContent-Disposition: form-data; name=\"b\"\r\n\r\n2\r\n--B--"
+        )
         let parser = try MultipartReader(boundary: "B")
         let cut = body.count - "\r\n--B--".count - 1  // inside part b's body
         let first = try parser.feed(Array(body[..<cut]))
@@ -70,7 +74,8 @@ struct MultipartReaderChunkingTests {
 
     /// A fresh folder for spilled bodies, removed afterwards.
     private func withFolder(_ body: (String) throws -> Void) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("satchel-spill-\(UUID().uuidString)").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("satchel-spill-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try body(folder)
@@ -111,7 +116,8 @@ struct MultipartReaderChunkingTests {
     func zeroThreshold() throws {
         let (body, type) = try MultipartSamples.load("chrome-form")
         try withFolder { folder in
-            let parts = try parseParts(body, contentType: type, options: .init(memoryThreshold: 0, temporaryDirectory: folder))
+            let parts = try parseParts(
+                body, contentType: type, options: .init(memoryThreshold: 0, temporaryDirectory: folder))
             #expect(parts.map(\.isSpilled) == parts.map { $0.size > 0 })
             #expect(parts.contains { $0.size == 0 })
         }
@@ -120,14 +126,18 @@ struct MultipartReaderChunkingTests {
     @Test("a spilled part decodes to a $file value that can be read, streamed and saved")
     func spilledValue() throws {
         let payload = (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-        let body = bytes("--B\r\nContent-Disposition: form-data; name=\"f\"; filename=\"x.bin\"\r\n\r\n") + payload + bytes("\r\n--B--\r\n")
+        let body =
+            bytes("--B\r\nContent-Disposition: form-data; name=\"f\"; filename=\"x.bin\"\r\n\r\n") + payload
+            + bytes("\r\n--B--\r\n")
         let type = try MediaType(parsing: "multipart/form-data; boundary=B")
         try withFolder { folder in
             let saved = folder + "/kept.bin"
             var stream: (any BodyStream)?
             do {
-                let serializer = MultipartResponseSerializer(options: .init(memoryThreshold: 1024, temporaryDirectory: folder))
-                let element = try #require(multipartElements(try serializer.decode(body, contentType: type, limits: .default)).first)
+                let serializer = MultipartResponseSerializer(
+                    options: .init(memoryThreshold: 1024, temporaryDirectory: folder))
+                let element = try #require(
+                    multipartElements(try serializer.decode(body, contentType: type, limits: .default)).first)
                 guard case .payload(let file as TemporaryFile) = element.value else {
                     Issue.record("not a file: \(element.value)")
                     return
@@ -152,9 +162,11 @@ struct MultipartReaderChunkingTests {
 
     @Test("an error while a part is being spilled removes its temporary file")
     func errorRemovesPartialFile() throws {
-        let body = bytes("--B\r\nContent-Disposition: form-data; name=\"f\"\r\n\r\n") + [UInt8](repeating: 0x41, count: 10_000)
+        let body =
+            bytes("--B\r\nContent-Disposition: form-data; name=\"f\"\r\n\r\n") + [UInt8](repeating: 0x41, count: 10_000)
         try withFolder { folder in
-            let parser = try MultipartReader(boundary: "B", options: .init(memoryThreshold: 100, temporaryDirectory: folder))
+            let parser = try MultipartReader(
+                boundary: "B", options: .init(memoryThreshold: 100, temporaryDirectory: folder))
             _ = try parser.feed(body)
             #expect(files(in: folder).count == 1)
             #expect(throws: SatchelError.self) { try parser.finish() }
@@ -170,7 +182,9 @@ struct MultipartReaderChunkingTests {
             payload += near
             payload += (0..<977).map { UInt8(truncatingIfNeeded: $0 * 7 + payload.count) }
         }
-        let body = bytes("preamble\r\n--BOUNDARY\r\nContent-Disposition: form-data; name=\"big\"; filename=\"big.bin\"\r\n\r\n")
+        let body =
+            bytes(
+                "preamble\r\n--BOUNDARY\r\nContent-Disposition: form-data; name=\"big\"; filename=\"big.bin\"\r\n\r\n")
             + payload + bytes("\r\n--BOUNDARY--\r\nepilogue")
         let type = try MediaType(parsing: "multipart/form-data; boundary=BOUNDARY")
         try withFolder { folder in
@@ -215,7 +229,8 @@ struct MultipartReaderChunkingTests {
         let elapsed = ContinuousClock.now - start
         getrusage(RUSAGE_SELF.rawValue, &usage)
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        print("""
+        print(
+            """
             multipart parser: \(sent >> 20) MiB in \(String(format: "%.2f", seconds)) s \
             (\(String(format: "%.0f", Double(sent >> 20) / seconds)) MiB/s), peak RSS \(usage.ru_maxrss / 1024) MiB \
             (\((usage.ru_maxrss - before) / 1024) MiB more than before)

@@ -19,13 +19,15 @@ struct MultipartReaderFixtureTests {
         let (body, type) = try MultipartSamples.load("curl-form")
         let parts = try parseParts(body, contentType: type)
         #expect(parts.map(\.name) == ["field", "utf8", "file", "blob", "json", "empty", "accent", "renamed"])
-        #expect(parts.map(\.filename) == [
-            nil, nil, "hello.txt", "binary.bin", nil, "empty.dat", "résumé.txt", #"dir/../x "q".txt"#,
-        ])
-        #expect(parts.map(\.contentType) == [
-            nil, nil, "text/plain", "application/octet-stream", "application/json", "application/octet-stream",
-            "text/plain", "text/plain",
-        ])
+        #expect(
+            parts.map(\.filename) == [
+                nil, nil, "hello.txt", "binary.bin", nil, "empty.dat", "résumé.txt", #"dir/../x "q".txt"#,
+            ])
+        #expect(
+            parts.map(\.contentType) == [
+                nil, nil, "text/plain", "application/octet-stream", "application/json", "application/octet-stream",
+                "text/plain", "text/plain",
+            ])
         #expect(try part(parts, 0)?.bytes() == bytes("plain value"))
         #expect(try part(parts, 1)?.bytes() == bytes("héllo wörld"))
         #expect(try part(parts, 2)?.bytes() == bytes("hello\r\nworld\n"))
@@ -41,21 +43,23 @@ struct MultipartReaderFixtureTests {
         #expect(part(parts, 0)?.offset == boundary.utf8.count + 4)
         let headers = #"Content-Disposition: form-data; name="field""# + "\r\n\r\n"
         #expect(part(parts, 0)?.bodyOffset == boundary.utf8.count + 4 + headers.utf8.count)
-        #expect(part(parts, 2)?.headers == [
-            .init(name: "Content-Disposition", value: #"form-data; name="file"; filename="hello.txt""#),
-            .init(name: "Content-Type", value: "text/plain"),
-        ])
+        #expect(
+            part(parts, 2)?.headers == [
+                .init(name: "Content-Disposition", value: #"form-data; name="file"; filename="hello.txt""#),
+                .init(name: "Content-Type", value: "text/plain"),
+            ])
     }
 
     @Test("curl's body decodes through the registry: JSON parts as JSON, text as strings, files as bytes")
     func curlThroughRegistry() throws {
         let (body, type) = try MultipartSamples.load("curl-form")
         let elements = multipartElements(try multipartRegistry().decode(body, contentType: type))
-        #expect(elements.map(\.value) == [
-            "plain value", "héllo wörld", "hello\r\nworld\n",
-            .bytes(curlBinary),
-            ["a": [1, 2], "b": "x"], .bytes([]), "hello\r\nworld\n", "hello\r\nworld\n",
-        ])
+        #expect(
+            elements.map(\.value) == [
+                "plain value", "héllo wörld", "hello\r\nworld\n",
+                .bytes(curlBinary),
+                ["a": [1, 2], "b": "x"], .bytes([]), "hello\r\nworld\n", "hello\r\nworld\n",
+            ])
     }
 
     @Test("requests: repeated names in order, a PNG, a file part without Content-Type")
@@ -63,9 +67,10 @@ struct MultipartReaderFixtureTests {
         let (body, type) = try MultipartSamples.load("requests-form")
         let parts = try parseParts(body, contentType: type)
         #expect(parts.map(\.name) == ["name", "tags", "tags", "bio", "avatar", "notes"])
-        #expect(try parts.map { try $0.bytes() }.prefix(4) == [
-            bytes("Ann Lee"), bytes("a"), bytes("b/c"), bytes("line one\r\nline two"),
-        ])
+        #expect(
+            try parts.map { try $0.bytes() }.prefix(4) == [
+                bytes("Ann Lee"), bytes("a"), bytes("b/c"), bytes("line one\r\nline two"),
+            ])
         let png = try #require(part(parts, 4))
         #expect(png.filename == "me.png")
         #expect(png.contentType == "image/png")
@@ -80,7 +85,9 @@ struct MultipartReaderFixtureTests {
         // The fixture's 69-byte PNG is a signature and headers without pixels: the image
         // serializer says so for that part alone; raw, it stays its bytes.
         #expect((elements[4].value.decodingFailure)?.error.message.contains("Not enough image data") == true)
-        #expect(multipartElements(try multipartRegistry(rawParts: true).decode(body, contentType: type))[4].value.bytesValue?.count == 69)
+        #expect(
+            multipartElements(try multipartRegistry(rawParts: true).decode(body, contentType: type))[4].value
+                .bytesValue?.count == 69)
     }
 
     @Test("a Chrome-style body: %22 and %0A escapes, a raw UTF-8 file name, an empty file input")
@@ -106,24 +113,27 @@ struct MultipartReaderFixtureTests {
         let (body, type) = try MultipartSamples.load("firefox-form")
         let elements = multipartElements(try multipartRegistry().decode(body, contentType: type))
         #expect(elements.map(\.part.name) == ["text", "file1", "file2", "json"])
-        #expect(elements.map(\.value) == [
-            "text default", "Content of a.txt.\n", "<!DOCTYPE html><title>Content of a.html.</title>\n",
-            ["id": 7, "tags": ["x", "y"]],
-        ])
+        #expect(
+            elements.map(\.value) == [
+                "text default", "Content of a.txt.\n", "<!DOCTYPE html><title>Content of a.html.</title>\n",
+                ["id": 7, "tags": ["x", "y"]],
+            ])
         #expect(elements.map(\.part.filename) == [nil, "a.txt", "a.html", "data.json"])
     }
 
-    @Test("RFC features: preamble, padding, folding, header case, token and legacy escapes, filename*, nesting, epilogue")
+    @Test(
+        "RFC features: preamble, padding, folding, header case, token and legacy escapes, filename*, nesting, epilogue")
     func rfcFeatures() throws {
         let (body, type) = try MultipartSamples.load("rfc-features")
         let parts = try parseParts(body, contentType: type)
         #expect(parts.map(\.name) == ["folded", "token_name", "legacy", "star", "latin", "nothing", "nested"])
         let folded = try #require(part(parts, 0))
-        #expect(folded.headers == [
-            .init(name: "content-disposition", value: #"form-data; name="folded""#),
-            .init(name: "CONTENT-TYPE", value: "text/plain; charset=us-ascii"),
-            .init(name: "X-Custom", value: "spaced value"),
-        ])
+        #expect(
+            folded.headers == [
+                .init(name: "content-disposition", value: #"form-data; name="folded""#),
+                .init(name: "CONTENT-TYPE", value: "text/plain; charset=us-ascii"),
+                .init(name: "X-Custom", value: "spaced value"),
+            ])
         #expect(folded.header("x-custom") == "spaced value")
         #expect(folded.mediaType?.charset == "us-ascii")
         #expect(try folded.bytes() == bytes("folded header part"))

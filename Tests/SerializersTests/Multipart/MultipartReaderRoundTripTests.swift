@@ -10,7 +10,8 @@ import Testing
 struct MultipartReaderRoundTripTests {
     /// A fresh folder, removed afterwards.
     private func withFolder(_ body: (URL) throws -> Void) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("satchel-roundtrip-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "satchel-roundtrip-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try body(folder)
@@ -18,9 +19,10 @@ struct MultipartReaderRoundTripTests {
 
     private func python(_ parser: String, _ name: String, in folder: URL) throws -> PythonMultipart.Form {
         let type = try String(contentsOf: folder.appendingPathComponent("\(name).content-type"), encoding: .utf8)
-        return try PythonMultipart.Form(json: PythonMultipart.run([
-            "parse", "--parser", parser, "--content-type", type, folder.appendingPathComponent("\(name).body").path,
-        ]))
+        return try PythonMultipart.Form(
+            json: PythonMultipart.run([
+                "parse", "--parser", parser, "--content-type", type, folder.appendingPathComponent("\(name).body").path,
+            ]))
     }
 
     private func satchel(_ name: String, in folder: URL, chunkSize: Int = 0) throws -> PythonMultipart.Form {
@@ -60,24 +62,28 @@ struct MultipartReaderRoundTripTests {
             #expect(parts.contains { $0.name == "cr\rlf\nboth\r\n" })
             #expect(parts.contains { $0.name == #"semi;colon=value; filename="evil""# && $0.filename == nil })
             let files = parts.filter { $0.filename != nil }
-            #expect(files.map(\.filename) == [
-                #""quoted".txt"#, "../../../etc/passwd", #"..\..\windows\system.ini"#,
-                "line\r\nContent-Type: text/html\r\n\r\n.txt", "semi;colon.txt", "résumé – 履歴書.pdf",
-                "name with %25 percent.txt",
-            ])
-            #expect(files.map(\.safeFilename) == [
-                #""quoted".txt"#, "passwd", "system.ini", "html.txt", "semi;colon.txt",
-                "résumé – 履歴書.pdf", "name with %25 percent.txt",
-            ])
+            #expect(
+                files.map(\.filename) == [
+                    #""quoted".txt"#, "../../../etc/passwd", #"..\..\windows\system.ini"#,
+                    "line\r\nContent-Type: text/html\r\n\r\n.txt", "semi;colon.txt", "résumé – 履歴書.pdf",
+                    "name with %25 percent.txt",
+                ])
+            #expect(
+                files.map(\.safeFilename) == [
+                    #""quoted".txt"#, "passwd", "system.ini", "html.txt", "semi;colon.txt",
+                    "résumé – 履歴書.pdf", "name with %25 percent.txt",
+                ])
             for name in files.compactMap(\.safeFilename) {
                 #expect(!name.contains("/") && !name.contains("\\") && name != ".." && name != ".")
             }
         }
     }
 
-    @Test("curl, requests and browser fixtures read the same in Python's parsers", arguments: [
-        ("curl-form", true), ("requests-form", true), ("chrome-form", false), ("firefox-form", true),
-    ])
+    @Test(
+        "curl, requests and browser fixtures read the same in Python's parsers",
+        arguments: [
+            ("curl-form", true), ("requests-form", true), ("chrome-form", false), ("firefox-form", true),
+        ])
     func fixturesAgree(name: String, werkzeugToo: Bool) throws {
         guard PythonMultipart.available() else { return }
         let folder = MultipartSamples.directory
@@ -91,8 +97,14 @@ struct MultipartReaderRoundTripTests {
     func satchelBuiltBodies() throws {
         guard PythonMultipart.available() else { return }
         let boundary = "SatchelBuilt4f1c"
-        let names = ["quote\"inside", "cr\rlf\nboth", "semi;colon=x; filename=\"evil\"", "ünïcödé ✓", "../../etc/passwd", "back\\slash", ""]
-        let fileNames = ["\"quoted\".txt", "../../../etc/passwd", "..\\..\\boot.ini", "line\r\nX-Injected: 1.txt", "semi;colon.txt", "résumé – 履歴書.pdf"]
+        let names = [
+            "quote\"inside", "cr\rlf\nboth", "semi;colon=x; filename=\"evil\"", "ünïcödé ✓", "../../etc/passwd",
+            "back\\slash", "",
+        ]
+        let fileNames = [
+            "\"quoted\".txt", "../../../etc/passwd", "..\\..\\boot.ini", "line\r\nX-Injected: 1.txt", "semi;colon.txt",
+            "résumé – 履歴書.pdf",
+        ]
         let payloads: [[UInt8]] = [
             bytes(" --\(boundary)\r\n"), bytes("\r\n--\(String(boundary.dropLast()))\r\n"), Array(0...255) + [0x0D],
             bytes("\r\n\r\n--\r\n--\r\n-\(boundary)"), [], bytes("\n-\(boundary)--\n\r-\(boundary)"),

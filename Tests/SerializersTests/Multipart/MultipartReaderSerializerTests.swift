@@ -21,13 +21,17 @@ struct MultipartReaderSerializerTests {
     func canonicalShape() throws {
         let bytes = body([
             (field("a"), Array("1".utf8)),
-            ("Content-Disposition: form-data; name=\"f\"; filename=\"x.txt\"; filename*=UTF-8''%C3%A9.txt\r\nContent-Type: text/plain\r\nX-Trace: t", Array("é".utf8)),
+            (
+                "Content-Disposition: form-data; name=\"f\"; filename=\"x.txt\"; filename*=UTF-8''%C3%A9.txt\r\nContent-Type: text/plain\r\nX-Trace: t",
+                Array("é".utf8)
+            ),
         ])
         let value = try MultipartResponseSerializer().decode(bytes, contentType: formData, limits: .default)
-        #expect(value?.canonicalJSON() == #"{"$multipart":["#
-            + #"{"headers":[["Content-Disposition","form-data; name=\"a\""]],"name":"a","filename":null,"filenameStar":null,"contentType":null,"size":1,"value":"1"},"#
-            + #"{"headers":[["Content-Disposition","form-data; name=\"f\"; filename=\"x.txt\"; filename*=UTF-8''%C3%A9.txt"],["Content-Type","text/plain"],["X-Trace","t"]],"name":"f","filename":"x.txt","filenameStar":"é.txt","contentType":"text/plain","size":2,"value":"é"}"#
-            + "]}")
+        #expect(
+            value?.canonicalJSON() == #"{"$multipart":["#
+                + #"{"headers":[["Content-Disposition","form-data; name=\"a\""]],"name":"a","filename":null,"filenameStar":null,"contentType":null,"size":1,"value":"1"},"#
+                + #"{"headers":[["Content-Disposition","form-data; name=\"f\"; filename=\"x.txt\"; filename*=UTF-8''%C3%A9.txt"],["Content-Type","text/plain"],["X-Trace","t"]],"name":"f","filename":"x.txt","filenameStar":"é.txt","contentType":"text/plain","size":2,"value":"é"}"#
+                + "]}")
         #expect(value?.kindName == "$multipart")
     }
 
@@ -46,21 +50,25 @@ struct MultipartReaderSerializerTests {
             (field("badtype", type: "text/"), Array("x".utf8)),
         ])
         let decoded = multipartElements(try multipartRegistry().decode(bytes, contentType: formData)).map(\.value)
-        #expect(Array(decoded.prefix(9)) == [
-            ["k": [true]], ["a": "1", "b": "2"], "text", "café", decoded[4], .bytes([0xC3, 0x28]),
-            .bytes(Array("text".utf8)), "a,b", .null,
-        ])
+        #expect(
+            Array(decoded.prefix(9)) == [
+                ["k": [true]], ["a": "1", "b": "2"], "text", "café", decoded[4], .bytes([0xC3, 0x28]),
+                .bytes(Array("text".utf8)), "a,b", .null,
+            ])
         // The text serializer takes text/* parts: a charset it does not know is that part's error.
         #expect(decoded[4].canonicalForm["$error"]?["code"] == "unsupportedFormat")
         #expect(decoded.last?.canonicalForm["$error"]?["code"] == "invalidMediaType")
 
-        let raw = multipartElements(try multipartRegistry(rawParts: true).decode(bytes, contentType: formData)).map(\.value)
-        #expect(Array(raw.prefix(9)) == [
-            .bytes(Array(#"{"k":[true]}"#.utf8)), .bytes(Array("a=1&b=2".utf8)), "text", "café", .bytes([0xC1]),
-            .bytes([0xC3, 0x28]), .bytes(Array("text".utf8)), "a,b", .bytes([]),
-        ])
+        let raw = multipartElements(try multipartRegistry(rawParts: true).decode(bytes, contentType: formData)).map(
+            \.value)
+        #expect(
+            Array(raw.prefix(9)) == [
+                .bytes(Array(#"{"k":[true]}"#.utf8)), .bytes(Array("a=1&b=2".utf8)), "text", "café", .bytes([0xC1]),
+                .bytes([0xC3, 0x28]), .bytes(Array("text".utf8)), "a,b", .bytes([]),
+            ])
         // Without a registry the parts are raw as well.
-        let alone = multipartElements(try MultipartResponseSerializer().decode(bytes, contentType: formData, limits: .default))
+        let alone = multipartElements(
+            try MultipartResponseSerializer().decode(bytes, contentType: formData, limits: .default))
         #expect(alone.map(\.value).prefix(9) == raw.prefix(9))
     }
 
@@ -120,7 +128,9 @@ struct MultipartReaderSerializerTests {
 
     @Test("MultipartParts is a collection with lookup by field name")
     func partsCollection() throws {
-        let bytes = body([(field("tag"), Array("a".utf8)), (field("other"), Array("x".utf8)), (field("tag"), Array("b".utf8))])
+        let bytes = body([
+            (field("tag"), Array("a".utf8)), (field("other"), Array("x".utf8)), (field("tag"), Array("b".utf8)),
+        ])
         let value = try MultipartResponseSerializer().decode(bytes, contentType: formData, limits: .default)
         guard case .payload(let payload as MultipartParts)? = value else {
             Issue.record("not multipart: \(String(describing: value))")
@@ -142,8 +152,9 @@ struct MultipartReaderSerializerTests {
         error.line = 1
         error.column = 6
         let failure = DecodingFailure(error)
-        #expect(Value.payload(failure).canonicalJSON()
-            == #"{"$error":{"code":"syntaxError","message":"unexpected '}' (at byte 5, line 1, column 6)"}}"#)
+        #expect(
+            Value.payload(failure).canonicalJSON()
+                == #"{"$error":{"code":"syntaxError","message":"unexpected '}' (at byte 5, line 1, column 6)"}}"#)
         #expect(DecodingFailure(error) == failure)
         #expect(DecodingFailure(SatchelError(.syntaxError, "other")) != failure)
     }
@@ -152,32 +163,37 @@ struct MultipartReaderSerializerTests {
 
     func parse(_ disposition: String, lenient: Bool = false) throws -> MultipartReader.Part? {
         try MultipartReader.read(
-            body([("Content-Disposition: \(disposition)", [])]), boundary: "B", options: .init(lenient: lenient)).first
+            body([("Content-Disposition: \(disposition)", [])]), boundary: "B", options: .init(lenient: lenient)
+        ).first
     }
 
-    @Test("quoted values: WHATWG percent escapes, or backslash escapes when the value has \\\"", arguments: [
-        (#"form-data; name="a%22b%0D%0Ac""#, "a\"b\r\nc"),
-        (#"form-data; name="back\slash""#, #"back\slash"#),
-        (#"form-data; name="trailing\""#, #"trailing\"#),
-        (#"form-data; name="legacy \"q\" \\ end""#, #"legacy "q" \ end"#),
-        (#"form-data; name="%zz and %22x%22""#, #"%zz and "x""#),
-        (#"form-data; name="lower %0a stays""#, "lower %0a stays"),
-        (#"form-data; name=token%22"#, "token\""),
-        (#"form-data; name="""#, ""),
-        (#"FORM-DATA ;name="semi;colon";  filename="f""#, "semi;colon"),
-    ])
+    @Test(
+        "quoted values: WHATWG percent escapes, or backslash escapes when the value has \\\"",
+        arguments: [
+            (#"form-data; name="a%22b%0D%0Ac""#, "a\"b\r\nc"),
+            (#"form-data; name="back\slash""#, #"back\slash"#),
+            (#"form-data; name="trailing\""#, #"trailing\"#),
+            (#"form-data; name="legacy \"q\" \\ end""#, #"legacy "q" \ end"#),
+            (#"form-data; name="%zz and %22x%22""#, #"%zz and "x""#),
+            (#"form-data; name="lower %0a stays""#, "lower %0a stays"),
+            (#"form-data; name=token%22"#, "token\""),
+            (#"form-data; name="""#, ""),
+            (#"FORM-DATA ;name="semi;colon";  filename="f""#, "semi;colon"),
+        ])
     func unquoting(disposition: String, name: String) throws {
         let part = try parse(disposition)
         #expect(part?.name == name)
         #expect(part?.dispositionType == "form-data")
     }
 
-    @Test("filename* in UTF-8 or ISO-8859-1, preferred for the safe name", arguments: [
-        ("UTF-8''%E2%82%AC%20rates.txt", "€ rates.txt"),
-        ("utf-8'en'a%2Fb.txt", "a/b.txt"),
-        ("ISO-8859-1''%A3%20and%20%E9.txt", "£ and é.txt"),
-        ("UTF-8''plain.txt", "plain.txt"),
-    ])
+    @Test(
+        "filename* in UTF-8 or ISO-8859-1, preferred for the safe name",
+        arguments: [
+            ("UTF-8''%E2%82%AC%20rates.txt", "€ rates.txt"),
+            ("utf-8'en'a%2Fb.txt", "a/b.txt"),
+            ("ISO-8859-1''%A3%20and%20%E9.txt", "£ and é.txt"),
+            ("UTF-8''plain.txt", "plain.txt"),
+        ])
     func extendedFileNames(value: String, decoded: String) throws {
         let part = try parse("form-data; name=\"f\"; filename=\"fallback.txt\"; filename*=\(value)")
         #expect(part?.filename == "fallback.txt")
@@ -185,9 +201,11 @@ struct MultipartReaderSerializerTests {
         #expect(part?.safeFilename == decoded.split(separator: "/").last.map(String.init))
     }
 
-    @Test("a malformed filename* is an error in strict mode and ignored in lenient mode", arguments: [
-        "UTF-8'%E2%82%AC.txt", "UTF-8''%E2%82", "UTF-8''%G1", "UTF-8''a*b", "koi8-r''x",
-    ])
+    @Test(
+        "a malformed filename* is an error in strict mode and ignored in lenient mode",
+        arguments: [
+            "UTF-8'%E2%82%AC.txt", "UTF-8''%E2%82", "UTF-8''%G1", "UTF-8''a*b", "koi8-r''x",
+        ])
     func badExtendedFileNames(value: String) throws {
         let disposition = "form-data; name=\"f\"; filename*=\(value)"
         #expect(throws: SatchelError.self) { try parse(disposition) }
@@ -201,18 +219,20 @@ struct MultipartReaderSerializerTests {
         #expect(try parse(disposition, lenient: true)?.filenameStar == "é")
     }
 
-    @Test("the safe file name has no folder, no control characters, and is never . or ..", arguments: [
-        ("../../etc/passwd", "passwd"),
-        (#"C:\Users\ann\x.txt"#, "x.txt"),
-        ("a/b\\c", "c"),
-        ("..", nil),
-        ("dir/..", nil),
-        ("dir/.", nil),
-        ("trailing/", nil),
-        ("tab\there.txt", "tabhere.txt"),
-        ("..hidden..txt", "..hidden..txt"),
-        ("", nil),
-    ] as [(String, String?)])
+    @Test(
+        "the safe file name has no folder, no control characters, and is never . or ..",
+        arguments: [
+            ("../../etc/passwd", "passwd"),
+            (#"C:\Users\ann\x.txt"#, "x.txt"),
+            ("a/b\\c", "c"),
+            ("..", nil),
+            ("dir/..", nil),
+            ("dir/.", nil),
+            ("trailing/", nil),
+            ("tab\there.txt", "tabhere.txt"),
+            ("..hidden..txt", "..hidden..txt"),
+            ("", nil),
+        ] as [(String, String?)])
     func safeNames(raw: String, safe: String?) throws {
         let part = try parse("form-data; name=\"f\"; filename=\"\(raw)\"")
         #expect(part?.filename == raw)
@@ -221,7 +241,8 @@ struct MultipartReaderSerializerTests {
 
     @Test("headers: names keep their case, lookup ignores it, folded lines join, non-UTF-8 reads as ISO-8859-1")
     func headers() throws {
-        let head = Array("--B\r\ncOnTeNt-DiSpOsItIoN: form-data; name=\"f\"; filename=\"".utf8) + [0xE9, 0x74, 0xE9]
+        let head =
+            Array("--B\r\ncOnTeNt-DiSpOsItIoN: form-data; name=\"f\"; filename=\"".utf8) + [0xE9, 0x74, 0xE9]
             + Array(".txt\"\r\nX-Long: one\r\n  two\r\n\tthree\r\n\r\nv\r\n--B--".utf8)
         let part = try #require(try MultipartReader.read(head, boundary: "B").first)
         #expect(part.headers.map(\.name) == ["cOnTeNt-DiSpOsItIoN", "X-Long"])
@@ -233,7 +254,8 @@ struct MultipartReaderSerializerTests {
 
     @Test("package parser of token and parameters keeps quoted values raw")
     func parameterizedHeader() throws {
-        let parsed = try parseParameterizedHeader(#" Form-Data; NAME="a\"b"; filename*=UTF-8''x; ;empty="""#, what: "Content-Disposition")
+        let parsed = try parseParameterizedHeader(
+            #" Form-Data; NAME="a\"b"; filename*=UTF-8''x; ;empty="""#, what: "Content-Disposition")
         #expect(parsed.token == "form-data")
         #expect(parsed.parameters.map(\.name) == ["name", "filename*", "empty"])
         #expect(parsed.parameters.map(\.value) == [#"a\"b"#, "UTF-8''x", ""])
@@ -241,7 +263,9 @@ struct MultipartReaderSerializerTests {
         #expect(parsed.parameters.first?.offset == 17)
         let plain = try parseParameterizedHeader(#"x; a="end\"; b=1"#, what: "X", backslashEscapes: false)
         #expect(plain.parameters.map(\.value) == [#"end\"#, "1"])
-        let error = #expect(throws: SatchelError.self) { try parseParameterizedHeader("x; a", what: "Content-Disposition") }
+        let error = #expect(throws: SatchelError.self) {
+            try parseParameterizedHeader("x; a", what: "Content-Disposition")
+        }
         #expect(error?.code == .invalidMediaType)
         #expect(error?.message.contains("Content-Disposition") == true)
         #expect(throws: SatchelError.self) { try parseParameterizedHeader(#"x; a="open"#, what: "X") }

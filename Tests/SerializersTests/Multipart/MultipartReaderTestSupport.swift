@@ -72,7 +72,8 @@ func multipartRegistry(
     options: MultipartReader.Options = MultipartReader.Options(), rawParts: Bool = false, limits: Limits = .default
 ) -> Registry {
     let registry = Registry.standard(limits: limits)
-    registry.register(MultipartResponseSerializer(options: options, rawParts: rawParts, registry: registry), priority: 1)
+    registry.register(
+        MultipartResponseSerializer(options: options, rawParts: rawParts, registry: registry), priority: 1)
     return registry
 }
 
@@ -94,7 +95,8 @@ enum PythonMultipart {
     /// to run scripts/setup when it does not.
     static func available() -> Bool {
         guard FileManager.default.isExecutableFile(atPath: python.path) else {
-            Issue.record("""
+            Issue.record(
+                """
                 \(python.path) is missing: run scripts/setup, which creates the virtual environment \
                 .venv with Python's multipart, werkzeug, requests and urllib3 for these tests
                 """)

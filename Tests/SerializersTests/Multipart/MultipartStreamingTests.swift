@@ -13,7 +13,8 @@ import Testing
     @Test func theFirstPartIsUsableBeforeTheLastArrives() async throws {
         let registry = Registry.standard()
         let decoder = MultipartIncrementalReader(
-            serializer: MultipartResponseSerializer(registry: registry), contentType: contentType, limits: registry.limits)
+            serializer: MultipartResponseSerializer(registry: registry), contentType: contentType,
+            limits: registry.limits)
         decoder.retainsParts = false
         var iterator = decoder.makePartStream().makeAsyncIterator()
 
@@ -37,7 +38,8 @@ import Testing
     }
 
     @Test func callbacksSeeEveryPartInOrderAndTheValueKeepsThem() throws {
-        let decoder = MultipartIncrementalReader(serializer: MultipartResponseSerializer(), contentType: contentType, limits: .default)
+        let decoder = MultipartIncrementalReader(
+            serializer: MultipartResponseSerializer(), contentType: contentType, limits: .default)
         var seen: [Int] = []
         decoder.onPart = { seen.append($0.part.index) }
         let body = part("text/plain", Array("a".utf8)) + part("text/plain", Array("b".utf8)) + Array("--stream--".utf8)
@@ -48,7 +50,8 @@ import Testing
     }
 
     @Test func aBrokenBodyEndsTheStreamWithItsError() async throws {
-        let decoder = MultipartIncrementalReader(serializer: MultipartResponseSerializer(), contentType: contentType, limits: .default)
+        let decoder = MultipartIncrementalReader(
+            serializer: MultipartResponseSerializer(), contentType: contentType, limits: .default)
         let stream = decoder.makePartStream()
         try decoder.feed(part("text/plain", Array("a".utf8)))
         #expect(throws: SatchelError.self) { try decoder.finish() }  // the closing delimiter never came

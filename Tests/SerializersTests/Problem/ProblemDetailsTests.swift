@@ -6,7 +6,8 @@ import Testing
 /// RFC 9457 problem details carried by the error of a failed response.
 @Suite struct ProblemDetailsTests {
     // RFC 9457 §3's example, with an extension member and a member of the wrong type.
-    let body = Array(#"""
+    let body = Array(
+        #"""
         {"type":"https://example.com/probs/out-of-credit","title":"You do not have enough credit.",
          "detail":"Your current balance is 30, but that costs 50.","instance":"/account/12345/msgs/abc",
          "balance":30,"accounts":["/account/12345","/account/67890"],"status":"403"}
@@ -21,7 +22,10 @@ import Testing
         #expect(result.serializerName == "problem")
         let error = try #require(result.error)
         #expect(error.code == .unacceptableStatusCode)
-        #expect(error.message == "status 403 is not acceptable: You do not have enough credit.: Your current balance is 30, but that costs 50.")
+        #expect(
+            error.message
+                == "status 403 is not acceptable: You do not have enough credit.: Your current balance is 30, but that costs 50."
+        )
         let problem = try #require(error.problemDetails)
         #expect(problem.type == "https://example.com/probs/out-of-credit")
         #expect(problem.instance == "/account/12345/msgs/abc")
@@ -55,7 +59,8 @@ import Testing
     }
 
     @Test func onlyProblemResponsesHaveProblemDetails() {
-        let result = Registry.standard().decode(response: response(500, "application/json"), body: Array(#"{"title":"x"}"#.utf8))
+        let result = Registry.standard().decode(
+            response: response(500, "application/json"), body: Array(#"{"title":"x"}"#.utf8))
         #expect(result.error?.decodedValue == ["title": "x"])
         #expect(result.error?.problemDetails == nil)
         #expect(result.error?.message == "status 500 is not acceptable")

@@ -8,16 +8,20 @@ import Testing
 /// larger), and one level more must be a limit error, never a stack overflow.
 @Suite struct PropertyListDepthTests {
     #if DEBUG
-    static let stackSize = 2 * 1024 * 1024
+        static let stackSize = 2 * 1024 * 1024
     #else
-    static let stackSize = 512 * 1024
+        static let stackSize = 512 * 1024
     #endif
 
     static func nested(_ depth: Int) -> Value {
         (0..<depth - 1).reduce(Value.array(["leaf"])) { inner, level in level % 2 == 0 ? ["k": inner] : [inner] }
     }
 
-    @Test(.disabled(if: AdversarialJSONTests.isSanitized, "sanitized debug frames are far larger than the release frames this stack budget is for"), arguments: PropertyListFormat.allCases)
+    @Test(
+        .disabled(
+            if: AdversarialJSONTests.isSanitized,
+            "sanitized debug frames are far larger than the release frames this stack budget is for"),
+        arguments: PropertyListFormat.allCases)
     func theDefaultMaximumDepthFitsASmallThreadStack(format: PropertyListFormat) {
         let depth = Limits.default.maxDepth
         AdversarialJSONTests.onThread(stackSize: Self.stackSize) {

@@ -115,9 +115,11 @@ import Testing
 
     @Test func limitsOnStringsPairsAndBody() throws {
         let long = HandmadeBinaryPlist(objects: [[0x5A] + Array("0123456789".utf8)])
-        #expect(satchelError { try readPlist(long.bytes, limits: Limits(maxStringBytes: 4)) }?.limit == "maxStringBytes")
+        #expect(
+            satchelError { try readPlist(long.bytes, limits: Limits(maxStringBytes: 4)) }?.limit == "maxStringBytes")
         let utf16 = HandmadeBinaryPlist(objects: [[0x63, 0x00, 0xE9, 0x00, 0xE9, 0x00, 0xE9]])
-        #expect(satchelError { try readPlist(utf16.bytes, limits: Limits(maxStringBytes: 5)) }?.limit == "maxStringBytes")
+        #expect(
+            satchelError { try readPlist(utf16.bytes, limits: Limits(maxStringBytes: 5)) }?.limit == "maxStringBytes")
         let pairs = HandmadeBinaryPlist(objects: [[0xD2, 1, 2, 3, 3], [0x51, 0x61], [0x51, 0x62], [0x09]])
         #expect(satchelError { try readPlist(pairs.bytes, limits: Limits(maxPairs: 1)) }?.limit == "maxPairs")
         #expect(try readPlist(pairs.bytes) == ["a": true, "b": true])

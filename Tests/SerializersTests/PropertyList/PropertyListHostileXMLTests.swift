@@ -6,7 +6,8 @@ import Testing
 /// Hostile and malformed XML plists: each is a clear SatchelError with its line and column.
 @Suite struct PropertyListHostileXMLTests {
     static func document(_ body: String, version: String = "1.0") -> [UInt8] {
-        Array("""
+        Array(
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <plist version="\(version)">
             \(body)
@@ -65,7 +66,8 @@ import Testing
     }
 
     @Test func errorsNameLineColumnAndKeyPath() throws {
-        let error = Self.error(Self.document("<dict>\n\t<key>items</key>\n\t<array>\n\t\t<integer>x</integer>\n\t</array>\n</dict>"))
+        let error = Self.error(
+            Self.document("<dict>\n\t<key>items</key>\n\t<array>\n\t\t<integer>x</integer>\n\t</array>\n</dict>"))
         #expect(error?.code == .syntaxError)
         #expect(error?.line == 6)
         #expect(error?.column == 3)
@@ -112,12 +114,17 @@ import Testing
 
     @Test func invalidUTF8IsAnEncodingError() throws {
         var bytes = Self.document("<string>ok</string>")
-        let index = try #require(bytes.firstIndex(of: UInt8(ascii: "o")).map { bytes[$0...].firstIndex(of: UInt8(ascii: "k")) ?? $0 })
+        let index = try #require(
+            bytes.firstIndex(of: UInt8(ascii: "o")).map { bytes[$0...].firstIndex(of: UInt8(ascii: "k")) ?? $0 })
         bytes[index] = 0xC3
         #expect(Self.error(bytes)?.code == .invalidEncoding)
     }
 
-    @Test(arguments: [[0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x80], [0xF8, 0x88, 0x80, 0x80, 0x80]] as [[UInt8]])
+    @Test(
+        arguments: [
+            [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x80],
+            [0xF8, 0x88, 0x80, 0x80, 0x80],
+        ] as [[UInt8]])
     func malformedUTF8Sequences(sequence: [UInt8]) throws {
         for prefix in ["a", "seventeen bytes.."] {  // the byte-wise and the eight-byte path
             let bytes = Array("<plist><string>\(prefix)".utf8) + sequence + Array("b</string></plist>".utf8)
@@ -146,8 +153,10 @@ import Testing
         let mutator = ByteMutator(
             alphabet: Array("<>/&;#x0123456789abcdef \n\r\t\"'=[]!-?".utf8) + [0, 0x80, 0xC3, 0xFF],
             snippets: [
-                "<dict>", "</dict>", "<array>", "</array>", "<key>", "</key>", "<string>", "</string>", "<![CDATA[", "]]>",
-                "<!--", "-->", "&amp;", "&#x1F392;", "<integer>", "<real>", "<date>", "<data>", "<true/>", "<!DOCTYPE plist [",
+                "<dict>", "</dict>", "<array>", "</array>", "<key>", "</key>", "<string>", "</string>", "<![CDATA[",
+                "]]>",
+                "<!--", "-->", "&amp;", "&#x1F392;", "<integer>", "<real>", "<date>", "<data>", "<true/>",
+                "<!DOCTYPE plist [",
                 "<plist>",
             ])
         #expect(try readSeededMutations(format: .xml, mutator: mutator, seed: 0x9157) > 0)

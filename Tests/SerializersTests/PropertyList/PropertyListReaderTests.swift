@@ -45,26 +45,34 @@ import Testing
         #expect(value["b"] == .bytes([0, 1, 2, 255]))
         #expect(value["a"] == ["", [:], []])
         #expect(value["crlf"] == "x\ny\nz")
-        #expect(value.objectValue.map { Array($0.keys) } == ["s", "i", "hex", "big", "r", "inf", "t", "f", "d", "b", "a", "crlf"])
+        #expect(
+            value.objectValue.map { Array($0.keys) } == [
+                "s", "i", "hex", "big", "r", "inf", "t", "f", "d", "b", "a", "crlf",
+            ])
     }
 
     @Test func dictionariesWithChangingKeysAtOneDepth() throws {
         // The XML reader reuses the previous dictionary's keys at the same depth when the bytes match.
         let value: Value = [
-            ["a": 1, "b": 2], ["a": 3, "bb": 4], ["b": 5, "a": 6], ["": 7], [:], ["a": ["a": 8, "b": 9], "b": 10], ["ab": 11, "a": 12],
+            ["a": 1, "b": 2], ["a": 3, "bb": 4], ["b": 5, "a": 6], ["": 7], [:], ["a": ["a": 8, "b": 9], "b": 10],
+            ["ab": 11, "a": 12],
         ]
         #expect(try readPlist(PropertyListWriter(format: .xml).write(value)) == value)
-        #expect(try readPlist(PropertyListWriter(format: .xml).write(value)).arrayValue?[2].objectValue.map { Array($0.keys) } == ["b", "a"])
+        #expect(
+            try readPlist(PropertyListWriter(format: .xml).write(value)).arrayValue?[2].objectValue.map {
+                Array($0.keys)
+            } == ["b", "a"])
     }
 
     @Test(arguments: ["xml", "binary"])
     func readsPythonsSampleInFileOrder(format: String) throws {
         guard PythonMultipart.available() else { return }
         let value = try readPlist(try PythonPlist.run(["sample", format]))
-        #expect(value.objectValue.map { Array($0.keys) } == [
-            "string", "unicode", "empty", "escapes", "small", "negative", "int32", "int64min", "int64max",
-            "uint64max", "real", "tiny", "true", "false", "date", "data", "array", "nested",
-        ])
+        #expect(
+            value.objectValue.map { Array($0.keys) } == [
+                "string", "unicode", "empty", "escapes", "small", "negative", "int32", "int64min", "int64max",
+                "uint64max", "real", "tiny", "true", "false", "date", "data", "array", "nested",
+            ])
         #expect(value["unicode"] == "Zürich 日本語 🎒")
         #expect(value["escapes"] == "a < b & c > d")
         #expect(value["int32"] == 2_147_483_648)
@@ -88,7 +96,9 @@ import Testing
     }
 
     @Test func readsSixteenByteIntegers() throws {
-        let positive = HandmadeBinaryPlist(objects: [[0x14] + [UInt8](repeating: 0, count: 8) + [UInt8](repeating: 0xFF, count: 8)])
+        let positive = HandmadeBinaryPlist(objects: [
+            [0x14] + [UInt8](repeating: 0, count: 8) + [UInt8](repeating: 0xFF, count: 8)
+        ])
         #expect(try readPlist(positive.bytes) == .unsignedInteger(.max))
         let negative = HandmadeBinaryPlist(objects: [[0x14] + [UInt8](repeating: 0xFF, count: 15) + [0xFE]])
         #expect(try readPlist(negative.bytes) == -2)
@@ -112,7 +122,8 @@ import Testing
 
     @Test func sniffsTheFormat() throws {
         #expect(try [UInt8]("bplist00".utf8).withUnsafeBytes { try PropertyListFormat.sniff($0) } == .binary)
-        #expect(try [UInt8]([0xEF, 0xBB, 0xBF, 0x20, 0x3C]).withUnsafeBytes { try PropertyListFormat.sniff($0) } == .xml)
+        #expect(
+            try [UInt8]([0xEF, 0xBB, 0xBF, 0x20, 0x3C]).withUnsafeBytes { try PropertyListFormat.sniff($0) } == .xml)
         for (text, code) in [
             ("bplist01xxxx", SatchelError.Code.unsupportedFormat), ("{ a = b; }", .unsupportedFormat),
             ("hello", .syntaxError), ("  \n", .truncatedInput),
@@ -143,8 +154,9 @@ import Testing
         #expect(decoded.value == ["a": 1])
         #expect(decoded.serializerName == "plist")
         response.headerFields[.contentType] = "application/json"
-        #expect(PropertyListResponseSerializer().serialize(response: response, body: binary, limits: .default).error?.code
-            == .unacceptableContentType)
+        #expect(
+            PropertyListResponseSerializer().serialize(response: response, body: binary, limits: .default).error?.code
+                == .unacceptableContentType)
         #expect(registry.acceptHeader.contains("application/x-plist"))
     }
 

@@ -15,33 +15,37 @@ import Testing
     }
 
     @Test func xmlLooksLikeApples() throws {
-        let text = String(decoding: try PropertyListWriter().write(["a": [1, 2.5, true], "b": [:], "c": .bytes([0xFF])]), as: UTF8.self)
-        #expect(text == """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-            <plist version="1.0">
-            <dict>
-            \t<key>a</key>
-            \t<array>
-            \t\t<integer>1</integer>
-            \t\t<real>2.5</real>
-            \t\t<true/>
-            \t</array>
-            \t<key>b</key>
-            \t<dict/>
-            \t<key>c</key>
-            \t<data>/w==</data>
-            </dict>
-            </plist>
+        let text = String(
+            decoding: try PropertyListWriter().write(["a": [1, 2.5, true], "b": [:], "c": .bytes([0xFF])]),
+            as: UTF8.self)
+        #expect(
+            text == """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+                <plist version="1.0">
+                <dict>
+                \t<key>a</key>
+                \t<array>
+                \t\t<integer>1</integer>
+                \t\t<real>2.5</real>
+                \t\t<true/>
+                \t</array>
+                \t<key>b</key>
+                \t<dict/>
+                \t<key>c</key>
+                \t<data>/w==</data>
+                </dict>
+                </plist>
 
-            """)
+                """)
     }
 
     @Test func specialRealsAndDatesInXML() throws {
-        let text = String(decoding: try PropertyListWriter().write([
-            .double(.nan), .double(.infinity), .double(-.infinity), .date(Date(timeIntervalSince1970: 1.999)),
-            .date(Date(timeIntervalSince1970: -1)),
-        ]), as: UTF8.self)
+        let text = String(
+            decoding: try PropertyListWriter().write([
+                .double(.nan), .double(.infinity), .double(-.infinity), .date(Date(timeIntervalSince1970: 1.999)),
+                .date(Date(timeIntervalSince1970: -1)),
+            ]), as: UTF8.self)
         #expect(text.contains("<real>nan</real>"))
         #expect(text.contains("<real>+infinity</real>"))
         #expect(text.contains("<real>-infinity</real>"))

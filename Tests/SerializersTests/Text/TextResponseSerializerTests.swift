@@ -12,15 +12,20 @@ import Testing
         let resolved = try TextDecoding(fallback: .isoLatin1).resolve(bytes, mediaType: type("application/json"))
         #expect(resolved.charset == .utf8)
         #expect(resolved.source == .mediaTypeDefault)
-        #expect(try TextDecoding(fallback: .isoLatin1).decode(bytes, mediaType: type("application/vnd.api+json")) == "{\"name\":\"José\"}")
+        #expect(
+            try TextDecoding(fallback: .isoLatin1).decode(bytes, mediaType: type("application/vnd.api+json"))
+                == "{\"name\":\"José\"}")
     }
 
     @Test func contentTypeCharsetComesFirst() throws {
         let latin1: [UInt8] = [0x63, 0x61, 0x66, 0xE9]  // "café" in ISO-8859-1
         #expect(try TextDecoding().decode(latin1, mediaType: type("text/plain; charset=ISO-8859-1")) == "café")
-        #expect(try TextDecoding().resolve(latin1, mediaType: type("text/plain; charset=latin1")).source == .contentType)
+        #expect(
+            try TextDecoding().resolve(latin1, mediaType: type("text/plain; charset=latin1")).source == .contentType)
         let cp1252: [UInt8] = [0x80, 0x20, 0x93, 0x71, 0x94]
-        #expect(try TextDecoding().decode(cp1252, mediaType: type("text/plain; charset=windows-1252")) == "€ \u{201C}q\u{201D}")
+        #expect(
+            try TextDecoding().decode(cp1252, mediaType: type("text/plain; charset=windows-1252"))
+                == "€ \u{201C}q\u{201D}")
     }
 
     @Test func byteOrderMarksDecideWithoutCharsetAndAreRemoved() throws {
@@ -30,7 +35,8 @@ import Testing
         #expect(try TextDecoding().decode(utf16BE, mediaType: nil) == "h😀")
         let utf32LE: [UInt8] = [0xFF, 0xFE, 0x00, 0x00, 0x00, 0xF6, 0x01, 0x00]
         #expect(try TextDecoding().decode(utf32LE, mediaType: nil) == "😀")
-        #expect(try TextDecoding().decode([0xEF, 0xBB, 0xBF, 0x61], mediaType: type("text/plain; charset=utf-8")) == "a")
+        #expect(
+            try TextDecoding().decode([0xEF, 0xBB, 0xBF, 0x61], mediaType: type("text/plain; charset=utf-8")) == "a")
         // charset=utf-16 takes its byte order from the mark.
         #expect(try TextDecoding().decode(utf16LE, mediaType: type("text/plain; charset=utf-16")) == "hé")
         #expect(try TextDecoding().decode([0x00, 0x68], mediaType: type("text/plain; charset=utf-16")) == "h")
@@ -50,25 +56,38 @@ import Testing
     }
 
     @Test func invalidBytesNameTheirOffset() throws {
-        let error = satchelError { try TextDecoding().decode(Array("ok".utf8) + [0xC3, 0x28], mediaType: try type("text/plain")) }
+        let error = satchelError {
+            try TextDecoding().decode(Array("ok".utf8) + [0xC3, 0x28], mediaType: try type("text/plain"))
+        }
         #expect(error?.code == .invalidEncoding)
         #expect(error?.offset == 2)
-        let ascii = satchelError { try TextDecoding().decode([0x61, 0xFF], mediaType: try type("text/plain; charset=us-ascii")) }
+        let ascii = satchelError {
+            try TextDecoding().decode([0x61, 0xFF], mediaType: try type("text/plain; charset=us-ascii"))
+        }
         #expect(ascii?.offset == 1)
         let lone = satchelError { try TextDecoding().decode([0xFF, 0xFE, 0x61, 0x00, 0x00, 0xD8], mediaType: nil) }
         #expect(lone?.code == .invalidEncoding)
         #expect(lone?.offset == 4)
-        let odd = satchelError { try TextDecoding().decode([0x00, 0x61, 0x00], mediaType: try type("text/plain; charset=utf-16be")) }
+        let odd = satchelError {
+            try TextDecoding().decode([0x00, 0x61, 0x00], mediaType: try type("text/plain; charset=utf-16be"))
+        }
         #expect(odd?.code == .invalidEncoding)
-        let big = satchelError { try TextDecoding().decode([0x00, 0x11, 0x00, 0x00], mediaType: try type("text/plain; charset=utf-32")) }
+        let big = satchelError {
+            try TextDecoding().decode([0x00, 0x11, 0x00, 0x00], mediaType: try type("text/plain; charset=utf-32"))
+        }
         #expect(big?.code == .invalidEncoding)
     }
 
     @Test func unknownCharsetsAreUnsupported() throws {
-        let error = satchelError { try TextDecoding().decode([0x61], mediaType: try type("text/plain; charset=koi8-r")) }
+        let error = satchelError {
+            try TextDecoding().decode([0x61], mediaType: try type("text/plain; charset=koi8-r"))
+        }
         #expect(error?.code == .unsupportedFormat)
         #expect(error?.message.contains("koi8-r") == true)
-        let declared = satchelError { try TextDecoding().decode(Array("<?xml version=\"1.0\" encoding=\"EBCDIC\"?>".utf8), mediaType: try type("application/xml")) }
+        let declared = satchelError {
+            try TextDecoding().decode(
+                Array("<?xml version=\"1.0\" encoding=\"EBCDIC\"?>".utf8), mediaType: try type("application/xml"))
+        }
         #expect(declared?.code == .unsupportedFormat)
     }
 
@@ -86,10 +105,15 @@ import Testing
     @Test func theBodyLimitApplies() throws {
         var limits = Limits()
         limits.maxBodyBytes = 3
-        let error = satchelError { try TextResponseSerializer().decode(Array("abcd".utf8), contentType: try type("text/plain"), limits: limits) }
+        let error = satchelError {
+            try TextResponseSerializer().decode(Array("abcd".utf8), contentType: try type("text/plain"), limits: limits)
+        }
         #expect(error?.limit == "maxBodyBytes")
         // Truncated multi-byte text names the offset of the cut sequence.
-        let cut = satchelError { try TextResponseSerializer().decode([0x61, 0xE2, 0x82], contentType: try type("text/plain"), limits: .default) }
+        let cut = satchelError {
+            try TextResponseSerializer().decode(
+                [0x61, 0xE2, 0x82], contentType: try type("text/plain"), limits: .default)
+        }
         #expect(cut?.code == .invalidEncoding)
         #expect(cut?.offset == 1)
     }
@@ -97,7 +121,9 @@ import Testing
     @Test func theStringLimitApplies() throws {
         var limits = Limits()
         limits.maxStringBytes = 3
-        let error = satchelError { try TextResponseSerializer().decode(Array("abcd".utf8), contentType: try type("text/plain"), limits: limits) }
+        let error = satchelError {
+            try TextResponseSerializer().decode(Array("abcd".utf8), contentType: try type("text/plain"), limits: limits)
+        }
         #expect(error?.code == .limitExceeded)
         #expect(error?.limit == "maxStringBytes")
     }
@@ -118,24 +144,44 @@ import Testing
     @Test func utf16AndUTF32AreTranscoded() throws {
         let text = #"{"name":"José 😀"}"#
         let expected: Value = ["name": "José 😀"]
-        #expect(try serializer.decode(utf16(text, bigEndian: false, mark: true), contentType: nil, limits: .default) == expected)
-        #expect(try serializer.decode(utf16(text, bigEndian: true, mark: false), contentType: MediaType(parsing: "application/json; charset=UTF-16BE"), limits: .default) == expected)
+        #expect(
+            try serializer.decode(utf16(text, bigEndian: false, mark: true), contentType: nil, limits: .default)
+                == expected)
+        #expect(
+            try serializer.decode(
+                utf16(text, bigEndian: true, mark: false),
+                contentType: MediaType(parsing: "application/json; charset=UTF-16BE"), limits: .default) == expected)
         var utf32: [UInt8] = [0xFF, 0xFE, 0, 0]
         for scalar in text.unicodeScalars { utf32 += withUnsafeBytes(of: scalar.value.littleEndian, Array.init) }
-        #expect(try serializer.decode(utf32, contentType: MediaType(parsing: "application/json"), limits: .default) == expected)
+        #expect(
+            try serializer.decode(utf32, contentType: MediaType(parsing: "application/json"), limits: .default)
+                == expected)
     }
 
     @Test func otherCharsetLabelsHaveNoEffect() throws {
         // RFC 8259 §11: a UTF-8 body mislabelled ISO-8859-1 still reads right, never "JosÃ©".
         let body = Array(#"{"name":"José"}"#.utf8)
-        #expect(try serializer.decode(body, contentType: MediaType(parsing: "application/json; charset=iso-8859-1"), limits: .default) == ["name": "José"])
-        #expect(try serializer.decode(body, contentType: MediaType(parsing: "application/json; charset=x-unknown"), limits: .default) == ["name": "José"])
+        #expect(
+            try serializer.decode(
+                body, contentType: MediaType(parsing: "application/json; charset=iso-8859-1"), limits: .default) == [
+                    "name": "José"
+                ])
+        #expect(
+            try serializer.decode(
+                body, contentType: MediaType(parsing: "application/json; charset=x-unknown"), limits: .default) == [
+                    "name": "José"
+                ])
         // A byte order mark outranks a label that contradicts it.
-        #expect(try serializer.decode(utf16(#"{"a":1}"#, bigEndian: false, mark: true), contentType: MediaType(parsing: "application/json; charset=utf-8"), limits: .default) == ["a": 1])
+        #expect(
+            try serializer.decode(
+                utf16(#"{"a":1}"#, bigEndian: false, mark: true),
+                contentType: MediaType(parsing: "application/json; charset=utf-8"), limits: .default) == ["a": 1])
     }
 
     @Test func brokenUTF16IsAnEncodingError() throws {
-        let error = satchelError { try serializer.decode([0xFF, 0xFE, 0x7B, 0x00, 0x00, 0xD8], contentType: nil, limits: .default) }
+        let error = satchelError {
+            try serializer.decode([0xFF, 0xFE, 0x7B, 0x00, 0x00, 0xD8], contentType: nil, limits: .default)
+        }
         #expect(error?.code == .invalidEncoding)
     }
 }

@@ -13,12 +13,16 @@ import Testing
     }
 
     static func failure(_ bytes: [UInt8], limits: Limits = .default, chunkSize: Int = 0) -> SatchelError? {
-        let document = satchelError { try XMLDocumentResponseSerializer().decode(bytes, contentType: nil, limits: limits) }
+        let document = satchelError {
+            try XMLDocumentResponseSerializer().decode(bytes, contentType: nil, limits: limits)
+        }
         let events = satchelError { () -> Value? in
             let decoder = XMLEventResponseSerializer().makeIncrementalReader(contentType: nil, limits: limits)!
             return try XMLSamples.decode(bytes, with: decoder, chunkSize: chunkSize)
         }
-        #expect(document?.code == events?.code, "document: \(String(describing: document)), events: \(String(describing: events))")
+        #expect(
+            document?.code == events?.code,
+            "document: \(String(describing: document)), events: \(String(describing: events))")
         return document
     }
 
@@ -88,7 +92,9 @@ import Testing
         limits.maxEntityExpansions = 5
         let declarations = (1...6).map { "<!ENTITY % d\($0) \"<!ENTITY e\($0) 'x'>\">" }.joined()
         let five = (1...5).map { "%d\($0);" }.joined(separator: " ")
-        #expect(throws: Never.self) { try XMLSamples.canonical("<!DOCTYPE r [\(declarations)\(five)]><r/>", limits: limits) }
+        #expect(throws: Never.self) {
+            try XMLSamples.canonical("<!DOCTYPE r [\(declarations)\(five)]><r/>", limits: limits)
+        }
         let error = Self.failure("<!DOCTYPE r [\(declarations)\(five) %d6;]><r/>", limits: limits)
         #expect(error?.limit == "maxEntityExpansions")
     }
@@ -114,7 +120,9 @@ import Testing
         #expect(error?.limit == "maxStringBytes" || error?.limit == "maxEntityExpansions")
         var limits = Limits()
         limits.maxBodyBytes = 1_000_000
-        let bounded = Self.failure("<!DOCTYPE r [<!ENTITY big \"\(big)\">]><r>" + String(repeating: "&big;<x/>", count: 100) + "</r>", limits: limits)
+        let bounded = Self.failure(
+            "<!DOCTYPE r [<!ENTITY big \"\(big)\">]><r>" + String(repeating: "&big;<x/>", count: 100) + "</r>",
+            limits: limits)
         #expect(bounded?.limit == "maxBodyBytes")
     }
 
@@ -139,7 +147,8 @@ import Testing
     @Test func hugeTextAndAttributeHitMaxStringBytes() throws {
         var limits = Limits()
         limits.maxStringBytes = 1000
-        let text = Self.failure(Array(("<r>" + String(repeating: "x", count: 1001) + "</r>").utf8), limits: limits, chunkSize: 100)
+        let text = Self.failure(
+            Array(("<r>" + String(repeating: "x", count: 1001) + "</r>").utf8), limits: limits, chunkSize: 100)
         #expect(text?.limit == "maxStringBytes")
         let cdata = Self.failure("<r><![CDATA[" + String(repeating: "x", count: 1001) + "]]></r>", limits: limits)
         #expect(cdata?.limit == "maxStringBytes")
@@ -147,10 +156,13 @@ import Testing
         #expect(attribute?.limit == "maxStringBytes")
         // Text split by elements is separate runs.
         #expect(throws: Never.self) {
-            try XMLSamples.canonical("<r>" + String(repeating: String(repeating: "x", count: 600) + "<b/>", count: 3) + "</r>", limits: limits)
+            try XMLSamples.canonical(
+                "<r>" + String(repeating: String(repeating: "x", count: 600) + "<b/>", count: 3) + "</r>",
+                limits: limits)
         }
         limits.maxBodyBytes = 100
-        #expect(Self.failure("<r>" + String(repeating: "x", count: 200) + "</r>", limits: limits)?.limit == "maxBodyBytes")
+        #expect(
+            Self.failure("<r>" + String(repeating: "x", count: 200) + "</r>", limits: limits)?.limit == "maxBodyBytes")
     }
 
     @Test func everyTruncationIsTruncatedInput() throws {
@@ -182,7 +194,8 @@ import Testing
         let overlong: [UInt8] = Array("<r>".utf8) + [0xC0, 0xAF] + Array("</r>".utf8)
         #expect(Self.failure(overlong)?.code == .invalidEncoding)
         let unknown = satchelError {
-            try XMLDocumentResponseSerializer().decode(Array("<r/>".utf8), contentType: MediaType(parsing: "text/xml; charset=x-nothing"), limits: .default)
+            try XMLDocumentResponseSerializer().decode(
+                Array("<r/>".utf8), contentType: MediaType(parsing: "text/xml; charset=x-nothing"), limits: .default)
         }
         #expect(unknown?.code == .unsupportedFormat)
     }
@@ -216,12 +229,16 @@ import Testing
     @Test func mutatedDocumentsNeverCrash() throws {
         let mutator = ByteMutator(
             alphabet: Array("<>&;/=\"'![]?-#x \n".utf8) + [0x00, 0xC3, 0xFF],
-            snippets: ["<!DOCTYPE r [<!ENTITY e \"&e;\">]>", "&e;", "<![CDATA[", "]]>", "<!--", "-->", "<?x", "?>", "xmlns:p='u'", "&#0;", "&#x10FFFF;"])
+            snippets: [
+                "<!DOCTYPE r [<!ENTITY e \"&e;\">]>", "&e;", "<![CDATA[", "]]>", "<!--", "-->", "<?x", "?>",
+                "xmlns:p='u'", "&#0;", "&#x10FFFF;",
+            ])
         var generator = SeededGenerator(seed: 0x584D_4C21)
         let seed = Array(XMLSamples.feed.utf8)
         for _ in 0..<300 {
             let bytes = mutator.mutate(seed, using: &generator)
-            for serializer in [XMLDocumentResponseSerializer() as any ResponseSerializer, XMLEventResponseSerializer()] {
+            for serializer in [XMLDocumentResponseSerializer() as any ResponseSerializer, XMLEventResponseSerializer()]
+            {
                 do {
                     _ = try serializer.decode(bytes, contentType: nil, limits: .default)
                 } catch let error as SatchelError {
@@ -237,10 +254,13 @@ import Testing
             for index in 0..<48 {
                 group.addTask {
                     let line = index % 6 + 1
-                    let text = "<r>" + String(repeating: "\n", count: line - 1) + (index.isMultiple(of: 2) ? "<a></b>" : "<a/>") + "</r>"
+                    let text =
+                        "<r>" + String(repeating: "\n", count: line - 1)
+                        + (index.isMultiple(of: 2) ? "<a></b>" : "<a/>") + "</r>"
                     do {
                         if index.isMultiple(of: 3) {
-                            _ = try XMLEventResponseSerializer().decode(Array(text.utf8), contentType: nil, limits: .default)
+                            _ = try XMLEventResponseSerializer().decode(
+                                Array(text.utf8), contentType: nil, limits: .default)
                         } else {
                             _ = try XMLDocumentPayload(parsing: Array(text.utf8))
                         }

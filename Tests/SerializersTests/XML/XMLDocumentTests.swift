@@ -31,7 +31,8 @@ import Testing
     @Test func xpathWithNamespaces() throws {
         let document = try XMLSamples.document(XMLSamples.feed)
         let namespaces = ["a": "http://www.w3.org/2005/Atom", "m": "urn:meta"]
-        #expect(try document.string(xpath: "/a:feed/a:entry[2]/a:title", namespaces: namespaces) == "Caf\u{E9} \u{263A}")
+        #expect(
+            try document.string(xpath: "/a:feed/a:entry[2]/a:title", namespaces: namespaces) == "Caf\u{E9} \u{263A}")
         #expect(try document.string(xpath: "count(//a:entry)", namespaces: namespaces) == "2")
         #expect(try document.string(xpath: "//a:entry/@m:id", namespaces: namespaces) == "1")
         let ids = try document.nodes(xpath: "//a:entry/@m:id", namespaces: namespaces)
@@ -58,10 +59,15 @@ import Testing
     @Test func xpathAgreesWithXmllint() throws {
         let bytes = Array(XMLSamples.feed.utf8)
         let document = try XMLDocumentPayload(parsing: bytes)
-        for expression in ["string(//*[local-name()='title'][2])", "count(//*)", "string(//@*[local-name()='id'][2])", "sum(//@*[local-name()='id'])"] {
+        for expression in [
+            "string(//*[local-name()='title'][2])", "count(//*)", "string(//@*[local-name()='id'][2])",
+            "sum(//@*[local-name()='id'])",
+        ] {
             let peer = try XMLSamples.xmllint(["--noent", "--nonet", "--xpath", expression], input: bytes)
             #expect(peer.status == 0)
-            #expect(try document.string(xpath: expression) == peer.output.trimmingCharacters(in: .newlines), "\(expression)")
+            #expect(
+                try document.string(xpath: expression) == peer.output.trimmingCharacters(in: .newlines), "\(expression)"
+            )
         }
     }
 
@@ -84,7 +90,10 @@ import Testing
         let value = try serializer.decode(Array("<a>1</a>".utf8), contentType: nil, limits: .default)
         let payload = try #require(value?.xmlDocument)
         #expect(payload.rootElementName == "a")
-        #expect(value?.canonicalJSON() == #"{"$xml":{"children":[{"name":"a","namespace":null,"namespaces":{},"attributes":{},"children":["1"]}]}}"#)
+        #expect(
+            value?.canonicalJSON()
+                == #"{"$xml":{"children":[{"name":"a","namespace":null,"namespaces":{},"attributes":{},"children":["1"]}]}}"#
+        )
         #expect(try serializer.decode([], contentType: nil, limits: .default) == nil)
         #expect(try serializer.decode(Array(" \r\n\t".utf8), contentType: nil, limits: .default) == nil)
         let decoder = try #require(serializer.makeIncrementalReader(contentType: nil, limits: .default))
@@ -120,7 +129,9 @@ import Testing
             let document = try #require(try decoded.get()?.xmlDocument)
             #expect(try document.string(xpath: "/note/to") == "B")
         }
-        let failed = registry.decode(response: HTTPResponse(status: .ok, headerFields: [.contentType: "application/xml"]), body: Array("<a>".utf8))
+        let failed = registry.decode(
+            response: HTTPResponse(status: .ok, headerFields: [.contentType: "application/xml"]),
+            body: Array("<a>".utf8))
         #expect(failed.error?.code == .truncatedInput)
     }
 }

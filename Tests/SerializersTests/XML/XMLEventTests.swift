@@ -8,10 +8,18 @@ import Testing
         let events = try XMLSamples.events(Array(XMLSamples.feed.utf8))
         let atom = "http://www.w3.org/2005/Atom"
         #expect(events.first == .comment(" before "))
-        #expect(events[1] == .startElement(
-            XMLName(localName: "feed", namespaceURI: atom),
-            attributes: [XMLAttribute(name: XMLName(localName: "version", prefix: "m", namespaceURI: "urn:meta"), value: "2")],
-            namespaces: [XMLNamespaceDeclaration(prefix: nil, uri: atom), XMLNamespaceDeclaration(prefix: "m", uri: "urn:meta")]))
+        #expect(
+            events[1]
+                == .startElement(
+                    XMLName(localName: "feed", namespaceURI: atom),
+                    attributes: [
+                        XMLAttribute(
+                            name: XMLName(localName: "version", prefix: "m", namespaceURI: "urn:meta"), value: "2")
+                    ],
+                    namespaces: [
+                        XMLNamespaceDeclaration(prefix: nil, uri: atom),
+                        XMLNamespaceDeclaration(prefix: "m", uri: "urn:meta"),
+                    ]))
         #expect(events.contains(.text("News from Ada & co")))
         #expect(events.contains(.cdata("<raw> & ")))
         #expect(events.contains(.processingInstruction(target: "render", data: "fast")))
@@ -42,9 +50,11 @@ import Testing
     @Test func utf16WithByteOrderMarkByteByByte() throws {
         var bytes: [UInt8] = [0xFF, 0xFE]
         for unit in "<a>\u{E9}</a>".utf16 { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
-        #expect(try XMLSamples.events(bytes, chunkSize: 1) == [
-            .startElement(XMLName(localName: "a"), attributes: [], namespaces: []), .text("\u{E9}"), .endElement(XMLName(localName: "a")),
-        ])
+        #expect(
+            try XMLSamples.events(bytes, chunkSize: 1) == [
+                .startElement(XMLName(localName: "a"), attributes: [], namespaces: []), .text("\u{E9}"),
+                .endElement(XMLName(localName: "a")),
+            ])
     }
 
     @Test func textRunIsOneEvent() throws {
@@ -94,7 +104,9 @@ import Testing
             default:
                 break
             }
-            if case .startElement = event, open.count > 1, let parent = open.dropLast().last, printed[parent].hasSuffix(" ") {
+            if case .startElement = event, open.count > 1, let parent = open.dropLast().last,
+                printed[parent].hasSuffix(" ")
+            {
                 printed[parent] += "''"
             }
         }

@@ -9,11 +9,15 @@ import Testing
 @Suite struct XMLRequestSerializerTests {
     @Test func canonicalFormRoundTrips() throws {
         let serializer = XMLRequestSerializer()
-        for text in [XMLSamples.feed, "<a xmlns='u' xmlns:p='v'><p:b p:x='1' y='&quot;2&#10;'/><c xmlns=''>t\r\n</c></a>",
-                     "<?pi data?><r><![CDATA[a]]>]]&gt;<![CDATA[]]]]><![CDATA[>]]></r><!--after-->"] {
+        for text in [
+            XMLSamples.feed, "<a xmlns='u' xmlns:p='v'><p:b p:x='1' y='&quot;2&#10;'/><c xmlns=''>t\r\n</c></a>",
+            "<?pi data?><r><![CDATA[a]]>]]&gt;<![CDATA[]]]]><![CDATA[>]]></r><!--after-->",
+        ] {
             let decoded = try XMLSamples.canonical(text)
             let written = try serializer.encodeBody(decoded)
-            #expect(try XMLSamples.canonical(String(decoding: written, as: UTF8.self)) == decoded, "\(String(decoding: written, as: UTF8.self))")
+            #expect(
+                try XMLSamples.canonical(String(decoding: written, as: UTF8.self)) == decoded,
+                "\(String(decoding: written, as: UTF8.self))")
             // The payload itself is written by libxml2 and reads back the same.
             let payload = try XMLDocumentPayload(parsing: Array(text.utf8))
             let dumped = try serializer.encodeBody(.payload(payload))
@@ -23,9 +27,14 @@ import Testing
     }
 
     @Test func namespaceIsDeclaredWhenNotInScope() throws {
-        let value: Value = ["$xml": ["children": [["name": "p:a", "namespace": "urn:x", "children": [["name": "b", "namespace": "urn:y"]]]]]]
+        let value: Value = [
+            "$xml": [
+                "children": [["name": "p:a", "namespace": "urn:x", "children": [["name": "b", "namespace": "urn:y"]]]]
+            ]
+        ]
         let written = String(decoding: try XMLRequestSerializer().encodeBody(value), as: UTF8.self)
-        #expect(written == "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<p:a xmlns:p=\"urn:x\"><b xmlns=\"urn:y\"/></p:a>")
+        #expect(
+            written == "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<p:a xmlns:p=\"urn:x\"><b xmlns=\"urn:y\"/></p:a>")
         let back = try XMLSamples.canonical(written)
         #expect(back["$xml"]?["children"]?[0]?["children"]?[0]?["namespace"] == "urn:y")
     }
@@ -36,7 +45,7 @@ import Testing
                 "@id": 7, "customer": "Zoë & <co>", "paid": true, "total": 12.5, "note": nil,
                 "items": [["@sku": "a1", "#text": "pen"], ["@sku": "b2", "#text": "ink"]],
                 "raw": .bytes([0, 1, 2]),
-            ],
+            ]
         ]
         let written = try XMLRequestSerializer().encodeBody(value)
         let script = """
@@ -47,20 +56,24 @@ import Testing
                 print(child.tag, sorted(child.attrib.items()), child.text)
             """
         let peer = try XMLSamples.python(script, input: written)
-        #expect(peer == """
-            order 7
-            customer [] Zoë & <co>
-            paid [] true
-            total [] 12.5
-            note [] None
-            items [('sku', 'a1')] pen
-            items [('sku', 'b2')] ink
-            raw [] AAEC
+        #expect(
+            peer == """
+                order 7
+                customer [] Zoë & <co>
+                paid [] true
+                total [] 12.5
+                note [] None
+                items [('sku', 'a1')] pen
+                items [('sku', 'b2')] ink
+                raw [] AAEC
 
-            """)
-        let serialized = try XMLRequestSerializer().serialize(["a": 1], into: HTTPRequest(method: .post, scheme: "http", authority: "h", path: "/"))
+                """)
+        let serialized = try XMLRequestSerializer().serialize(
+            ["a": 1], into: HTTPRequest(method: .post, scheme: "http", authority: "h", path: "/"))
         #expect(serialized.request.headerFields[.contentType] == "application/xml;charset=utf-8")
-        #expect(String(decoding: serialized.body ?? [], as: UTF8.self) == "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<a>1</a>")
+        #expect(
+            String(decoding: serialized.body ?? [], as: UTF8.self)
+                == "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<a>1</a>")
         let wrapped = try XMLRequestSerializer(rootElementName: "list").encodeBody([1, "x"])
         #expect(String(decoding: wrapped, as: UTF8.self).hasSuffix("<list><item>1</item><item>x</item></list>"))
     }

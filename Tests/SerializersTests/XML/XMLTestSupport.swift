@@ -77,7 +77,9 @@ enum XMLSamples {
 
     /// Runs `executable` with `input` on standard input; standard output through a file (no pipe
     /// to fill up), standard error dropped.
-    static func run(_ executable: String, _ arguments: [String], input: [UInt8]) throws -> (status: Int32, output: String) {
+    static func run(
+        _ executable: String, _ arguments: [String], input: [UInt8]
+    ) throws -> (status: Int32, output: String) {
         let directory = FileManager.default.temporaryDirectory
         let inputPath = directory.appendingPathComponent("satchel-xml-\(UUID().uuidString).in")
         let outputPath = directory.appendingPathComponent("satchel-xml-\(UUID().uuidString).out")

@@ -1,6 +1,7 @@
 import HTTPTypes
 import SerializerRegistry
 import Testing
+
 @testable import Transport
 
 /// The per-request shortcuts (status lines and field lines read from their bytes, the last
@@ -37,11 +38,16 @@ import Testing
         #expect(status.reasonPhrase == reason)
     }
 
-    @Test(arguments: ["HTTP/1.1 20 OK", "HTTP/1.1 099 Low", "HTTP/1.1 2000 Big", "HTTP/1.1 20x OK", "HTTP/1.1 +99 Plus", "HTTX/1.1 200 OK",
-                          "HTTP/1.1 99999999999999999999999999 Overflow", "HTTP/1.1"])
+    @Test(arguments: [
+        "HTTP/1.1 20 OK", "HTTP/1.1 099 Low", "HTTP/1.1 2000 Big", "HTTP/1.1 20x OK", "HTTP/1.1 +99 Plus",
+        "HTTX/1.1 200 OK",
+        "HTTP/1.1 99999999999999999999999999 Overflow", "HTTP/1.1",
+    ])
     func malformedStatusLinesAreRefusedOnEitherPath(line: String) {
         var parser = ResponseHeadParser()
-        #expect(throws: SatchelError.self) { try Array((line + "\r\n").utf8).withUnsafeBytes { _ = try parser.take($0) } }
+        #expect(throws: SatchelError.self) {
+            try Array((line + "\r\n").utf8).withUnsafeBytes { _ = try parser.take($0) }
+        }
     }
 
     @Test func fieldValuesAreTrimmedOfSpacesAndTabsOnly() throws {

@@ -3,6 +3,7 @@ import SatchelTestSupport
 import SerializerRegistry
 import Synchronization
 import Testing
+
 @testable import Transport
 
 /// The swift-log monitor and connection reuse, seen through metrics.
@@ -12,7 +13,9 @@ struct EventMonitorTests {
         let servers = try TestServers.shared()
         let sink = CapturedLog()
         let logger = Logger(label: "test") { _ in CapturingLogHandler(log: sink) }
-        let session = try SessionSupport.session(servers.httpbin) { $0.eventMonitors = [LoggingEventMonitor(logger: logger)] }
+        let session = try SessionSupport.session(servers.httpbin) {
+            $0.eventMonitors = [LoggingEventMonitor(logger: logger)]
+        }
         let first = try await session.get("redirect/1")
         let second = try await session.get("get")
         #expect(first.metrics.redirectCount == 1)

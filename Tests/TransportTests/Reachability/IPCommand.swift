@@ -13,7 +13,9 @@ enum IPCommand {
     /// removes a route in a private table once.
     static let isPermitted: Bool = {
         let table = "\(31_000 + slot)"
-        guard run(["route", "add", "unreachable", "198.51.100.254/32", "table", table]).status == 0 else { return false }
+        guard run(["route", "add", "unreachable", "198.51.100.254/32", "table", table]).status == 0 else {
+            return false
+        }
         run(["route", "del", "unreachable", "198.51.100.254/32", "table", table])
         return true
     }()

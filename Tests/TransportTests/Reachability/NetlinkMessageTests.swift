@@ -1,5 +1,6 @@
 import CSatchelNetlink
 import Testing
+
 @testable import Transport
 
 /// The netlink walkers on well-formed, truncated and hostile buffers: whole messages and
@@ -66,7 +67,8 @@ import Testing
         #expect(message.familyHeader(rtmsg.self) == nil)
         #expect(message.attributes(after: rtmsg.self).isEmpty)
         #expect(InterfaceLookup.link(in: message) == nil)
-        let error = NetlinkMessage(type: UInt16(NLMSG_ERROR), flags: 0, sequence: 1, payload: withUnsafeBytes(of: Int32(-113)) { Array($0) })
+        let error = NetlinkMessage(
+            type: UInt16(NLMSG_ERROR), flags: 0, sequence: 1, payload: withUnsafeBytes(of: Int32(-113)) { Array($0) })
         #expect(error.errorNumber == 113)
     }
 

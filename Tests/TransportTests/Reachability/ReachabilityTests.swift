@@ -1,6 +1,7 @@
 import Foundation
 import SerializerRegistry
 import Testing
+
 @testable import Transport
 
 /// NetworkReachability against the real kernel: lookups through routes this test adds, and
@@ -34,7 +35,9 @@ struct ReachabilityTests {
 
     @Test func generalStatusFollowsTheDefaultRoute() throws {
         let status = try NetworkReachability.status(ofHost: nil)
-        let defaults = IPCommand.run(["route", "show", "default"]).output + IPCommand.run(["-6", "route", "show", "default"]).output
+        let defaults =
+            IPCommand.run(["route", "show", "default"]).output
+            + IPCommand.run(["-6", "route", "show", "default"]).output
         if let interface = status.interface {
             #expect(defaults.contains("dev \(interface.name)"), "\(status) but ip says: \(defaults)")
         } else {
@@ -43,13 +46,15 @@ struct ReachabilityTests {
         }
     }
 
-    @Test(.enabled(if: IPCommand.isPermitted, ipReason), arguments: [
-        ("unreachable", "198.51.100.\(IPCommand.slot)", "/32"),
-        ("blackhole", "203.0.113.\(IPCommand.slot)", "/32"),
-        ("prohibit", "198.19.\(IPCommand.slot).9", "/32"),
-        ("blackhole", "2001:db8:5a7c::\(IPCommand.slot)", "/128"),
-        ("unreachable", "2001:db8:5a7d::\(IPCommand.slot)", "/128"),
-    ])
+    @Test(
+        .enabled(if: IPCommand.isPermitted, ipReason),
+        arguments: [
+            ("unreachable", "198.51.100.\(IPCommand.slot)", "/32"),
+            ("blackhole", "203.0.113.\(IPCommand.slot)", "/32"),
+            ("prohibit", "198.19.\(IPCommand.slot).9", "/32"),
+            ("blackhole", "2001:db8:5a7c::\(IPCommand.slot)", "/128"),
+            ("unreachable", "2001:db8:5a7d::\(IPCommand.slot)", "/128"),
+        ])
     func rejectRoutesAreNotReachable(type: String, address: String, prefix: String) throws {
         let family = address.contains(":") ? "-6" : "-4"
         try #require(IPCommand.must([family, "route", "add", type, address + prefix]))
@@ -60,10 +65,14 @@ struct ReachabilityTests {
 
     // MARK: Bad input
 
-    @Test(arguments: ["", "   ", "a b", "host\u{0}name", "http://example.com/", "user@host", "[::1", "::1]",
-                      "host?x", String(repeating: "a", count: 254), "tab\there"])
+    @Test(arguments: [
+        "", "   ", "a b", "host\u{0}name", "http://example.com/", "user@host", "[::1", "::1]",
+        "host?x", String(repeating: "a", count: 254), "tab\there",
+    ])
     func malformedHostsAreInvalidArguments(host: String) {
-        for attempt in [{ _ = try NetworkReachability(host: host) }, { _ = try NetworkReachability.status(ofHost: host) }] {
+        for attempt in [
+            { _ = try NetworkReachability(host: host) }, { _ = try NetworkReachability.status(ofHost: host) },
+        ] {
             #expect {
                 try attempt()
             } throws: { error in
@@ -109,7 +118,9 @@ struct ReachabilityTests {
         #expect(await streamed.wait { $0.count >= 4 && $0.last == .notReachable }, "\(streamed.elements)")
         #expect(monitor.status == .notReachable)
 
-        let expected: [ReachabilityStatus] = [.unknown, .notReachable, .reachable(via: try #require(streamed.elements[2].interface)), .notReachable]
+        let expected: [ReachabilityStatus] = [
+            .unknown, .notReachable, .reachable(via: try #require(streamed.elements[2].interface)), .notReachable,
+        ]
         #expect(streamed.elements == expected)
         #expect(await called.wait { $0 == Array(expected.dropFirst()) }, "\(called.elements)")
     }
@@ -135,7 +146,9 @@ struct ReachabilityTests {
         // Taking the link down removes its routes: the network is gone again.
         try #require(IPCommand.must(["link", "set", near, "down"]))
         #expect(await streamed.wait { $0.last == .notReachable }, "\(streamed.elements)")
-        #expect(zip(streamed.elements, streamed.elements.dropFirst()).allSatisfy { $0 != $1 }, "repeats: \(streamed.elements)")
+        #expect(
+            zip(streamed.elements, streamed.elements.dropFirst()).allSatisfy { $0 != $1 },
+            "repeats: \(streamed.elements)")
     }
 
     @Test(.enabled(if: IPCommand.isPermitted, ipReason))
@@ -164,7 +177,9 @@ struct ReachabilityTests {
             try monitor.start()
             try monitor.start()  // a second start does nothing
             #expect(monitor.isMonitoring)
-            #expect(await streamed.wait { $0.count == 2 * round && $0.last?.interface?.name == "lo" }, "round \(round): \(streamed.elements)")
+            #expect(
+                await streamed.wait { $0.count == 2 * round && $0.last?.interface?.name == "lo" },
+                "round \(round): \(streamed.elements)")
             monitor.stop()
             monitor.stop()
             #expect(!monitor.isMonitoring)

@@ -2,6 +2,7 @@ import Foundation
 import SatchelTestSupport
 import SerializerRegistry
 import Testing
+
 @testable import Transport
 
 /// Each trust mode against gunicorn TLS servers with certificates made at test time (trustme):
@@ -28,13 +29,17 @@ struct SecurityPolicyTests {
         let anchored = try await get(servers.httpbinTLS, .certificateAuthorities(path: servers.certificates.caA.path))
         #expect(anchored.error == nil)
         #expect(anchored.response?.status.code == 200)
-        let wrongAnchor = try await get(servers.httpbinTLS, .certificateAuthorities(path: servers.certificates.caB.path))
+        let wrongAnchor = try await get(
+            servers.httpbinTLS, .certificateAuthorities(path: servers.certificates.caB.path))
         #expect(wrongAnchor.error?.code == .tlsFailure)
     }
 
     @Test func certificatePinningPassesWithTheIssuingCAOrTheLeafAndFailsWithAnotherCA() async throws {
-        #expect(try await get(servers.httpbinTLS, .pinnedCertificates(certificates(servers.certificates.caA))).error == nil)
-        #expect(try await get(servers.httpbinTLS, .pinnedCertificates(certificates(servers.certificates.good))).error == nil)
+        #expect(
+            try await get(servers.httpbinTLS, .pinnedCertificates(certificates(servers.certificates.caA))).error == nil)
+        #expect(
+            try await get(servers.httpbinTLS, .pinnedCertificates(certificates(servers.certificates.good))).error == nil
+        )
         let other = try await get(servers.httpbinTLS, .pinnedCertificates(certificates(servers.certificates.caB)))
         #expect(other.error?.code == .tlsFailure)
     }
@@ -66,7 +71,8 @@ struct SecurityPolicyTests {
     @Test func expiredCertificatesFailUnlessInvalidOnesAreAllowed() async throws {
         let strict = try await get(servers.expiredTLS, .pinnedCertificates(certificates(servers.certificates.caA)))
         #expect(strict.error?.code == .tlsFailure)
-        var allowed = SecurityPolicy.pinnedCertificates(try certificates(servers.certificates.caA) + certificates(servers.certificates.expired))
+        var allowed = SecurityPolicy.pinnedCertificates(
+            try certificates(servers.certificates.caA) + certificates(servers.certificates.expired))
         allowed.allowInvalidCertificates = true
         #expect(try await get(servers.expiredTLS, allowed).error == nil)
         #expect(try await get(servers.expiredTLS, .disabled).error == nil)

@@ -3,6 +3,7 @@ import HTTPTypes
 import SatchelTestSupport
 import SerializerRegistry
 import Testing
+
 @testable import Transport
 
 /// Load and faults on loopback: many requests in flight against `satchel serve` and against
@@ -74,20 +75,27 @@ struct LoadTests {
             Probe(name: "stalled", request: SessionRequest(.get, "stall?body=10&max_s=20")) {
                 $0.error?.code == .timedOut && $0.error?.message.contains("idle") == true
             },
-            Probe(name: "Content-Length too large", request: SessionRequest(.get, "wrong-length?declared=100&actual=10")) {
+            Probe(
+                name: "Content-Length too large", request: SessionRequest(.get, "wrong-length?declared=100&actual=10")
+            ) {
                 $0.error?.code == .networkFailure && $0.error?.message.contains("90 bytes remaining") == true
             },
-            Probe(name: "Content-Length too small", request: SessionRequest(.get, "wrong-length?declared=5&actual=50")) {
+            Probe(name: "Content-Length too small", request: SessionRequest(.get, "wrong-length?declared=5&actual=50"))
+            {
                 // The body is the declared 5 bytes (`"xxxx`), which JSON then finds cut short.
                 $0.body.count == 5 && $0.error?.code == .truncatedInput
             },
-            Probe(name: "Content-Length not a number", request: SessionRequest(.get, "wrong-length?length=abc&actual=5")) {
+            Probe(
+                name: "Content-Length not a number", request: SessionRequest(.get, "wrong-length?length=abc&actual=5")
+            ) {
                 $0.error?.code == .networkFailure && $0.error?.message.contains("Content-Length") == true
             },
             Probe(name: "two Content-Lengths", request: SessionRequest(.get, "wrong-length?length=5,7&actual=7")) {
-                $0.error?.code == .networkFailure && $0.error?.message.contains("conflicting Content-Length values (5, 7)") == true
+                $0.error?.code == .networkFailure
+                    && $0.error?.message.contains("conflicting Content-Length values (5, 7)") == true
             },
-            Probe(name: "a repeated Content-Length", request: SessionRequest(.get, "wrong-length?length=7,7&actual=7")) {
+            Probe(name: "a repeated Content-Length", request: SessionRequest(.get, "wrong-length?length=7,7&actual=7"))
+            {
                 $0.error == nil && $0.value == "xxxxx"
             },
         ]
@@ -116,15 +124,20 @@ struct LoadTests {
                 done += 1
                 let probe = probes[index % probes.count]
                 if !probe.check(response) {
-                    failures.append("#\(index) \(probe.name): status \(response.response?.status.code ?? 0), \(response.body.count) bytes, \(response.error.map(String.init(describing:)) ?? "no error")")
+                    failures.append(
+                        "#\(index) \(probe.name): status \(response.response?.status.code ?? 0), \(response.body.count) bytes, \(response.error.map(String.init(describing:)) ?? "no error")"
+                    )
                 }
                 if done % (count / 4) == 0 { samples.append(Self.residentBytes()) }
                 if next < count { launch() }
             }
         }
-        print("load: \(count) requests, \(inFlight) in flight, resident MiB at each quarter: \(samples.map { $0 >> 20 })")
+        print(
+            "load: \(count) requests, \(inFlight) in flight, resident MiB at each quarter: \(samples.map { $0 >> 20 })")
         if ProcessInfo.processInfo.environment["SATCHEL_MEMORY_PROBE"] == "1", samples.count == 4 {
-            #expect(samples[3] - samples[1] < allowedGrowth, "resident memory grew from \(samples[1] >> 20) to \(samples[3] >> 20) MiB")
+            #expect(
+                samples[3] - samples[1] < allowedGrowth,
+                "resident memory grew from \(samples[1] >> 20) to \(samples[3] >> 20) MiB")
         }
         return failures
     }

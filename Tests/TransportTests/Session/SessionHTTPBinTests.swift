@@ -1,9 +1,10 @@
 import Foundation
-import SatchelTestSupport
 import HTTPTypes
+import SatchelTestSupport
 import SerializerRegistry
 import Serializers
 import Testing
+
 @testable import Transport
 
 /// Requests against httpbin under gunicorn on 127.0.0.1: httpbin parses what Satchel sends.
@@ -40,7 +41,8 @@ struct SessionHTTPBinTests {
     @Test(arguments: [HTTPRequest.Method.post, .put, .patch])
     func bodyMethodsSendAFormBody(method: HTTPRequest.Method) async throws {
         let response = try await session.send(
-            SessionRequest(method, method.rawValue.lowercased(), parameters: ["name": "Ada Lovelace", "tags": ["a", "b"]]))
+            SessionRequest(
+                method, method.rawValue.lowercased(), parameters: ["name": "Ada Lovelace", "tags": ["a", "b"]]))
         let value = try #require(response.value)
         #expect(value["form"]?["name"]?.stringValue == "Ada Lovelace")
         #expect(value["form"]?["tags[]"]?.arrayValue?.compactMap(\.stringValue) == ["a", "b"])
@@ -67,7 +69,9 @@ struct SessionHTTPBinTests {
         let response = try await session.upload(.multipart(form), to: "post")
         #expect(response.value?["form"]?["field"]?.stringValue == "field value")
         #expect(response.value?["files"]?["document"]?.stringValue == "file contents\nline 2\n")
-        #expect(response.value?["files"]?["blob"]?.stringValue?.hasPrefix("data:application/octet-stream;base64,AAEC/w==") == true)
+        #expect(
+            response.value?["files"]?["blob"]?.stringValue?.hasPrefix("data:application/octet-stream;base64,AAEC/w==")
+                == true)
         let length = response.value?["headers"]?["Content-Length"]?.stringValue.flatMap { Int($0) }
         #expect(length == (try form.bytes()).count)
     }
@@ -77,7 +81,8 @@ struct SessionHTTPBinTests {
         let posted = try await session.upload(.bytes(bytes, contentType: .plainText), to: "anything")
         #expect(posted.value?["data"]?.stringValue == "raw body")
         #expect(posted.value?["headers"]?["Content-Type"]?.stringValue == "text/plain")
-        let chunked = try await session.upload(.stream(UnknownLengthStream(bytes), contentType: .plainText), to: "anything")
+        let chunked = try await session.upload(
+            .stream(UnknownLengthStream(bytes), contentType: .plainText), to: "anything")
         #expect(chunked.value?["headers"]?["Transfer-Encoding"]?.stringValue == "chunked")
         #expect(chunked.value?["data"]?.stringValue == "raw body")
     }
@@ -110,7 +115,9 @@ struct SessionHTTPBinTests {
     @Test(arguments: ["gzip", "deflate", "brotli"])
     func compressedResponsesAreDecoded(encoding: String) async throws {
         let response = try await session.get(encoding)
-        #expect(response.value?[encoding == "brotli" ? "brotli" : (encoding == "gzip" ? "gzipped" : "deflated")]?.boolValue == true)
+        #expect(
+            response.value?[encoding == "brotli" ? "brotli" : (encoding == "gzip" ? "gzipped" : "deflated")]?.boolValue
+                == true)
     }
 
     @Test func redirectsAreFollowedAndCounted() async throws {
@@ -129,7 +136,8 @@ struct SessionHTTPBinTests {
         let kept = try await session.post("redirect-to?url=/post&status_code=307", parameters: ["k": "v"])
         #expect(kept.value?["form"]?["k"]?.stringValue == "v")
         let stream = ByteBodyStream(Array("streamed".utf8))
-        let rewound = try await session.upload(.stream(stream, contentType: .plainText), to: "redirect-to?url=/post&status_code=308")
+        let rewound = try await session.upload(
+            .stream(stream, contentType: .plainText), to: "redirect-to?url=/post&status_code=308")
         #expect(rewound.value?["data"]?.stringValue == "streamed")
         let changed = try await session.post("redirect-to?url=/get&status_code=302", parameters: ["k": "v"])
         #expect(changed.request.method == .get)

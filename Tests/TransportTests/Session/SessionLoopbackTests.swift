@@ -1,11 +1,12 @@
 import Crypto
 import Foundation
-import SatchelTestSupport
 import HTTPTypes
+import SatchelTestSupport
 import SerializerRegistry
 import Serializers
 import Synchronization
 import Testing
+
 @testable import Transport
 
 /// Downloads, resumes, big streamed bodies, cross-origin redirects, retries and timeouts
@@ -21,7 +22,8 @@ struct SessionLoopbackTests {
     /// Leaves `count` bytes of 0xEE as the partial file of a download of `path` to
     /// `destination`, with a resume record carrying `entityTag` (none when `nil`).
     private func leavePartial(_ count: Int, of path: String, entityTag: String?, for destination: String) throws {
-        try Data(repeating: 0xEE, count: count).write(to: URL(fileURLWithPath: ResumeData.partialPath(for: destination)))
+        try Data(repeating: 0xEE, count: count).write(
+            to: URL(fileURLWithPath: ResumeData.partialPath(for: destination)))
         guard let entityTag else { return }
         let resolved = servers.fast.appendingPathComponent(path).absoluteString
         try ResumeData(url: resolved, entityTag: entityTag, lastModified: nil).store(for: destination)
@@ -36,7 +38,8 @@ struct SessionLoopbackTests {
             progress.events.withLock { $0.append("\(update.downloadedBytes)/\(update.expectedDownloadBytes ?? -1)") }
         }
         #expect(result.fileSize == 3_000_000 && result.resumedFrom == 0)
-        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: destination))) == SessionSupport.largeBytes(0..<3_000_000))
+        #expect(
+            Array(try Data(contentsOf: URL(fileURLWithPath: destination))) == SessionSupport.largeBytes(0..<3_000_000))
         #expect(!FileManager.default.fileExists(atPath: ResumeData.partialPath(for: destination)))
         #expect(!FileManager.default.fileExists(atPath: ResumeData.recordPath(for: destination)))
         #expect(progress.events.withLock { $0.last } == "3000000/3000000")
@@ -53,7 +56,8 @@ struct SessionLoopbackTests {
         let result = try await session.download("large/3000000?cut=1200000", to: destination)
         #expect(result.resumedFrom == 2_400_000)
         #expect(result.metrics.retryCount == 2)
-        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: destination))) == SessionSupport.largeBytes(0..<3_000_000))
+        #expect(
+            Array(try Data(contentsOf: URL(fileURLWithPath: destination))) == SessionSupport.largeBytes(0..<3_000_000))
         #expect(monitor.events.withLock { $0 }.filter { $0.hasPrefix("retry") }.count == 2)
     }
 
@@ -82,7 +86,8 @@ struct SessionLoopbackTests {
         #expect(resumed.resumedFrom == stored.bytesOnDisk)
         #expect(resumed.request.headerFields[.range] == "bytes=\(stored.bytesOnDisk)-")
         #expect(resumed.request.headerFields[.ifRange] == "\"large-4000000\"")
-        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: destination))) == SessionSupport.largeBytes(0..<4_000_000))
+        #expect(
+            Array(try Data(contentsOf: URL(fileURLWithPath: destination))) == SessionSupport.largeBytes(0..<4_000_000))
     }
 
     @Test func aChangedResourceRestartsTheDownloadCleanly() async throws {
@@ -150,7 +155,9 @@ struct SessionLoopbackTests {
         try Data(SessionSupport.largeBytes(0..<2_000_000)).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let updates = RecordingMonitor()
-        let response = try await session.upload(.file(path: path, contentType: .octetStream), to: "discard", method: .put) { update in
+        let response = try await session.upload(
+            .file(path: path, contentType: .octetStream), to: "discard", method: .put
+        ) { update in
             updates.events.withLock { $0.append("\(update.uploadedBytes)/\(update.expectedUploadBytes ?? -1)") }
         }
         #expect(response.value?["chunked"]?.boolValue == false)
@@ -160,7 +167,9 @@ struct SessionLoopbackTests {
 
     @Test func crossOriginRedirectsDropCredentialsAndSameOriginKeepsThem() async throws {
         let session = try SessionSupport.session(servers.fast)
-        let headers: HTTPFields = [.authorization: "Bearer secret", .cookie: "session=1", HTTPField.Name("X-Other")!: "kept"]
+        let headers: HTTPFields = [
+            .authorization: "Bearer secret", .cookie: "session=1", HTTPField.Name("X-Other")!: "kept",
+        ]
         let other = servers.fastOtherOrigin.appendingPathComponent("echo-headers").absoluteString
         let cross = try await session.get("redirect-cross?to=\(other)&status=307", headers: headers)
         let crossed = try #require(cross.value?["headers"])
@@ -184,15 +193,18 @@ struct SessionLoopbackTests {
     @Test func postsAndDisabledPoliciesAreNotRetried() async throws {
         let retrying = try SessionSupport.session(servers.fast, retry: RetryPolicy())
         let key = UUID().uuidString
-        let post = await retrying.response(for: SessionRequest(.post, "retry?key=\(key)&fail=1&status=503&retry_after=0"))
+        let post = await retrying.response(
+            for: SessionRequest(.post, "retry?key=\(key)&fail=1&status=503&retry_after=0"))
         #expect(post.response?.status.code == 503 && post.metrics.retryCount == 0)
         let disabled = try SessionSupport.session(servers.fast, retry: .disabled)
         let other = UUID().uuidString
-        let get = await disabled.response(for: SessionRequest(.get, "retry?key=\(other)&fail=1&status=503&retry_after=0"))
+        let get = await disabled.response(
+            for: SessionRequest(.get, "retry?key=\(other)&fail=1&status=503&retry_after=0"))
         #expect(get.error?.code == .unacceptableStatusCode && get.metrics.retryCount == 0)
         let tooLong = try SessionSupport.session(servers.fast, retry: RetryPolicy())
         let third = UUID().uuidString
-        let waited = await tooLong.response(for: SessionRequest(.get, "retry?key=\(third)&fail=1&status=503&retry_after=3600"))
+        let waited = await tooLong.response(
+            for: SessionRequest(.get, "retry?key=\(third)&fail=1&status=503&retry_after=3600"))
         #expect(waited.response?.status.code == 503 && waited.metrics.retryCount == 0)
     }
 
@@ -236,12 +248,14 @@ struct SessionLoopbackTests {
         var limits = Limits.default
         limits.maxBodyBytes = 100_000
         let session = try Session(
-            baseURL: servers.fast.absoluteString, configuration: SessionConfiguration(), registry: .standard(limits: limits))
+            baseURL: servers.fast.absoluteString, configuration: SessionConfiguration(),
+            registry: .standard(limits: limits))
         let declared = await session.response(for: SessionRequest(.get, "large/2000000"))
         #expect(declared.error?.code == .limitExceeded)
         #expect(declared.error?.limit == "maxBodyBytes")
         let httpbin = try Session(
-            baseURL: servers.httpbin.absoluteString, configuration: SessionConfiguration(), registry: .standard(limits: limits))
+            baseURL: servers.httpbin.absoluteString, configuration: SessionConfiguration(),
+            registry: .standard(limits: limits))
         let chunked = await httpbin.response(for: SessionRequest(.get, "stream-bytes/100000?chunk_size=10000"))
         #expect(chunked.response?.headerFields[.contentLength] == nil)
         #expect(chunked.error == nil || chunked.error?.code == .unacceptableContentType)

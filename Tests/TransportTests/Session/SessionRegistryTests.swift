@@ -4,6 +4,7 @@ import SatchelTestSupport
 import SerializerRegistry
 import Serializers
 import Testing
+
 @testable import Transport
 
 /// The transport gets every format through the registry: the default request serializer, the
@@ -49,7 +50,8 @@ struct SessionRegistryTests {
             .multipart(TextSource(text: "again")), to: "redirect-to?url=/anything&status_code=307", method: .post)
         #expect(redirected.value?["data"]?.stringValue == "again")
         // Parameters that encode to nothing add no `?`.
-        let bare = try await session.upload(.bytes(Array("x".utf8), contentType: .plainText), to: "anything", parameters: [:])
+        let bare = try await session.upload(
+            .bytes(Array("x".utf8), contentType: .plainText), to: "anything", parameters: [:])
         #expect(!bare.url.contains("?"))
     }
 }

@@ -3,6 +3,7 @@ import HTTPTypes
 import SatchelTestSupport
 import SerializerRegistry
 import Testing
+
 @testable import Transport
 
 /// What a session user gets back (``DataResponse`` carrying the registry's ``DecodedResponse``)

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import SerializerRegistry
 import Testing
+
 @testable import Transport
 
 /// URL resolution, header parsing, policies and hostile input that need no server.
@@ -31,11 +32,13 @@ import Testing
     }
 
     @Test func anUnreachablePortIsCannotConnect() async throws {
-        let session = try Session(baseURL: "http://127.0.0.1:9/", configuration: {
-            var configuration = SessionConfiguration()
-            configuration.retryPolicy = .disabled
-            return configuration
-        }(), registry: .standard())
+        let session = try Session(
+            baseURL: "http://127.0.0.1:9/",
+            configuration: {
+                var configuration = SessionConfiguration()
+                configuration.retryPolicy = .disabled
+                return configuration
+            }(), registry: .standard())
         let response = await session.response(for: SessionRequest(.get, "x"))
         #expect(response.error?.code == .cannotConnect)
         #expect(response.error?.underlying is CurlFailure)
@@ -57,7 +60,9 @@ import Testing
         #expect(parser.version == "1.1")
         for bad in ["HTTP/1.1 20 OK", "FTP/1.0 200 OK", "HTTP/1.1 abc", "garbage", "HTTP/1.1 099 Low"] {
             var fresh = ResponseHeadParser()
-            #expect(throws: SatchelError.self) { try Array((bad + "\r\n").utf8).withUnsafeBytes { _ = try fresh.take($0) } }
+            #expect(throws: SatchelError.self) {
+                try Array((bad + "\r\n").utf8).withUnsafeBytes { _ = try fresh.take($0) }
+            }
         }
     }
 
@@ -73,9 +78,13 @@ import Testing
         #expect(head.headerFields[HTTPField.Name("X-Nul")!]?.contains("\u{0}") == false)
         #expect(head.headerFields[HTTPField.Name("X-Long")!]?.count == 100_000)
         #expect(head.headerFields.count == 2)
-        for bad in ["HTTP/1.1 2000 Big", "HTTP/1.1 -10 Negative", "HTTP/1.1 +99 Plus", "HTTP/1.1", "HTTP/1.1 \u{0}\u{0}\u{0}"] {
+        for bad in [
+            "HTTP/1.1 2000 Big", "HTTP/1.1 -10 Negative", "HTTP/1.1 +99 Plus", "HTTP/1.1", "HTTP/1.1 \u{0}\u{0}\u{0}",
+        ] {
             var fresh = ResponseHeadParser()
-            #expect(throws: SatchelError.self) { try Array((bad + "\r\n").utf8).withUnsafeBytes { _ = try fresh.take($0) } }
+            #expect(throws: SatchelError.self) {
+                try Array((bad + "\r\n").utf8).withUnsafeBytes { _ = try fresh.take($0) }
+            }
         }
         var empty = ResponseHeadParser()
         #expect(try Array("\r\n".utf8).withUnsafeBytes { try empty.take($0) } == nil)  // no status line yet
@@ -96,9 +105,12 @@ import Testing
     }
 
     @Test func redirectsAndRetriesFollowTheirPolicies() {
-        let policy = AttemptPolicy(redirect: RedirectPolicy(), retry: RetryPolicy(), retries: 0, method: .post, canResend: true)
+        let policy = AttemptPolicy(
+            redirect: RedirectPolicy(), retry: RetryPolicy(), retries: 0, method: .post, canResend: true)
         let redirect = HTTPResponse(status: .temporaryRedirect, headerFields: [.location: "/next"])
-        guard case .redirect(to: "/next")? = policy.disposition(of: redirect) else { Issue.record("no redirect"); return }
+        guard case .redirect(to: "/next")? = policy.disposition(of: redirect) else {
+            Issue.record("no redirect"); return
+        }
         #expect(same(policy.disposition(of: HTTPResponse(status: .temporaryRedirect)), nil))  // no Location
         #expect(same(policy.disposition(of: HTTPResponse(status: .serviceUnavailable)), nil))  // POST is not retried
         let get = AttemptPolicy(redirect: .none, retry: RetryPolicy(), retries: 2, method: .get, canResend: true)
@@ -117,7 +129,8 @@ import Testing
 
     @Test func missingUploadFilesFailBeforeSending() async throws {
         let session = try Session(baseURL: "http://127.0.0.1:9/", registry: .standard())
-        let response = await session.response(for: SessionRequest(.put, "x", body: .file(path: "/nonexistent/file", contentType: nil)))
+        let response = await session.response(
+            for: SessionRequest(.put, "x", body: .file(path: "/nonexistent/file", contentType: nil)))
         #expect(response.error?.code == .io)
     }
 }

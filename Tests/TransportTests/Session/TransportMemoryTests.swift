@@ -3,12 +3,15 @@ import SatchelTestSupport
 import SerializerRegistry
 import Serializers
 import Testing
+
 @testable import Transport
 
 /// 1 GiB up and 1 GiB down in constant memory. Peak RSS is a property of a whole process, so
 /// these run alone in their own test process (`scripts/measure-transport-memory`, called by
 /// `scripts/test`), enabled by `SATCHEL_MEMORY_PROBE=1`.
-@Suite(.serialized, .timeLimit(.minutes(3)), .enabled(if: ProcessInfo.processInfo.environment["SATCHEL_MEMORY_PROBE"] == "1"))
+@Suite(
+    .serialized, .timeLimit(.minutes(3)),
+    .enabled(if: ProcessInfo.processInfo.environment["SATCHEL_MEMORY_PROBE"] == "1"))
 struct TransportMemoryTests {
     static let gibibyte: Int64 = 1 << 30
     static let budget = 48 << 20
@@ -44,7 +47,8 @@ struct TransportMemoryTests {
         let before = Self.peakResident()
         let response = try await session.upload(.multipart(form), to: "discard")
         let peak = Self.peakResident()
-        print("transport-memory upload: \(expected ?? -1) bytes, peak RSS \(peak >> 20) MiB (\(before >> 20) MiB before)")
+        print(
+            "transport-memory upload: \(expected ?? -1) bytes, peak RSS \(peak >> 20) MiB (\(before >> 20) MiB before)")
         #expect(response.value?["bytes"]?.int64Value == expected)
         #expect(peak - before < Self.budget)
     }
@@ -59,7 +63,9 @@ struct TransportMemoryTests {
         let before = Self.peakResident()
         let result = try await session.download("large/\(Self.gibibyte)", to: destination)
         let peak = Self.peakResident()
-        print("transport-memory download: \(result.fileSize) bytes, peak RSS \(peak >> 20) MiB (\(before >> 20) MiB before)")
+        print(
+            "transport-memory download: \(result.fileSize) bytes, peak RSS \(peak >> 20) MiB (\(before >> 20) MiB before)"
+        )
         #expect(result.fileSize == Self.gibibyte)
         let attributes = try FileManager.default.attributesOfItem(atPath: destination)
         #expect((attributes[.size] as? NSNumber)?.int64Value == Self.gibibyte)

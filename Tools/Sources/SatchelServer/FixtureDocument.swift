@@ -1,9 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Satchel
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The document `/json`, `/xml` and `/plist` serve, the same every time.
 enum FixtureDocument {
@@ -18,7 +19,7 @@ enum FixtureDocument {
             "enabled": true,
             "formats": ["json", "xml", "plist"],
             "owner": ["id": 42, "login": "satchel"],
-        ],
+        ]
     ]
 
     /// The property-list form: the document plus a date (2026-01-02T03:04:05Z) and 8 bytes of

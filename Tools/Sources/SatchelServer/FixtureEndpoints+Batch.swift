@@ -37,15 +37,18 @@ extension FixtureEndpoints {
                 headers.append(.init(name: "Content-ID", value: "<response-\(Self.bareContentID(id))>"))
             }
             do {
-                try reply.append(MultipartPart(
-                    mediaType: MediaType(type: "application", subtype: "http"), headers: headers,
-                    body: .bytes(Self.message(response))))
+                try reply.append(
+                    MultipartPart(
+                        mediaType: MediaType(type: "application", subtype: "http"), headers: headers,
+                        body: .bytes(Self.message(response))))
             } catch {
                 return .problem(status: 500, detail: "cannot write batch part \(index): \(error)")
             }
         }
         do {
-            return FixtureResponse(contentType: reply.contentType.description, body: try reply.bytes(limit: configuration.limits.maxBodyBytes))
+            return FixtureResponse(
+                contentType: reply.contentType.description,
+                body: try reply.bytes(limit: configuration.limits.maxBodyBytes))
         } catch {
             return .problem(for: error, reading: "the batch answer")
         }
@@ -62,7 +65,8 @@ extension FixtureEndpoints {
         if let failure = message.value.decodingFailure {
             return .problem(for: failure.error, reading: "the body of batch part \(index)")
         }
-        let request = FixtureRequest(method: method, target: target, headers: message.headers, body: .decoded(message.value))
+        let request = FixtureRequest(
+            method: method, target: target, headers: message.headers, body: .decoded(message.value))
         return respond(to: request, insideBatch: true)
     }
 
@@ -70,10 +74,11 @@ extension FixtureEndpoints {
     static func message(_ response: FixtureResponse) -> [UInt8] {
         var head = "HTTP/1.1 \(response.status) \(FixtureResponse.title(for: response.status))\r\n"
         for header in response.headers { head += "\(header.name): \(header.value)\r\n" }
-        let body: [UInt8] = switch response.body {
-        case .bytes(let bytes): bytes
-        case .generated(let range): DeterministicBytes.bytes(range)
-        }
+        let body: [UInt8] =
+            switch response.body {
+            case .bytes(let bytes): bytes
+            case .generated(let range): DeterministicBytes.bytes(range)
+            }
         head += "Content-Length: \(body.count)\r\n\r\n"
         return Array(head.utf8) + body
     }

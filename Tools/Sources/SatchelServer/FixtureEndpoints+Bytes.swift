@@ -13,7 +13,8 @@ extension FixtureEndpoints {
     /// a header, so that the URL, and with it the resume record, stays the same).
     func bytes(_ argument: String, request: FixtureRequest, insideBatch: Bool) -> FixtureResponse {
         guard let count = Self.number(argument, maximum: configuration.maxStreamBytes) else {
-            return .problem(status: 400, detail: "/bytes/N needs N from 0 to \(configuration.maxStreamBytes), not \"\(argument)\"")
+            return .problem(
+                status: 400, detail: "/bytes/N needs N from 0 to \(configuration.maxStreamBytes), not \"\(argument)\"")
         }
         let entityTag = "\"bytes-\(count)\""
         var headers: [MultipartPart.Header] = [
@@ -23,13 +24,17 @@ extension FixtureEndpoints {
         ]
         var status = 200
         var range: Range<Int64> = 0..<count
-        let ifRangeMatches = request.header("If-Range").map { $0.filter { $0 != " " && $0 != "\t" } == entityTag } ?? true
+        let ifRangeMatches =
+            request.header("If-Range").map { $0.filter { $0 != " " && $0 != "\t" } == entityTag } ?? true
         if let header = request.header("Range"), ifRangeMatches {
             switch ByteRangeRequest(header: header, length: count) {
             case .satisfiable(let requested):
                 status = 206
                 range = requested
-                headers.append(.init(name: "Content-Range", value: "bytes \(requested.lowerBound)-\(requested.upperBound - 1)/\(count)"))
+                headers.append(
+                    .init(
+                        name: "Content-Range",
+                        value: "bytes \(requested.lowerBound)-\(requested.upperBound - 1)/\(count)"))
             case .unsatisfiable:
                 return .problem(
                     status: 416, detail: "the range \(header) starts past the end of \(count) bytes",
@@ -40,7 +45,8 @@ extension FixtureEndpoints {
         }
         if insideBatch {
             guard range.count <= configuration.limits.maxBodyBytes else {
-                return .problem(status: 413, detail: "a batch part's body is at most \(configuration.limits.maxBodyBytes) bytes")
+                return .problem(
+                    status: 413, detail: "a batch part's body is at most \(configuration.limits.maxBodyBytes) bytes")
             }
             return FixtureResponse(status: status, headers: headers, body: DeterministicBytes.bytes(range))
         }

@@ -14,7 +14,8 @@ extension FixtureEndpoints {
     /// `/redirect/N`: 302 to `/redirect/N-1`, and from `/redirect/1` to `/get`.
     func redirect(_ argument: String) -> FixtureResponse {
         guard let count = Self.number(argument, maximum: Int64(configuration.maxRedirects)), count >= 1 else {
-            return .problem(status: 400, detail: "/redirect/N needs N from 1 to \(configuration.maxRedirects), not \"\(argument)\"")
+            return .problem(
+                status: 400, detail: "/redirect/N needs N from 1 to \(configuration.maxRedirects), not \"\(argument)\"")
         }
         let location = count == 1 ? "/get" : "/redirect/\(count - 1)"
         return FixtureResponse(status: 302, headers: [.init(name: "Location", value: location)])

@@ -15,7 +15,10 @@ struct FixtureEndpoints: Sendable {
     /// The endpoints and what they do, for `/` and docs/Serve.md.
     static let index: [(path: String, summary: String)] = [
         ("/", "this list"),
-        ("/echo[/…], /anything[/…], /get", "any method: {method, path, query, headers, body}, the body decoded by its Content-Type"),
+        (
+            "/echo[/…], /anything[/…], /get",
+            "any method: {method, path, query, headers, body}, the body decoded by its Content-Type"
+        ),
         ("/json", "a JSON document"),
         ("/xml", "the same document as XML"),
         ("/plist", "the document as an XML property list, with a date and data"),
@@ -23,7 +26,10 @@ struct FixtureEndpoints: Sendable {
         ("/png", "a 64×48 RGB PNG (libpng)"),
         ("/jpeg", "the same picture as a baseline JPEG (libjpeg)"),
         ("/batch", "POST multipart/mixed of application/http requests: one application/http response per part"),
-        ("/bytes/N", "N deterministic bytes (byte i = i % 251), streamed; Range, If-Range, ETag; ?chunked=1 for no Content-Length"),
+        (
+            "/bytes/N",
+            "N deterministic bytes (byte i = i % 251), streamed; Range, If-Range, ETag; ?chunked=1 for no Content-Length"
+        ),
         ("/status/N", "status N (200–599); a problem+json body from 400 on"),
         ("/redirect/N", "302 to /redirect/N-1, and from /redirect/1 to /get"),
         ("/delay/S", "the echo after S seconds (at most the server's cap, 30 by default)"),
@@ -54,7 +60,9 @@ struct FixtureEndpoints: Sendable {
         case ("batch", 1):
             if insideBatch { return .problem(status: 400, detail: "a batch cannot contain another batch") }
             guard request.method == "POST" else {
-                return .problem(status: 405, detail: "/batch takes POST, not \(request.method)", headers: [.init(name: "Allow", value: "POST")])
+                return .problem(
+                    status: 405, detail: "/batch takes POST, not \(request.method)",
+                    headers: [.init(name: "Allow", value: "POST")])
             }
             return batch(request)
         case ("bytes", 2):
@@ -72,8 +80,11 @@ struct FixtureEndpoints: Sendable {
 
     /// `/`: the endpoint list as JSON.
     private func indexResponse() -> FixtureResponse {
-        let endpoints = Value.array(Self.index.map { .object(["path": .string($0.path), "summary": .string($0.summary)]) })
-        return encoded(["name": "satchel serve", "endpoints": endpoints], as: JSONRequestSerializer(writingOptions: Self.prettyJSON))
+        let endpoints = Value.array(
+            Self.index.map { .object(["path": .string($0.path), "summary": .string($0.summary)]) })
+        return encoded(
+            ["name": "satchel serve", "endpoints": endpoints],
+            as: JSONRequestSerializer(writingOptions: Self.prettyJSON))
     }
 
     /// JSON writing options for documents people read: indented, slashes left alone.
@@ -87,7 +98,8 @@ struct FixtureEndpoints: Sendable {
     /// `value` written by `serializer`, with its Content-Type; a value it cannot write is a 500.
     func encoded(_ value: Value, as serializer: any RequestSerializer, status: Int = 200) -> FixtureResponse {
         do {
-            return FixtureResponse(status: status, contentType: serializer.contentType.description, body: try serializer.encodeBody(value))
+            return FixtureResponse(
+                status: status, contentType: serializer.contentType.description, body: try serializer.encodeBody(value))
         } catch {
             return .problem(status: 500, detail: "cannot write the \(serializer.name) body: \(error)")
         }
@@ -95,7 +107,9 @@ struct FixtureEndpoints: Sendable {
 
     /// A non-negative decimal path argument no larger than `maximum`, or `nil`.
     static func number(_ text: String, maximum: Int64) -> Int64? {
-        guard !text.isEmpty, text.count <= 18, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let value = Int64(text) else { return nil }
+        guard !text.isEmpty, text.count <= 18, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+            let value = Int64(text)
+        else { return nil }
         return value <= maximum ? value : nil
     }
 }

@@ -1,9 +1,9 @@
 import CSatchelFixtureImages
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The `/png` and `/jpeg` fixtures: one 64×48 RGB picture — a red gradient left to right, a
@@ -26,7 +26,9 @@ struct FixtureImages: Sendable {
     init() throws {
         let pixels = Self.pixels()
         png = try Self.encode("PNG") { satchel_fixture_png(pixels, UInt32(Self.width), UInt32(Self.height), &$0, &$1) }
-        jpeg = try Self.encode("JPEG") { satchel_fixture_jpeg(pixels, UInt32(Self.width), UInt32(Self.height), 90, &$0, &$1) }
+        jpeg = try Self.encode("JPEG") {
+            satchel_fixture_jpeg(pixels, UInt32(Self.width), UInt32(Self.height), 90, &$0, &$1)
+        }
     }
 
     /// The RGB pixels, rows top to bottom.

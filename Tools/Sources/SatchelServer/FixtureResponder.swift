@@ -67,7 +67,9 @@ struct FixtureResponder: HTTPResponder {
                     let count = Int(min(Int64(pieceSize), end - offset))
                     buffer.clear()
                     buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { raw in
-                        DeterministicBytes.fill(UnsafeMutableRawBufferPointer(rebasing: raw[0..<count]), from: offset..<(offset + Int64(count)))
+                        DeterministicBytes.fill(
+                            UnsafeMutableRawBufferPointer(rebasing: raw[0..<count]),
+                            from: offset..<(offset + Int64(count)))
                         return count
                     }
                     try await writer.write(buffer)

@@ -7,9 +7,9 @@ import Satchel
 import ServiceLifecycle
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The embedded HTTP server behind `satchel serve`: fixture endpoints for every format Satchel
@@ -90,14 +90,16 @@ public final class FixtureServer: Sendable {
             }
             var iterator = ports.makeAsyncIterator()
             if let port = await iterator.next() {
-                return FixtureServer(configuration: configuration, port: port, tlsIdentity: identity, group: group, runTask: runTask)
+                return FixtureServer(
+                    configuration: configuration, port: port, tlsIdentity: identity, group: group, runTask: runTask)
             }
             do {
                 try await runTask.value
             } catch {
                 throw listenError(error, configuration)
             }
-            throw FixtureServerError.cannotListen(host: configuration.host, port: configuration.port, reason: "the server stopped before listening")
+            throw FixtureServerError.cannotListen(
+                host: configuration.host, port: configuration.port, reason: "the server stopped before listening")
         } catch {
             identity?.removeFiles()
             throw error
@@ -125,7 +127,8 @@ public final class FixtureServer: Sendable {
         do {
             let certificate = try NIOSSLCertificate(bytes: Array(identity.leafCertificatePEM.utf8), format: .pem)
             let key = try NIOSSLPrivateKey(bytes: Array(identity.leafPrivateKeyPEM.utf8), format: .pem)
-            let tls = TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(certificate)], privateKey: .privateKey(key))
+            let tls = TLSConfiguration.makeServerConfiguration(
+                certificateChain: [.certificate(certificate)], privateKey: .privateKey(key))
             return try .tls(.http1(), tlsConfiguration: tls)
         } catch {
             throw FixtureServerError.tlsSetup("\(error)")
@@ -133,10 +136,16 @@ public final class FixtureServer: Sendable {
     }
 
     /// The ``FixtureServerError`` for a failure to start listening.
-    private static func listenError(_ error: any Error, _ configuration: FixtureServerConfiguration) -> FixtureServerError {
+    private static func listenError(
+        _ error: any Error, _ configuration: FixtureServerConfiguration
+    ) -> FixtureServerError {
         if let ioError = error as? IOError {
-            if ioError.errnoCode == EADDRINUSE { return .addressInUse(host: configuration.host, port: configuration.port) }
-            return .cannotListen(host: configuration.host, port: configuration.port, reason: String(cString: strerror(ioError.errnoCode)))
+            if ioError.errnoCode == EADDRINUSE {
+                return .addressInUse(host: configuration.host, port: configuration.port)
+            }
+            return .cannotListen(
+                host: configuration.host, port: configuration.port, reason: String(cString: strerror(ioError.errnoCode))
+            )
         }
         return .cannotListen(host: configuration.host, port: configuration.port, reason: "\(error)")
     }

@@ -75,7 +75,9 @@ public struct FixtureTLSIdentity: Sendable {
                         .dnsName(serverName),
                         .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])),
                     ])
-                    AuthorityKeyIdentifier(keyIdentifier: SubjectKeyIdentifier(hash: Certificate.PublicKey(authorityKey.publicKey)).keyIdentifier)
+                    AuthorityKeyIdentifier(
+                        keyIdentifier: SubjectKeyIdentifier(hash: Certificate.PublicKey(authorityKey.publicKey))
+                            .keyIdentifier)
                 },
                 issuerPrivateKey: Certificate.PrivateKey(authorityKey))
 

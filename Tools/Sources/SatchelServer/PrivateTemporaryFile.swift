@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Files in a fresh directory only the user can enter (`mkdtemp`, mode 0700), for secrets a

@@ -2,9 +2,9 @@ import ArgumentParser
 import Satchel
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Reading input, writing output, and turning errors into one line and an exit code.

@@ -65,7 +65,9 @@ struct Decode: ParsableCommand {
     @Option(help: "XML: print the nodes this XPath expression selects, as a JSON array.")
     var xpath: String?
 
-    @Option(name: .customLong("namespace"), help: ArgumentHelp("XML: a prefix for --xpath, as p=URI (repeatable).", valueName: "p=URI"))
+    @Option(
+        name: .customLong("namespace"),
+        help: ArgumentHelp("XML: a prefix for --xpath, as p=URI (repeatable).", valueName: "p=URI"))
     var xpathNamespaces: [String] = []
 
     @OptionGroup var limits: LimitOptions
@@ -89,20 +91,23 @@ struct Decode: ParsableCommand {
             let limits = self.limits.limits
             let registry = Registry.standard(limits: limits)
             var options = JSONReadingOptions()
-            options.bigIntegers = switch bigIntegers {
-            case .throw: .throw
-            case .double: .double
-            case .string: .string
-            }
+            options.bigIntegers =
+                switch bigIntegers {
+                case .throw: .throw
+                case .double: .double
+                case .string: .string
+                }
             options.removesKeysWithNullValues = removeNulls
             options.allowsTopLevelScalars = !noTopLevelScalars
             registry.register(JSONResponseSerializer(options: options), priority: 1)
             // The whole body is in memory already, so every part is decoded in place.
             let multipart = MultipartReader.Options(lenient: lenient, memoryThreshold: limits.maxBodyBytes)
-            registry.register(MultipartResponseSerializer(options: multipart, rawParts: rawParts, registry: registry), priority: 1)
+            registry.register(
+                MultipartResponseSerializer(options: multipart, rawParts: rawParts, registry: registry), priority: 1)
 
             let scale = ImageReadingOptions.Scale(rawValue: imageScale) ?? .full
-            registry.register(ImageResponseSerializer(options: ImageReadingOptions(output: .rgba8, scale: scale)), priority: 1)
+            registry.register(
+                ImageResponseSerializer(options: ImageReadingOptions(output: .rgba8, scale: scale)), priority: 1)
 
             if xmlEvents { registry.register(XMLEventResponseSerializer(), priority: 1) }
 
@@ -110,7 +115,8 @@ struct Decode: ParsableCommand {
             guard var value = try registry.decode(body, contentType: mediaType) else { return }
             if let dumpPixels {
                 guard let image = value.image else {
-                    throw SatchelError(.typeMismatch, "--dump-pixels needs an image, but the payload decoded to \(value.kindName)")
+                    throw SatchelError(
+                        .typeMismatch, "--dump-pixels needs an image, but the payload decoded to \(value.kindName)")
                 }
                 try CommandIO.write(image.pixels, toFile: dumpPixels)
             }

@@ -41,7 +41,9 @@ struct Demo: AsyncParsableCommand {
         } catch {
             throw CommandIO.fail(SatchelError(.io, "cannot start the embedded server: \(error)"))
         }
-        reporter.line("Satchel \(DefaultHeaders.satchelVersion) demo against satchel serve at \(plain.baseURL) and \(secure.baseURL)")
+        reporter.line(
+            "Satchel \(DefaultHeaders.satchelVersion) demo against satchel serve at \(plain.baseURL) and \(secure.baseURL)"
+        )
         let steps = DemoSteps(
             server: plain, secureServer: secure, reporter: reporter, uploadSize: uploadSize,
             showsProgress: progress || CommandIO.isTerminal(STDERR_FILENO))
@@ -54,7 +56,7 @@ struct Demo: AsyncParsableCommand {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif

@@ -32,7 +32,9 @@ final class DemoReporter: Sendable {
     /// What was sent: a request line and, when given, the body as text.
     func sent(_ requestLine: String, body: String? = nil) {
         line(styled("→ ", dim: true) + requestLine)
-        if let body { line(ValuePrinter.indented(body.hasSuffix("\n") ? body : body + "\n", by: "    "), terminator: "") }
+        if let body {
+            line(ValuePrinter.indented(body.hasSuffix("\n") ? body : body + "\n", by: "    "), terminator: "")
+        }
     }
 
     /// What came back: a status line and the decoded value, printed readably.
@@ -71,7 +73,9 @@ final class DemoReporter: Sendable {
         try? CommandIO.write(Array((text + terminator).utf8))
     }
 
-    private func styled(_ text: String, bold: Bool = false, dim: Bool = false, green: Bool = false, red: Bool = false) -> String {
+    private func styled(
+        _ text: String, bold: Bool = false, dim: Bool = false, green: Bool = false, red: Bool = false
+    ) -> String {
         guard colors else { return text }
         var result = text
         if bold { result = result.bold }

@@ -11,13 +11,17 @@ extension DemoSteps {
         let echoed = try echoedBody(response)
         reporter.got(statusLine(response), value: ["body": echoed])
         try check(echoed["name"] == "Ann Lee", "the server read name as \(echoed["name"].map { "\($0)" } ?? "nothing")")
-        try check(echoed["tags"] == ["swift", "c/c++"], "the server read tags as \(echoed["tags"].map { "\($0)" } ?? "nothing")")
+        try check(
+            echoed["tags"] == ["swift", "c/c++"],
+            "the server read tags as \(echoed["tags"].map { "\($0)" } ?? "nothing")")
         return "the server decoded the same fields (nested arrays as tags[], values as strings)"
     }
 
     /// POST JSON; integers keep their exact value both ways.
     @Sendable func json() async throws -> String {
-        let parameters: Value = ["id": .unsignedInteger(18_446_744_073_709_551_615), "name": "café", "scores": [1.5, -2]]
+        let parameters: Value = [
+            "id": .unsignedInteger(18_446_744_073_709_551_615), "name": "café", "scores": [1.5, -2],
+        ]
         let session = try session()
         var request = SessionRequest(.post, "echo", parameters: parameters)
         request.requestSerializer = JSONRequestSerializer()
@@ -30,7 +34,8 @@ extension DemoSteps {
         reporter.sent("GET /json")
         reporter.got(statusLine(document), value: document.value)
         try check(document.value?.objectValue != nil, "/json did not decode to an object")
-        return "the echo is identical, 18446744073709551615 included; /json decoded (\(document.serializerName ?? "?") serializer)"
+        return
+            "the echo is identical, 18446744073709551615 included; /json decoded (\(document.serializerName ?? "?") serializer)"
     }
 
     /// GET the fixture document as an XML and as a binary property list.
@@ -44,7 +49,8 @@ extension DemoSteps {
         reporter.got(statusLine(binary))
         try check(xml.value != nil && xml.value == binary.value, "the two formats decoded to different values")
         try check(binary.body.starts(with: Array("bplist00".utf8)), "/plist-binary is not a binary property list")
-        return "both formats decode to the same value (\(xml.body.count) bytes of XML, \(binary.body.count) bytes binary)"
+        return
+            "both formats decode to the same value (\(xml.body.count) bytes of XML, \(binary.body.count) bytes binary)"
     }
 
     /// GET the document as XML and query it with XPath.
@@ -73,8 +79,9 @@ extension DemoSteps {
             guard case .payload(let image as DecodedImage)? = response.value else {
                 throw DemoFailure("/\(path) did not decode to an image")
             }
-            try check(image.format == format && image.pixels.count == image.height * image.rowStride,
-                      "/\(path) decoded as \(image.format) with \(image.pixels.count) bytes of pixels")
+            try check(
+                image.format == format && image.pixels.count == image.height * image.rowStride,
+                "/\(path) decoded as \(image.format) with \(image.pixels.count) bytes of pixels")
             summaries.append("\(format.rawValue) \(image.width)×\(image.height)")
         }
         return "decoded " + summaries.joined(separator: " and ")

@@ -6,14 +6,18 @@ extension DemoSteps {
     /// Uploads a generated file as a multipart part, streamed from disk with a progress bar;
     /// the server parses the parts with Satchel's multipart parser and reports their sizes.
     @Sendable func multipartUpload() async throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("satchel-demo-\(UUID().uuidString).bin").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "satchel-demo-\(UUID().uuidString).bin"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try Self.writeGeneratedFile(at: path, size: uploadSize)
         var form = MultipartFormData()
         form.append("demo upload", name: "note")
         try form.append(fileAt: path, name: "file", filename: "generated.bin", mediaType: .octetStream)
         let stream = try form.makeBodyStream()
-        reporter.sent("POST /echo  Content-Type: \(form.contentType)  (\(ProgressBar.bytes(stream.length ?? 0)) in 2 parts, streamed from disk)")
+        reporter.sent(
+            "POST /echo  Content-Type: \(form.contentType)  (\(ProgressBar.bytes(stream.length ?? 0)) in 2 parts, streamed from disk)"
+        )
         let bar = showsProgress ? ProgressBar() : nil
         let response = try await session().upload(.multipart(form), to: "echo") { bar?.update($0) }
         bar?.finish()
@@ -26,7 +30,9 @@ extension DemoSteps {
 
     /// Writes `size` deterministic bytes to `path` in 1 MiB pieces.
     static func writeGeneratedFile(at path: String, size: Int) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+        guard FileManager.default.createFile(atPath: path, contents: nil),
+            let handle = FileHandle(forWritingAtPath: path)
+        else {
             throw DemoFailure("cannot create \(path)")
         }
         defer { try? handle.close() }
@@ -44,10 +50,11 @@ extension DemoSteps {
         var form = MultipartFormData(subtype: .mixed)
         let requests = ["GET /json HTTP/1.1", "GET /plist HTTP/1.1", "GET /status/404 HTTP/1.1"]
         for (index, line) in requests.enumerated() {
-            try form.append(MultipartPart(
-                mediaType: MediaType(type: "application", subtype: "http"),
-                headers: [.init(name: "Content-ID", value: "<part-\(index)>")],
-                body: .bytes(Array("\(line)\r\nHost: demo\r\n\r\n".utf8))))
+            try form.append(
+                MultipartPart(
+                    mediaType: MediaType(type: "application", subtype: "http"),
+                    headers: [.init(name: "Content-ID", value: "<part-\(index)>")],
+                    body: .bytes(Array("\(line)\r\nHost: demo\r\n\r\n".utf8))))
         }
         reporter.sent("POST /batch  Content-Type: \(form.contentType)", body: requests.joined(separator: "\n"))
         let session = try session()
@@ -61,16 +68,21 @@ extension DemoSteps {
             return message.status ?? 0
         }
         try check(statuses == [200, 200, 404], "the parts answered \(statuses)")
-        return "3 parts, statuses \(statuses.map(String.init).joined(separator: ", ")), each body decoded by its own Content-Type"
+        return
+            "3 parts, statuses \(statuses.map(String.init).joined(separator: ", ")), each body decoded by its own Content-Type"
     }
 
     /// Downloads /bytes/N with the server told to cut the connection halfway, then downloads
     /// again: the second transfer asks for the rest with Range + If-Range and appends it.
     @Sendable func resumedDownload() async throws -> String {
         let size = 8 << 20
-        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("satchel-demo-\(UUID().uuidString).bin").path
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "satchel-demo-\(UUID().uuidString).bin"
+        ).path
         defer {
-            for path in [destination, ResumeData.partialPath(for: destination), ResumeData.recordPath(for: destination)] {
+            for path in [
+                destination, ResumeData.partialPath(for: destination), ResumeData.recordPath(for: destination),
+            ] {
                 try? FileManager.default.removeItem(atPath: path)
             }
         }
@@ -84,19 +96,29 @@ extension DemoSteps {
         } catch let error as SatchelError {
             reporter.got("\(error.code): \(error.message)")
         }
-        let partial = (try? FileManager.default.attributesOfItem(atPath: ResumeData.partialPath(for: destination))[.size] as? Int) ?? 0
-        reporter.note("\(ProgressBar.bytes(Int64(partial))) kept in \(ResumeData.partialPath(for: destination).split(separator: "/").last ?? "")")
+        let partial =
+            (try? FileManager.default.attributesOfItem(atPath: ResumeData.partialPath(for: destination))[.size] as? Int)
+            ?? 0
+        reporter.note(
+            "\(ProgressBar.bytes(Int64(partial))) kept in \(ResumeData.partialPath(for: destination).split(separator: "/").last ?? "")"
+        )
         try check(partial > 0, "nothing was kept from the cut download")
         reporter.sent("GET /bytes/\(size)  Range: bytes=\(partial)-  If-Range: \"bytes-\(size)\"")
         let bar = showsProgress ? ProgressBar() : nil
         let download = try await session.download("bytes/\(size)", to: destination) { bar?.update($0) }
         bar?.finish()
-        reporter.got("\(download.response?.status.code ?? 0) \(download.response?.status.reasonPhrase ?? ""), resumed from byte \(download.resumedFrom), file \(download.fileSize) bytes")
-        try check(download.resumedFrom == Int64(partial), "the download restarted from \(download.resumedFrom) instead of \(partial)")
+        reporter.got(
+            "\(download.response?.status.code ?? 0) \(download.response?.status.reasonPhrase ?? ""), resumed from byte \(download.resumedFrom), file \(download.fileSize) bytes"
+        )
+        try check(
+            download.resumedFrom == Int64(partial),
+            "the download restarted from \(download.resumedFrom) instead of \(partial)")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: destination))
-        try check(bytes.count == size && bytes.enumerated().allSatisfy { $0.element == UInt8($0.offset % 251) },
-                  "the file is not the server's \(size) bytes")
-        return "206 Partial Content from byte \(partial); the file is byte-for-byte the server's \(ProgressBar.bytes(Int64(size)))"
+        try check(
+            bytes.count == size && bytes.enumerated().allSatisfy { $0.element == UInt8($0.offset % 251) },
+            "the file is not the server's \(size) bytes")
+        return
+            "206 Partial Content from byte \(partial); the file is byte-for-byte the server's \(ProgressBar.bytes(Int64(size)))"
     }
 
     /// Talks to the TLS server with its public key pinned, then shows the failures a wrong pin
@@ -119,7 +141,8 @@ extension DemoSteps {
                 _ = try await session(secureServer.baseURL, policy: policy).get("json")
                 throw DemoFailure("the request with \(label) was not refused")
             } catch let error as SatchelError {
-                try check(error.code == .tlsFailure, "the request with \(label) failed with \(error.code), not tlsFailure")
+                try check(
+                    error.code == .tlsFailure, "the request with \(label) failed with \(error.code), not tlsFailure")
                 reporter.got("refused as it should be: \(error.message)")
             }
         }

@@ -3,9 +3,9 @@ import HTTPTypes
 import Satchel
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// `satchel encode`: read parameters as JSON and print what a request serializer makes of them.
@@ -42,7 +42,8 @@ struct Encode: ParsableCommand {
         case plistBinary = "plist-binary"
     }
 
-    @Option(name: .customLong("as"), help: "The body format: \(Format.allCases.map(\.rawValue).joined(separator: ", ")).")
+    @Option(
+        name: .customLong("as"), help: "The body format: \(Format.allCases.map(\.rawValue).joined(separator: ", ")).")
     var format: Format
 
     @Option(help: "The request method, which decides between query string and body.")
@@ -263,7 +264,8 @@ extension Encode {
         }
         var encoding = FormWriter.Options()
         encoding.maxDepth = limits.maxDepth
-        let serializer = MultipartRequestSerializer(boundary: try boundary.map(MultipartBoundary.init) ?? .random(), encoding: encoding)
+        let serializer = MultipartRequestSerializer(
+            boundary: try boundary.map(MultipartBoundary.init) ?? .random(), encoding: encoding)
         var form = try serializer.formData(from: parameters)
         for text in fileParts {
             let part = try FilePart(parsing: text)

@@ -28,10 +28,12 @@ struct LimitOptions: ParsableArguments {
     var maxEntityExpansions: Int?
 
     func validate() throws {
-        for (name, value) in [("--max-body-bytes", maxBodyBytes), ("--max-depth", maxDepth),
-                              ("--max-string-bytes", maxStringBytes), ("--max-pairs", maxPairs),
-                              ("--max-parts", maxParts), ("--max-part-header-bytes", maxPartHeaderBytes),
-                              ("--max-image-pixels", maxImagePixels), ("--max-entity-expansions", maxEntityExpansions)] {
+        for (name, value) in [
+            ("--max-body-bytes", maxBodyBytes), ("--max-depth", maxDepth),
+            ("--max-string-bytes", maxStringBytes), ("--max-pairs", maxPairs),
+            ("--max-parts", maxParts), ("--max-part-header-bytes", maxPartHeaderBytes),
+            ("--max-image-pixels", maxImagePixels), ("--max-entity-expansions", maxEntityExpansions),
+        ] {
             if let value, value < 0 { throw ValidationError("\(name) must not be negative") }
         }
     }

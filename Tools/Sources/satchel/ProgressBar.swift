@@ -2,9 +2,9 @@ import Satchel
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A one-line progress bar on standard error for a transfer: direction, a bar, bytes done and
@@ -71,7 +71,8 @@ final class ProgressBar: Sendable {
 
     /// The bar's text for `progress` after `elapsed`.
     func render(_ progress: TransferProgress, elapsed: Duration) -> String {
-        let uploading = (progress.expectedUploadBytes ?? 0) > 0 && progress.downloadedBytes == 0
+        let uploading =
+            (progress.expectedUploadBytes ?? 0) > 0 && progress.downloadedBytes == 0
             && progress.uploadedBytes < (progress.expectedUploadBytes ?? 0)
         let done = uploading ? progress.uploadedBytes : progress.downloadedBytes
         let total = uploading ? progress.expectedUploadBytes : progress.expectedDownloadBytes

@@ -14,10 +14,15 @@ struct RawBodySerializer: ResponseSerializer {
         .bytes(body)
     }
 
-    func serialize(response: HTTPResponse, body: [UInt8], validation: ResponseValidation, limits: Limits) -> DecodedResponse {
+    func serialize(
+        response: HTTPResponse, body: [UInt8], validation: ResponseValidation, limits: Limits
+    ) -> DecodedResponse {
         var error: SatchelError?
         if !validation.accepts(status: response.status.code) {
-            error = SatchelError(.unacceptableStatusCode, "status \(response.status.code) \(response.status.reasonPhrase) is not acceptable").attaching(response: response, body: body)
+            error = SatchelError(
+                .unacceptableStatusCode,
+                "status \(response.status.code) \(response.status.reasonPhrase) is not acceptable"
+            ).attaching(response: response, body: body)
         }
         return DecodedResponse(response: response, value: .bytes(body), error: error, serializerName: name)
     }

@@ -10,13 +10,15 @@ extension Request {
         let printer = ValuePrinter(colors: usesColors)
         let result: DownloadResponse
         do {
-            result = try await session.download(plan.url, to: destination, headers: plan.headers, resume: true, progress: progress)
+            result = try await session.download(
+                plan.url, to: destination, headers: plan.headers, resume: true, progress: progress)
         } catch {
             bar?.finish()
             throw error
         }
         bar?.finish()
-        try printHeads(request: result.request, response: result.response, version: result.metrics.httpVersion, printer: printer)
+        try printHeads(
+            request: result.request, response: result.response, version: result.metrics.httpVersion, printer: printer)
         if !quiet {
             let resumed = result.resumedFrom > 0 ? " (resumed at \(ProgressBar.bytes(result.resumedFrom)))" : ""
             CommandIO.writeError(Array("Saved \(result.fileSize) bytes to \(destination)\(resumed)\n".utf8))

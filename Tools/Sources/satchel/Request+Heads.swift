@@ -2,16 +2,18 @@ import HTTPTypes
 import Satchel
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 extension Request {
     /// With -v, the request head and the response head; with --headers, the response head. They
     /// go to standard output, or to standard error when the body goes to a file (httpie's rule).
     func printHeads(_ response: DataResponse, printer: ValuePrinter) throws {
-        try printHeads(request: response.request, response: response.response, version: response.metrics.httpVersion, printer: printer)
+        try printHeads(
+            request: response.request, response: response.response, version: response.metrics.httpVersion,
+            printer: printer)
     }
 
     /// The heads of a request and its response, as ``printHeads(_:printer:)``.
@@ -21,14 +23,19 @@ extension Request {
         var text = ""
         if verbose {
             text += printer.style("\(request.method.rawValue) \(request.path ?? "/") \(protocolName)", .bold) + "\n"
-            if let authority = request.authority, !request.headerFields.contains(where: { $0.name.canonicalName == "host" }) {
+            if let authority = request.authority,
+                !request.headerFields.contains(where: { $0.name.canonicalName == "host" })
+            {
                 text += printer.style("Host", .cyan) + ": \(authority)\n"
             }
             text += Self.fields(request.headerFields, printer: printer) + "\n"
         }
         if let response {
             let ok = (200..<300).contains(response.status.code)
-            text += printer.style("\(protocolName) \(response.status.code) \(response.status.reasonPhrase)", ok ? .green : .red, .bold) + "\n"
+            text +=
+                printer.style(
+                    "\(protocolName) \(response.status.code) \(response.status.reasonPhrase)", ok ? .green : .red, .bold
+                ) + "\n"
             text += Self.fields(response.headerFields, printer: printer) + "\n"
         }
         let bytes = Array(text.utf8)

@@ -2,9 +2,9 @@ import HTTPTypes
 import Satchel
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 extension Request {
@@ -28,7 +28,9 @@ extension Request {
             guard let colon = credentials.firstIndex(of: ":") else { throw UsageError("--auth needs user:password") }
             // SessionRequest writes the header (RFC 7617, UTF-8); the plan carries it to downloads too.
             var carrier = SessionRequest(.get, plan.url)
-            carrier.authenticate(username: String(credentials[..<colon]), password: String(credentials[credentials.index(after: colon)...]))
+            carrier.authenticate(
+                username: String(credentials[..<colon]),
+                password: String(credentials[credentials.index(after: colon)...]))
             plan.headers[.authorization] = carrier.headers[.authorization]
         }
         if let cacert = transfer.cacert { CommandIO.close(try CommandIO.open(cacert)) }
@@ -63,12 +65,15 @@ extension Request {
             if error.code == .unacceptableContentType, let head = response.response, !noCheckStatus,
                 !(200..<300).contains(head.status.code)
             {
-                error = SatchelError(.unacceptableStatusCode, "status \(head.status.code) \(head.status.reasonPhrase) is not acceptable")
+                error = SatchelError(
+                    .unacceptableStatusCode, "status \(head.status.code) \(head.status.reasonPhrase) is not acceptable")
             } else if error.code == .unacceptableContentType, let head = response.response, !response.body.isEmpty,
                 error.response != nil
             {
                 try printHeads(response, printer: printer)
-                if !headers { try printUndecoded(response.body, contentType: head.headerFields[.contentType], printer: printer) }
+                if !headers {
+                    try printUndecoded(response.body, contentType: head.headerFields[.contentType], printer: printer)
+                }
                 return
             }
             if error.code == .unacceptableStatusCode {
@@ -103,7 +108,8 @@ extension Request {
         {
             try CommandIO.write(Array(printer.text(for: .string(text)).utf8))
         } else {
-            let note = "[\(body.count) bytes of \(contentType ?? "no Content-Type"): no serializer decodes it; use --raw or --output]"
+            let note =
+                "[\(body.count) bytes of \(contentType ?? "no Content-Type"): no serializer decodes it; use --raw or --output]"
             try CommandIO.write(Array((printer.style(note, .dim) + "\n").utf8))
         }
     }

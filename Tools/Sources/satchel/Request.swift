@@ -2,9 +2,9 @@ import ArgumentParser
 import Satchel
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// `satchel request`: an HTTP client with httpie's request items, on Transport's ``Session``.
@@ -37,8 +37,9 @@ struct Request: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The method: GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS or any token.",
-              completion: .list(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]))
+    @Argument(
+        help: "The method: GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS or any token.",
+        completion: .list(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]))
     var method: String
 
     @Argument(help: "The URL (http:// is assumed; :PORT/path means localhost).")
@@ -50,7 +51,9 @@ struct Request: AsyncParsableCommand {
     @Flag(help: "The request body format (default: multipart with files, JSON with := items, else form).")
     var format: RequestFormat?
 
-    @Option(name: .customLong("header"), help: ArgumentHelp("A header, as 'Name: value' (repeatable).", valueName: "header"))
+    @Option(
+        name: .customLong("header"), help: ArgumentHelp("A header, as 'Name: value' (repeatable).", valueName: "header")
+    )
     var headerOptions: [String] = []
 
     @Option(name: .customLong("auth"), help: ArgumentHelp("Basic authentication.", valueName: "user:password"))
@@ -62,7 +65,8 @@ struct Request: AsyncParsableCommand {
     @Flag(help: "Print the body as received, undecoded.")
     var raw = false
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Save the body to this file.", valueName: "file"), completion: .file())
+    @Option(
+        name: .shortAndLong, help: ArgumentHelp("Save the body to this file.", valueName: "file"), completion: .file())
     var output: String?
 
     @Flag(name: .shortAndLong, help: "Download a GET to --output (or the URL's last segment), resuming a partial file.")

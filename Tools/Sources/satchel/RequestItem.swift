@@ -45,7 +45,8 @@ enum RequestItem: Equatable {
             }
         }
         guard let (position, separator) = Self.firstSeparator(in: characters) else {
-            throw UsageError("unknown request item '\(text)': expected Header:value, key==value, key=value, key:=json or key@file")
+            throw UsageError(
+                "unknown request item '\(text)': expected Header:value, key==value, key=value, key:=json or key@file")
         }
         let key = String(characters[..<position].map(\.character))
         let value = String(characters[(position + separator.count)...].map(\.character))

@@ -12,11 +12,12 @@ extension RequestPlan {
         switch format {
         case .form, .json, .plist:
             request = SessionRequest(method, url, parameters: parameters, headers: headers)
-            request.requestSerializer = switch format {
-            case .json: JSONRequestSerializer()
-            case .plist: PropertyListRequestSerializer(format: .xml)
-            default: FormRequestSerializer()
-            }
+            request.requestSerializer =
+                switch format {
+                case .json: JSONRequestSerializer()
+                case .plist: PropertyListRequestSerializer(format: .xml)
+                default: FormRequestSerializer()
+                }
         case .multipart:
             var form = MultipartFormData()
             for (name, value) in parameters?.objectValue ?? [:] {

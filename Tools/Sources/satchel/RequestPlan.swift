@@ -53,7 +53,9 @@ struct RequestPlan {
         for item in items {
             switch item {
             case let .header(name, value):
-                guard let fieldName = HTTPField.Name(name) else { throw UsageError("'\(name)' is not a valid header name") }
+                guard let fieldName = HTTPField.Name(name) else {
+                    throw UsageError("'\(name)' is not a valid header name")
+                }
                 headers.append(HTTPField(name: fieldName, value: value))
             case let .query(name, value):
                 query.append(FormWriter.Pair(key: name, value: Array(value.utf8)))
@@ -63,10 +65,12 @@ struct RequestPlan {
                 let bytes = try CommandIO.read(path, limit: limits.maxStringBytes)
                 Self.add(.string(String(decoding: bytes, as: UTF8.self)), named: name, to: &members)
             case let .json(name, text):
-                Self.add(try Self.parseJSON(Array(text.utf8), item: "\(name):=", limits: limits), named: name, to: &members)
+                Self.add(
+                    try Self.parseJSON(Array(text.utf8), item: "\(name):=", limits: limits), named: name, to: &members)
             case let .jsonFromFile(name, path):
                 let bytes = try CommandIO.read(path, limit: limits.maxBodyBytes)
-                Self.add(try Self.parseJSON(bytes, item: "\(name):=@\(path)", limits: limits), named: name, to: &members)
+                Self.add(
+                    try Self.parseJSON(bytes, item: "\(name):=@\(path)", limits: limits), named: name, to: &members)
             case let .file(_, path, _):
                 try Self.checkReadable(path)
                 files.append(item)
@@ -74,7 +78,9 @@ struct RequestPlan {
         }
         parameters = members.isEmpty ? nil : .object(members)
         var absolute = try Self.normalizedURL(url)
-        if !query.isEmpty { absolute = FormRequestSerializer.appending(query: FormWriter().queryString(from: query), to: absolute) }
+        if !query.isEmpty {
+            absolute = FormRequestSerializer.appending(query: FormWriter().queryString(from: query), to: absolute)
+        }
         self.url = absolute
     }
 
@@ -105,10 +111,14 @@ struct RequestPlan {
         case nil:
             return hasFiles ? .multipart : hasJSON ? .json : .form
         case .form?, .multipart?:
-            if hasJSON { throw UsageError("raw JSON items (key:=value) need --json or --plist, not --\(asked?.rawValue ?? "")") }
+            if hasJSON {
+                throw UsageError("raw JSON items (key:=value) need --json or --plist, not --\(asked?.rawValue ?? "")")
+            }
             return hasFiles ? .multipart : asked ?? .form
         case .json?, .plist?:
-            if hasFiles { throw UsageError("file items (key@path) need a multipart body, not --\(asked?.rawValue ?? "")") }
+            if hasFiles {
+                throw UsageError("file items (key@path) need a multipart body, not --\(asked?.rawValue ?? "")")
+            }
             return asked ?? .json
         }
     }

@@ -2,9 +2,9 @@ import ArgumentParser
 import Satchel
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// `satchel`: encode, decode and send HTTP payloads through Satchel's serializer registry.

@@ -3,9 +3,9 @@ import Dispatch
 import SatchelServer
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// `satchel serve`: the embedded fixture server, up until SIGINT or SIGTERM.

@@ -2,9 +2,9 @@ import Dispatch
 import Satchel
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The write end of the signal self-pipe: set once, before the handler is installed, and then

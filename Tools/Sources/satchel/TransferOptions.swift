@@ -4,7 +4,10 @@ import Satchel
 
 /// Command-line flags for a ``SessionConfiguration``: timeouts, redirects, retries and TLS trust.
 struct TransferOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Longest time for the whole request, in seconds (curl's --max-time; none by default).", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Longest time for the whole request, in seconds (curl's --max-time; none by default).", valueName: "seconds"
+        ))
     var timeout: Double?
 
     @Option(help: ArgumentHelp("Longest time to connect, TLS included, in seconds (default 60).", valueName: "seconds"))
@@ -26,8 +29,10 @@ struct TransferOptions: ParsableArguments {
             valueName: "pin"))
     var pins: [String] = []
 
-    @Option(help: ArgumentHelp("Trust the certificate authorities in this PEM file instead of the system's.", valueName: "file"),
-            completion: .file())
+    @Option(
+        help: ArgumentHelp(
+            "Trust the certificate authorities in this PEM file instead of the system's.", valueName: "file"),
+        completion: .file())
     var cacert: String?
 
     @Flag(name: [.customShort("k"), .long], help: "Accept any certificate and host name (pins still apply).")
@@ -35,7 +40,9 @@ struct TransferOptions: ParsableArguments {
 
     func validate() throws {
         for (name, value) in [("--timeout", timeout), ("--connect-timeout", connectTimeout)] {
-            if let value, !(value > 0 && value < 1e9) { throw ValidationError("\(name) must be a positive number of seconds") }
+            if let value, !(value > 0 && value < 1e9) {
+                throw ValidationError("\(name) must be a positive number of seconds")
+            }
         }
         if let maxRedirects, maxRedirects < 0 { throw ValidationError("--max-redirects must not be negative") }
         if retries < 0 { throw ValidationError("--retries must not be negative") }

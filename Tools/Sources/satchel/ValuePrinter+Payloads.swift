@@ -20,7 +20,8 @@ extension ValuePrinter {
                 append(element.value, indent: indent + "  ", to: &output)
             }
         case let message as EmbeddedHTTPMessage:
-            let startLine = message.status.map { "\(message.version) \($0) \(message.reason ?? "")" }
+            let startLine =
+                message.status.map { "\(message.version) \($0) \(message.reason ?? "")" }
                 ?? "\(message.method ?? "") \(message.target ?? "") \(message.version)"
             let acceptable = message.error == nil
             output += indent + style(startLine.trimmingTrailingSpaces, acceptable ? .green : .red, .bold) + "\n"
@@ -49,7 +50,8 @@ extension ValuePrinter {
     /// profile, EXIF orientation).
     func imageSummary(_ image: DecodedImage) -> String {
         let metadata = image.metadata
-        var text = "\(image.format.rawValue.uppercased()) image, \(metadata.width)×\(metadata.height), "
+        var text =
+            "\(image.format.rawValue.uppercased()) image, \(metadata.width)×\(metadata.height), "
             + "\(metadata.colorType.rawValue), \(metadata.bitDepth)-bit"
         if metadata.interlaced { text += ", interlaced" }
         if metadata.progressive { text += ", progressive" }

@@ -36,7 +36,8 @@ struct ValuePrinter {
         case .string(let text):
             output += Self.indented(text.hasSuffix("\n") ? text : text + "\n", by: indent)
         case .bytes(let bytes):
-            output += indent + style("[\(bytes.count) bytes of binary data not shown; use --raw or --output]", .dim) + "\n"
+            output +=
+                indent + style("[\(bytes.count) bytes of binary data not shown; use --raw or --output]", .dim) + "\n"
         case .payload(let payload):
             appendPayload(payload, indent: indent, to: &output)
         default:
@@ -47,14 +48,17 @@ struct ValuePrinter {
     /// Problem details (RFC 9457) as a summary: title and status, detail, type, instance, then
     /// any extension members as JSON.
     func problemSummary(_ problem: ProblemDetails) -> String {
-        var lines = [style("Problem: ", .red, .bold) + style(problem.title ?? "(no title)", .bold)
-            + (problem.status.map { " (\($0))" } ?? "")]
+        var lines = [
+            style("Problem: ", .red, .bold) + style(problem.title ?? "(no title)", .bold)
+                + (problem.status.map { " (\($0))" } ?? "")
+        ]
         if let detail = problem.detail { lines.append("  detail:   \(detail)") }
         lines.append("  type:     \(problem.type)")
         if let instance = problem.instance { lines.append("  instance: \(instance)") }
         var text = lines.joined(separator: "\n") + "\n"
         if !problem.extensions.isEmpty {
-            text += Self.indented(highlightedJSON(Value.object(problem.extensions).canonicalJSON(pretty: true)) + "\n", by: "  ")
+            text += Self.indented(
+                highlightedJSON(Value.object(problem.extensions).canonicalJSON(pretty: true)) + "\n", by: "  ")
         }
         return text
     }

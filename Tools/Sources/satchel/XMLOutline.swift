@@ -31,7 +31,9 @@ enum XMLOutline {
         }
     }
 
-    private static func appendElement(name: String, _ members: ValueObject, indent: String, depth: Int, to lines: inout [String]) {
+    private static func appendElement(
+        name: String, _ members: ValueObject, indent: String, depth: Int, to lines: inout [String]
+    ) {
         var tag = "<" + name
         for (prefix, uri) in members["namespaces"]?.objectValue ?? [:] {
             tag += " xmlns\(prefix.isEmpty ? "" : ":" + prefix)=\"\(escape(uri.stringValue ?? "", quote: true))\""

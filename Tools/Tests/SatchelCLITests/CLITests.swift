@@ -15,16 +15,19 @@ import Testing
 
     @Test(arguments: ["GET", "head", "DELETE"])
     func encodesQueryStringForURLMethods(_ method: String) throws {
-        let result = try CommandRunner.run(["encode", "--as", "form", "--method", method, "-"], input: Array(parameters.utf8))
+        let result = try CommandRunner.run(
+            ["encode", "--as", "form", "--method", method, "-"], input: Array(parameters.utf8))
         #expect(result.status == 0)
         #expect(result.output == formOfParameters + "\n")
-        let json = try CommandRunner.run(["encode", "--as", "json", "--method", method, "--include-headers"], input: Array(parameters.utf8))
+        let json = try CommandRunner.run(
+            ["encode", "--as", "json", "--method", method, "--include-headers"], input: Array(parameters.utf8))
         #expect(json.output.hasPrefix("\(method.uppercased()) /?\(formOfParameters) HTTP/1.1\r\n"))
         #expect(!json.output.contains("Content-Type"))
     }
 
     @Test func encodesJSONWithHeaders() throws {
-        let result = try CommandRunner.run(["encode", "--as", "json", "--include-headers"], input: Array(parameters.utf8))
+        let result = try CommandRunner.run(
+            ["encode", "--as", "json", "--include-headers"], input: Array(parameters.utf8))
         #expect(result.status == 0)
         let parts = result.output.components(separatedBy: "\r\n\r\n")
         #expect(parts.count == 2)
@@ -32,7 +35,8 @@ import Testing
         #expect(parts.last == body)
         let head = parts.first ?? ""
         #expect(head.hasPrefix("POST / HTTP/1.1\r\n"))
-        #expect(head.contains("\r\nContent-Type: application/json\r\n") || head.hasSuffix("Content-Type: application/json"))
+        #expect(
+            head.contains("\r\nContent-Type: application/json\r\n") || head.hasSuffix("Content-Type: application/json"))
         #expect(head.contains("Content-Length: \(body.utf8.count)"))
         #expect(head.contains("User-Agent: Satchel/"))
     }
@@ -45,7 +49,8 @@ import Testing
     }
 
     @Test func decodesJSONToCanonicalJSON() throws {
-        let result = try CommandRunner.run(["decode"], input: Array(#" {"a":[1,2.5,{"b":"é\u00e9"}],"big":18446744073709551615} "#.utf8))
+        let result = try CommandRunner.run(
+            ["decode"], input: Array(#" {"a":[1,2.5,{"b":"é\u00e9"}],"big":18446744073709551615} "#.utf8))
         #expect(result.status == 0)
         #expect(result.output == #"{"a":[1,2.5,{"b":"éé"}],"big":18446744073709551615}"# + "\n")
         let pretty = try CommandRunner.run(["decode", "--pretty"], input: Array(#"{"a":[1]}"#.utf8))
@@ -63,8 +68,12 @@ import Testing
     @Test func jsonOptionsReachTheReader() throws {
         let big = Array("[123456789012345678901234567890]".utf8)
         #expect(try CommandRunner.run(["decode"], input: big).status == 65)
-        #expect(try CommandRunner.run(["decode", "--big-integers", "string"], input: big).output == "[\"123456789012345678901234567890\"]\n")
-        #expect(try CommandRunner.run(["decode", "--remove-nulls"], input: Array(#"{"a":null,"b":1}"#.utf8)).output == "{\"b\":1}\n")
+        #expect(
+            try CommandRunner.run(["decode", "--big-integers", "string"], input: big).output
+                == "[\"123456789012345678901234567890\"]\n")
+        #expect(
+            try CommandRunner.run(["decode", "--remove-nulls"], input: Array(#"{"a":null,"b":1}"#.utf8)).output
+                == "{\"b\":1}\n")
         #expect(try CommandRunner.run(["decode", "--no-top-level-scalars"], input: Array("5".utf8)).status == 65)
     }
 
@@ -101,7 +110,8 @@ import Testing
                 let lines = result.errorOutput.split(separator: "\n")
                 #expect(lines.count == 1, "\(arguments): \(result.errorOutput)")
             }
-            #expect(result.errorOutput.lowercased().contains(mentions.lowercased()), "\(arguments): \(result.errorOutput)")
+            #expect(
+                result.errorOutput.lowercased().contains(mentions.lowercased()), "\(arguments): \(result.errorOutput)")
         }
     }
 }

@@ -7,17 +7,24 @@ import Testing
     static let fixtures = TestServers.root.appendingPathComponent("Tests/Fixtures/batch")
 
     @Test func aBatchPrintsEachSubResponseAsDollarHTTP() throws {
-        let contentType = try String(contentsOf: Self.fixtures.appendingPathComponent("google-batch-response.content-type"), encoding: .utf8)
+        let contentType = try String(
+            contentsOf: Self.fixtures.appendingPathComponent("google-batch-response.content-type"), encoding: .utf8)
         let result = try CommandRunner.run(
             ["decode", "-c", contentType, Self.fixtures.appendingPathComponent("google-batch-response.body").path])
         #expect(result.status == 0, "\(result.errorOutput)")
-        #expect(result.output.contains(#""value":{"$http":{"status":200,"reason":"OK","headers":[["Content-Type","application/json; charset=UTF-8"]"#))
-        #expect(result.output.contains(#""error":{"code":"unacceptableStatusCode","message":"status 404 Not Found is not acceptable""#))
+        #expect(
+            result.output.contains(
+                #""value":{"$http":{"status":200,"reason":"OK","headers":[["Content-Type","application/json; charset=UTF-8"]"#
+            ))
+        #expect(
+            result.output.contains(
+                #""error":{"code":"unacceptableStatusCode","message":"status 404 Not Found is not acceptable""#))
         #expect(result.output.contains(#""value":"café"}"#))
     }
 
     @Test func octetStreamIsSniffed() throws {
-        let result = try CommandRunner.run(["decode", "-c", "application/octet-stream"], input: Array("<a x=\"1\"/>".utf8))
+        let result = try CommandRunner.run(
+            ["decode", "-c", "application/octet-stream"], input: Array("<a x=\"1\"/>".utf8))
         #expect(result.status == 0, "\(result.errorOutput)")
         #expect(result.output.hasPrefix(#"{"$xml":"#))
         let unknown = try CommandRunner.run(["decode", "-c", "application/octet-stream"], input: [0, 1, 2])
@@ -26,7 +33,8 @@ import Testing
     }
 
     @Test func textHonoursItsCharset() throws {
-        let latin1 = try CommandRunner.run(["decode", "-c", "text/plain; charset=iso-8859-1"], input: [0x63, 0x61, 0x66, 0xE9])
+        let latin1 = try CommandRunner.run(
+            ["decode", "-c", "text/plain; charset=iso-8859-1"], input: [0x63, 0x61, 0x66, 0xE9])
         #expect(latin1.output == "\"café\"\n")
         let unknown = try CommandRunner.run(["decode", "-c", "text/plain; charset=koi8-r"], input: [0xC1])
         #expect(unknown.status == 67)
@@ -36,9 +44,13 @@ import Testing
     }
 
     @Test func aMalformedEmbeddedMessageIsThatPartsError() throws {
-        let body = Array("--b\r\nContent-Type: application/http\r\n\r\nHTTP/1.1 200 OK\r\nX-Evil : 1\r\n\r\n\r\n--b--\r\n".utf8)
+        let body = Array(
+            "--b\r\nContent-Type: application/http\r\n\r\nHTTP/1.1 200 OK\r\nX-Evil : 1\r\n\r\n\r\n--b--\r\n".utf8)
         let result = try CommandRunner.run(["decode", "-c", "multipart/mixed; boundary=b"], input: body)
         #expect(result.status == 0, "\(result.errorOutput)")
-        #expect(result.output.contains(#""value":{"$error":{"code":"syntaxError","message":"an embedded HTTP header name is empty, or not a token"#))
+        #expect(
+            result.output.contains(
+                #""value":{"$error":{"code":"syntaxError","message":"an embedded HTTP header name is empty, or not a token"#
+            ))
     }
 }

@@ -9,7 +9,8 @@ import Testing
 
     /// The generated images' folder (generated once per run).
     static let images: URL? = {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("satchel-cli-images-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "satchel-cli-images-\(UUID().uuidString)")
         let process = Process()
         process.executableURL = root.appendingPathComponent(".venv/bin/python")
         process.arguments = [root.appendingPathComponent("scripts/generate-test-images.py").path, folder.path]
@@ -20,14 +21,18 @@ import Testing
     }()
 
     static func path(_ name: String) throws -> String {
-        try #require(images, "scripts/generate-test-images.py did not run: run scripts/setup").appendingPathComponent(name).path
+        try #require(images, "scripts/generate-test-images.py did not run: run scripts/setup").appendingPathComponent(
+            name
+        ).path
     }
 
     @Test func printsCanonicalJSON() throws {
         let result = try CommandRunner.run(["decode", "-c", "image/png", try Self.path("png-palette-4-adam7.png")])
         #expect(result.status == 0, "\(result.errorOutput)")
-        #expect(result.output == #"{"$image":{"format":"png","width":37,"height":23,"channels":4,"bitDepth":8,"orientation":1,"#
-            + #""colorType":"palette","interlaced":true,"progressive":false,"hasICCProfile":false}}"# + "\n")
+        #expect(
+            result.output
+                == #"{"$image":{"format":"png","width":37,"height":23,"channels":4,"bitDepth":8,"orientation":1,"#
+                + #""colorType":"palette","interlaced":true,"progressive":false,"hasICCProfile":false}}"# + "\n")
     }
 
     @Test(arguments: ["png-rgba-16-adam7", "png-gray-2-trns", "jpeg-progressive", "jpeg-cmyk", "png-pillow-p"])
@@ -45,22 +50,32 @@ import Testing
     }
 
     @Test func imageScaleShrinksJPEG() throws {
-        let result = try CommandRunner.run(["decode", "-c", "image/jpeg", "--image-scale", "4", try Self.path("jpeg-exif-8.jpg")])
+        let result = try CommandRunner.run([
+            "decode", "-c", "image/jpeg", "--image-scale", "4", try Self.path("jpeg-exif-8.jpg"),
+        ])
         #expect(result.status == 0, "\(result.errorOutput)")
         #expect(result.output.contains(#""width":17,"height":12,"#))
         #expect(result.output.contains(#""orientation":8"#))
-        let bad = try CommandRunner.run(["decode", "-c", "image/jpeg", "--image-scale", "3", try Self.path("jpeg-exif-8.jpg")])
+        let bad = try CommandRunner.run([
+            "decode", "-c", "image/jpeg", "--image-scale", "3", try Self.path("jpeg-exif-8.jpg"),
+        ])
         #expect(bad.status == 64)
     }
 
     @Test func imagePartsOfMultipartBodiesAreDecodedUnlessRaw() throws {
         let png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try Self.path("png-gray-1.png"))))
-        let body = Array("--B\r\nContent-Disposition: form-data; name=\"f\"; filename=\"a.png\"\r\nContent-Type: image/png\r\n\r\n".utf8)
+        let body =
+            Array(
+                "--B\r\nContent-Disposition: form-data; name=\"f\"; filename=\"a.png\"\r\nContent-Type: image/png\r\n\r\n"
+                    .utf8)
             + png + Array("\r\n--B--\r\n".utf8)
         let result = try CommandRunner.run(["decode", "-c", "multipart/form-data; boundary=B"], input: body)
         #expect(result.status == 0, "\(result.errorOutput)")
-        #expect(result.output.contains(#""contentType":"image/png","size":\#(png.count),"value":{"$image":{"format":"png","width":37"#))
-        let raw = try CommandRunner.run(["decode", "--raw-parts", "-c", "multipart/form-data; boundary=B"], input: body)
+        #expect(
+            result.output.contains(
+                #""contentType":"image/png","size":\#(png.count),"value":{"$image":{"format":"png","width":37"#))
+        let raw = try CommandRunner.run(
+            ["decode", "--raw-parts", "-c", "multipart/form-data; boundary=B"], input: body)
         #expect(raw.output.contains(#""contentType":"image/png","size":\#(png.count),"value":{"$data":"#))
     }
 
@@ -73,9 +88,13 @@ import Testing
         let png = try Data(contentsOf: URL(fileURLWithPath: try Self.path("png-rgb-8.png")))
         let truncated = try CommandRunner.run(["decode", "-c", "image/png", "-"], input: Array(png.prefix(100)))
         #expect(truncated.status == 65)
-        #expect(truncated.errorOutput == "satchel: truncatedInput: truncated PNG image (libpng: unexpected end of PNG data)\n")
+        #expect(
+            truncated.errorOutput
+                == "satchel: truncatedInput: truncated PNG image (libpng: unexpected end of PNG data)\n")
 
-        let limited = try CommandRunner.run(["decode", "-c", "image/png", "--max-image-pixels", "100", try Self.path("png-rgb-8.png")])
+        let limited = try CommandRunner.run([
+            "decode", "-c", "image/png", "--max-image-pixels", "100", try Self.path("png-rgb-8.png"),
+        ])
         #expect(limited.status == 68)
         #expect(limited.errorOutput.contains("exceeds Limits.maxImagePixels (100)"))
 

@@ -11,16 +11,19 @@ import Testing
         return (fixtures.appendingPathComponent("\(name).body").path, type)
     }
 
-    static let small = "--B\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n"
+    static let small =
+        "--B\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n"
         + "--B\r\ncontent-disposition: form-data; name=\"j\"\r\nContent-Type: application/json\r\n\r\n{\"x\":[1]}\r\n"
         + "--B\r\nContent-Disposition: form-data; name=\"f\"; filename=\"../b.bin\"; filename*=UTF-8''%C3%A9.bin\r\n"
         + "Content-Type: application/octet-stream\r\n\r\n\u{0}\u{1}\r\n--B--\r\n"
 
     @Test func printsCanonicalJSON() throws {
-        let result = try CommandRunner.run(["decode", "-c", "multipart/form-data; boundary=B", "-"], input: Array(Self.small.utf8))
+        let result = try CommandRunner.run(
+            ["decode", "-c", "multipart/form-data; boundary=B", "-"], input: Array(Self.small.utf8))
         #expect(result.status == 0, "\(result.errorOutput)")
         #expect(result.errorOutput.isEmpty)
-        let expected = #"{"$multipart":["#
+        let expected =
+            #"{"$multipart":["#
             + #"{"headers":[["Content-Disposition","form-data; name=\"a\""]],"name":"a","filename":null,"filenameStar":null,"contentType":null,"size":1,"value":"1"},"#
             + #"{"headers":[["content-disposition","form-data; name=\"j\""],["Content-Type","application/json"]],"name":"j","filename":null,"filenameStar":null,"contentType":"application/json","size":9,"value":{"x":[1]}},"#
             + #"{"headers":[["Content-Disposition","form-data; name=\"f\"; filename=\"../b.bin\"; filename*=UTF-8''%C3%A9.bin"],["Content-Type","application/octet-stream"]],"name":"f","filename":"../b.bin","filenameStar":"é.bin","contentType":"application/octet-stream","size":2,"value":{"$data":"AAE="}}"#
@@ -42,7 +45,10 @@ import Testing
         #expect(result.status == 0, "\(result.errorOutput)")
         let object = try JSONSerialization.jsonObject(with: Data(result.outputBytes)) as? [String: Any]
         let parts = try #require(object?["$multipart"] as? [[String: Any]])
-        #expect(parts.map { $0["name"] as? String } == ["field", "utf8", "file", "blob", "json", "empty", "accent", "renamed"])
+        #expect(
+            parts.map { $0["name"] as? String } == [
+                "field", "utf8", "file", "blob", "json", "empty", "accent", "renamed",
+            ])
         let json = parts[4]["value"] as? [String: Any]
         #expect(json?["a"] as? [Int] == [1, 2])
         #expect(json?["b"] as? String == "x")
@@ -52,12 +58,16 @@ import Testing
     }
 
     @Test func partThatFailsToDecodeGetsError() throws {
-        let body = "--B\r\nContent-Disposition: form-data; name=\"j\"\r\nContent-Type: application/json\r\n\r\n{\"x\":}\r\n"
+        let body =
+            "--B\r\nContent-Disposition: form-data; name=\"j\"\r\nContent-Type: application/json\r\n\r\n{\"x\":}\r\n"
             + "--B\r\nContent-Disposition: form-data; name=\"ok\"\r\n\r\nfine\r\n--B--"
-        let result = try CommandRunner.run(["decode", "-c", "multipart/form-data; boundary=B"], input: Array(body.utf8))
+        let result = try CommandRunner.run(
+            ["decode", "-c", "multipart/form-data; boundary=B"], input: Array(body.utf8))
         #expect(result.status == 0)
         #expect(result.output.contains(#""value":{"$error":{"code":"syntaxError","message":"#))
-        #expect(result.output.contains(#""name":"ok","filename":null,"filenameStar":null,"contentType":null,"size":4,"value":"fine"}"#))
+        #expect(
+            result.output.contains(
+                #""name":"ok","filename":null,"filenameStar":null,"contentType":null,"size":4,"value":"fine"}"#))
     }
 
     @Test func lenientAcceptsBareLineFeeds() throws {
@@ -80,12 +90,27 @@ import Testing
         let cases: [(arguments: [String], input: String, status: Int32, mentions: [String])] = [
             ([], part, 65, ["truncatedInput", "part 0", "(at byte \(part.utf8.count))"]),
             ([], part + "\r\n--B", 65, ["truncatedInput", "missing final boundary", "part 0"]),
-            ([], "--X\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nv\r\n--X--", 65, ["never appears", "\"--X\""]),
-            ([], "--B\r\nContent-Disposition: form-data; name=\"a\"\r\nvalue\r\n--B--", 65, ["no blank line", "part 0", "(at byte 47)"]),
-            ([], "--B\r\nContent-Type: text/plain\r\n\r\nv\r\n--B--", 65, ["part 0 has no Content-Disposition", "(at byte 5)"]),
-            (["--max-parts", "1"], part + "\r\n--B\r\n" + "Content-Disposition: form-data; name=\"b\"\r\n\r\nv\r\n--B--", 68,
-             ["limitExceeded", "Limits.maxParts (1)", "part 1", "(at byte \((part + "\r\n--B\r\n").utf8.count))"]),
-            (["--max-part-header-bytes", "20"], part + "\r\n--B--", 68, ["Limits.maxPartHeaderBytes (20)", "part 0", "(at byte 25)"]),
+            (
+                [], "--X\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nv\r\n--X--", 65,
+                ["never appears", "\"--X\""]
+            ),
+            (
+                [], "--B\r\nContent-Disposition: form-data; name=\"a\"\r\nvalue\r\n--B--", 65,
+                ["no blank line", "part 0", "(at byte 47)"]
+            ),
+            (
+                [], "--B\r\nContent-Type: text/plain\r\n\r\nv\r\n--B--", 65,
+                ["part 0 has no Content-Disposition", "(at byte 5)"]
+            ),
+            (
+                ["--max-parts", "1"],
+                part + "\r\n--B\r\n" + "Content-Disposition: form-data; name=\"b\"\r\n\r\nv\r\n--B--", 68,
+                ["limitExceeded", "Limits.maxParts (1)", "part 1", "(at byte \((part + "\r\n--B\r\n").utf8.count))"]
+            ),
+            (
+                ["--max-part-header-bytes", "20"], part + "\r\n--B--", 68,
+                ["Limits.maxPartHeaderBytes (20)", "part 0", "(at byte 25)"]
+            ),
         ]
         for (arguments, input, status, mentions) in cases {
             let result = try CommandRunner.run(
@@ -103,7 +128,9 @@ import Testing
         let (path, type) = try Self.fixture("rfc-features")
         let nested = try CommandRunner.run(["decode", "-c", type, path])
         #expect(nested.status == 0, "\(nested.errorOutput)")
-        #expect(nested.output.contains(#""value":{"$multipart":[{"headers":[["Content-Disposition","file; filename=\"file1.txt\""]"#))
+        #expect(
+            nested.output.contains(
+                #""value":{"$multipart":[{"headers":[["Content-Disposition","file; filename=\"file1.txt\""]"#))
         let tooDeep = try CommandRunner.run(["decode", "--max-depth", "1", "-c", type, path])
         #expect(tooDeep.status == 68)
         #expect(tooDeep.errorOutput.contains("in part 6: a multipart body nested 2 deep exceeds Limits.maxDepth (1)"))

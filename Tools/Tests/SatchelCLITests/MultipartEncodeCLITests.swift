@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite struct MultipartEncodeCLITests {
@@ -30,19 +30,20 @@ import Glibc
             parameters,
         ])
         #expect(result.status == 0, "\(result.errorOutput)")
-        #expect(result.output == "--AaB03x\r\n"
-            + "Content-Disposition: form-data; name=\"n\"\r\n\r\n1\r\n"
-            + "--AaB03x\r\n"
-            + "Content-Disposition: form-data; name=\"user[name]\"\r\n\r\nAnn\r\n"
-            + "--AaB03x\r\n"
-            + "Content-Disposition: form-data; name=\"user[tags][]\"\r\n\r\na\r\n"
-            + "--AaB03x\r\n"
-            + "Content-Disposition: form-data; name=\"doc\"; filename=\"a;b %22c%22.txt\"\r\n"
-            + "Content-Type: text/x-note\r\n\r\nhello\n\r\n"
-            + "--AaB03x\r\n"
-            + "Content-Disposition: form-data; name=\"photo\"; filename=\"photo.png\"\r\n"
-            + "Content-Type: image/png\r\n\r\nhello\n\r\n"
-            + "--AaB03x--\r\n")
+        #expect(
+            result.output == "--AaB03x\r\n"
+                + "Content-Disposition: form-data; name=\"n\"\r\n\r\n1\r\n"
+                + "--AaB03x\r\n"
+                + "Content-Disposition: form-data; name=\"user[name]\"\r\n\r\nAnn\r\n"
+                + "--AaB03x\r\n"
+                + "Content-Disposition: form-data; name=\"user[tags][]\"\r\n\r\na\r\n"
+                + "--AaB03x\r\n"
+                + "Content-Disposition: form-data; name=\"doc\"; filename=\"a;b %22c%22.txt\"\r\n"
+                + "Content-Type: text/x-note\r\n\r\nhello\n\r\n"
+                + "--AaB03x\r\n"
+                + "Content-Disposition: form-data; name=\"photo\"; filename=\"photo.png\"\r\n"
+                + "Content-Type: image/png\r\n\r\nhello\n\r\n"
+                + "--AaB03x--\r\n")
         #expect(result.errorOutput.isEmpty)
     }
 
@@ -83,7 +84,8 @@ import Glibc
     }
 
     @Test func emptyParametersMakeABodyWithoutParts() throws {
-        let result = try CommandRunner.run(["encode", "--as", "multipart", "--boundary", "b"], input: Array(" \n".utf8))
+        let result = try CommandRunner.run(
+            ["encode", "--as", "multipart", "--boundary", "b"], input: Array(" \n".utf8))
         #expect(result.status == 0)
         #expect(result.output == "--b--\r\n")
     }
@@ -95,9 +97,10 @@ import Glibc
             "encode", "--as", "multipart", "--boundary", "b", "--file", "cv=@\(file);filename=résumé.pdf",
         ])
         #expect(result.status == 0)
-        #expect(result.output.contains(
-            "Content-Disposition: form-data; name=\"cv\"; filename=\"r_sum_.pdf\"; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf\r\n"
-                + "Content-Type: application/pdf\r\n"))
+        #expect(
+            result.output.contains(
+                "Content-Disposition: form-data; name=\"cv\"; filename=\"r_sum_.pdf\"; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf\r\n"
+                    + "Content-Type: application/pdf\r\n"))
     }
 
     @Test func failuresExitWithDocumentedCodes() throws {
@@ -120,7 +123,8 @@ import Glibc
             #expect(result.errorOutput.contains(message), "\(arguments): \(result.errorOutput)")
             #expect(result.outputBytes.isEmpty, "\(arguments)")
         }
-        let formWithFile = try CommandRunner.run(["encode", "--as", "form", "--file", "up=@\(file)"], input: Array("{}".utf8))
+        let formWithFile = try CommandRunner.run(
+            ["encode", "--as", "form", "--file", "up=@\(file)"], input: Array("{}".utf8))
         #expect(formWithFile.status == 64)
     }
 

@@ -4,7 +4,8 @@ import Testing
 
 /// `satchel decode -c application/x-plist` and `satchel encode --as plist|plist-binary`.
 @Suite struct PropertyListCLITests {
-    static let parameters = #"{"name":"Zoë","n":[1,-2,18446744073709551615,2.5],"ok":true,"#
+    static let parameters =
+        #"{"name":"Zoë","n":[1,-2,18446744073709551615,2.5],"ok":true,"#
         + #""when":{"$date":"2026-11-22T12:00:00Z"},"blob":{"$data":"AAH/"},"ref":{"$uid":7}}"#
 
     @Test(arguments: ["plist", "plist-binary"])
@@ -17,15 +18,17 @@ import Testing
         #expect(decoded.status == 0, "\(decoded.errorOutput)")
         // XML has no UID: it is written as CoreFoundation's CF$UID dictionary.
         let reference = format == "plist" ? #"{"CF$UID":7}"# : #"{"$uid":7}"#
-        #expect(decoded.output == #"{"name":"Zoë","n":[1,-2,18446744073709551615,2.5],"ok":true,"#
-            + #""when":{"$date":"2026-11-22T12:00:00Z"},"blob":{"$data":"AAH/"},"ref":\#(reference)}"# + "\n")
+        #expect(
+            decoded.output == #"{"name":"Zoë","n":[1,-2,18446744073709551615,2.5],"ok":true,"#
+                + #""when":{"$date":"2026-11-22T12:00:00Z"},"blob":{"$data":"AAH/"},"ref":\#(reference)}"# + "\n")
     }
 
     @Test func binaryOutputIsExactlyThePlist() throws {
         let encoded = try CommandRunner.run(["encode", "--as", "plist-binary"], input: Array(#"{"a":1}"#.utf8))
         let expected = try PropertyListWriter(format: .binary).write(["a": 1])
         #expect(encoded.outputBytes == expected)
-        let headed = try CommandRunner.run(["encode", "--as", "plist-binary", "--include-headers"], input: Array(#"{"a":1}"#.utf8))
+        let headed = try CommandRunner.run(
+            ["encode", "--as", "plist-binary", "--include-headers"], input: Array(#"{"a":1}"#.utf8))
         let head = String(decoding: headed.outputBytes.prefix(while: { $0 != 0x62 }), as: UTF8.self)
         #expect(head.contains("Content-Type: application/x-plist\r\n"))
         #expect(head.contains("Content-Length: \(expected.count)\r\n"))
@@ -33,7 +36,8 @@ import Testing
     }
 
     @Test func getPutsParametersInTheQuery() throws {
-        let result = try CommandRunner.run(["encode", "--as", "plist", "--method", "GET"], input: Array(#"{"q":"a b"}"#.utf8))
+        let result = try CommandRunner.run(
+            ["encode", "--as", "plist", "--method", "GET"], input: Array(#"{"q":"a b"}"#.utf8))
         #expect(result.output == "q=a%20b\n")
     }
 
@@ -41,7 +45,8 @@ import Testing
         let empty = try CommandRunner.run(["decode", "-c", "application/x-plist"])
         #expect(empty.status == 65)
         #expect(empty.errorOutput.contains("truncatedInput: an empty body is not a property list"))
-        let malformed = try CommandRunner.run(["decode", "-c", "application/x-plist"], input: Array("<plist><dict><key>a</key><x/></dict></plist>".utf8))
+        let malformed = try CommandRunner.run(
+            ["decode", "-c", "application/x-plist"], input: Array("<plist><dict><key>a</key><x/></dict></plist>".utf8))
         #expect(malformed.status == 65)
         #expect(malformed.errorOutput.contains("unknown element <x> (at byte 25, line 1, column 26; key path $.a)"))
         let cycle = try CommandRunner.run(["decode", "-c", "application/x-plist"], input: Self.selfContainingArray)
@@ -56,6 +61,9 @@ import Testing
     }
 
     /// A binary plist whose one object, an array, contains itself.
-    static let selfContainingArray: [UInt8] = Array("bplist00".utf8) + [0xA1, 0x00, 0x08]
-        + [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 1] + [UInt8](repeating: 0, count: 8) + [0, 0, 0, 0, 0, 0, 0, 10]
+    static let selfContainingArray: [UInt8] =
+        Array("bplist00".utf8) + [0xA1, 0x00, 0x08]
+        + [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 1] + [UInt8](repeating: 0, count: 8) + [
+            0, 0, 0, 0, 0, 0, 0, 10,
+        ]
 }

@@ -13,12 +13,16 @@ import Testing
 
     /// Runs and checks the failure shape; returns standard error.
     @discardableResult
-    func expectFailure(_ arguments: [String], status: Int32, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    func expectFailure(
+        _ arguments: [String], status: Int32, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> String {
         let result = try CommandRunner.run(["request"] + arguments)
         #expect(result.status == status, "\(arguments): \(result.errorOutput)", sourceLocation: sourceLocation)
         #expect(result.output.isEmpty, sourceLocation: sourceLocation)
         #expect(result.errorOutput.hasPrefix("satchel: "), sourceLocation: sourceLocation)
-        #expect(result.errorOutput.filter { $0 == "\n" }.count == 1, "\(result.errorOutput)", sourceLocation: sourceLocation)
+        #expect(
+            result.errorOutput.filter { $0 == "\n" }.count == 1, "\(result.errorOutput)", sourceLocation: sourceLocation
+        )
         return result.errorOutput
     }
 
@@ -49,7 +53,8 @@ import Testing
     }
 
     @Test func limitsExit68AndUnwritableOutputExits74() throws {
-        let stderr = try expectFailure(["GET", "\(servers.httpbin)/bytes/5000", "--raw", "--max-body-bytes", "1000"], status: 68)
+        let stderr = try expectFailure(
+            ["GET", "\(servers.httpbin)/bytes/5000", "--raw", "--max-body-bytes", "1000"], status: 68)
         #expect(stderr.contains("maxBodyBytes"))
         try expectFailure(["GET", "\(servers.httpbin)/json", "--max-depth", "1"], status: 68)
         try expectFailure(["GET", "\(servers.httpbin)/json", "--output", "/nonexistent/satchel/out.json"], status: 74)
@@ -75,13 +80,17 @@ import Testing
 
     @Test func tlsFailuresExit35Or60() throws {
         let caA = servers.certificates.caA.path
-        let ok = try CommandRunner.run(["request", "GET", "\(servers.httpbinTLS)/get", "--cacert", caA, "--pin-sha256", "sha256//" + servers.pins.good])
+        let ok = try CommandRunner.run([
+            "request", "GET", "\(servers.httpbinTLS)/get", "--cacert", caA, "--pin-sha256",
+            "sha256//" + servers.pins.good,
+        ])
         #expect(ok.status == 0, "\(ok.errorOutput)")
         let insecure = try CommandRunner.run(["request", "GET", "\(servers.expiredTLS)/get", "--insecure"])
         #expect(insecure.status == 0, "\(insecure.errorOutput)")
         try expectFailure(["GET", "\(servers.httpbinTLS)/get"], status: 60)
         try expectFailure(["GET", "\(servers.httpbinTLS)/get", "--cacert", servers.certificates.caB.path], status: 60)
-        try expectFailure(["GET", "\(servers.httpbinTLS)/get", "--cacert", caA, "--pin-sha256", servers.pins.caB], status: 60)
+        try expectFailure(
+            ["GET", "\(servers.httpbinTLS)/get", "--cacert", caA, "--pin-sha256", servers.pins.caB], status: 60)
         try expectFailure(["GET", "\(servers.expiredTLS)/get", "--cacert", caA], status: 60)
         try expectFailure(["GET", "\(servers.wrongHostTLS)/get", "--cacert", caA], status: 60)
         // Plain HTTP spoken to a TLS port: the handshake itself fails.

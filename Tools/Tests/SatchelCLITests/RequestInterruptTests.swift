@@ -6,17 +6,23 @@ import Testing
 @Suite struct RequestInterruptTests {
     @Test func interruptedDownloadExits130AndResumes() throws {
         let servers = try TestServers.shared()
-        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("satchel-int-\(UUID().uuidString)").path
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "satchel-int-\(UUID().uuidString)"
+        ).path
         let partial = destination + ".part"
         defer {
-            for path in [destination, partial, partial + ".resume"] { try? FileManager.default.removeItem(atPath: path) }
+            for path in [destination, partial, partial + ".resume"] {
+                try? FileManager.default.removeItem(atPath: path)
+            }
         }
         let errorPath = try CommandRunner.temporaryFile([])
         defer { try? FileManager.default.removeItem(atPath: errorPath) }
         // 500 kB slices 100 ms apart: interrupted after the first slices arrived.
         let process = Process()
         process.executableURL = CommandRunner.executable
-        process.arguments = ["request", "GET", "\(servers.fast)/large/3000000?pace_ms=100&slice=500000", "--download", "-o", destination]
+        process.arguments = [
+            "request", "GET", "\(servers.fast)/large/3000000?pace_ms=100&slice=500000", "--download", "-o", destination,
+        ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle(forWritingAtPath: errorPath)
         try process.run()
@@ -29,10 +35,14 @@ import Testing
         process.waitUntilExit()
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 130)
-        #expect(String(decoding: try Data(contentsOf: URL(fileURLWithPath: errorPath)), as: UTF8.self) == "satchel: interrupted\n")
+        #expect(
+            String(decoding: try Data(contentsOf: URL(fileURLWithPath: errorPath)), as: UTF8.self)
+                == "satchel: interrupted\n")
         #expect(!FileManager.default.fileExists(atPath: destination))
 
-        let resumed = try CommandRunner.run(["request", "GET", "\(servers.fast)/large/3000000?pace_ms=100&slice=500000", "--download", "-o", destination])
+        let resumed = try CommandRunner.run([
+            "request", "GET", "\(servers.fast)/large/3000000?pace_ms=100&slice=500000", "--download", "-o", destination,
+        ])
         #expect(resumed.status == 0, "\(resumed.errorOutput)")
         #expect(resumed.errorOutput.contains("(resumed at "))
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: destination)))

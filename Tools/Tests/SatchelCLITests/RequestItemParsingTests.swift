@@ -46,7 +46,9 @@ import Testing
 
     @Test func chooseTheSerializerFromTheItems() throws {
         func format(_ items: [String], _ asked: RequestFormat? = nil) throws -> RequestFormat {
-            try RequestPlan(method: "post", url: "h", items: items.map(RequestItem.init(parsing:)), format: asked, limits: .default).format
+            try RequestPlan(
+                method: "post", url: "h", items: items.map(RequestItem.init(parsing:)), format: asked, limits: .default
+            ).format
         }
         #expect(try format(["a=1"]) == .form)
         #expect(try format(["a:=1"]) == .json)

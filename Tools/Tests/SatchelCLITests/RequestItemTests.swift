@@ -16,7 +16,9 @@ import Testing
 
     @Test func formIsTheDefault() throws {
         let httpbin = try TestServers.shared().httpbin.absoluteString
-        let echo = try Self.echo(["POST", "\(httpbin)/post", "name=Ann Lee", #"a\=b=c"#, "tag=x", "tag=y", "q==1 2", "X-Custom:yes"])
+        let echo = try Self.echo([
+            "POST", "\(httpbin)/post", "name=Ann Lee", #"a\=b=c"#, "tag=x", "tag=y", "q==1 2", "X-Custom:yes",
+        ])
         // A repeated name is an array, which the form serializer writes AFNetworking's way (tag[]).
         let form = try #require(echo["form"] as? [String: Any])
         #expect(form["name"] as? String == "Ann Lee")
@@ -49,7 +51,9 @@ import Testing
         let file = try CommandRunner.temporaryFile("file contents\n")
         let fieldFile = try CommandRunner.temporaryFile("from a file")
         defer { for path in [file, fieldFile] { try? FileManager.default.removeItem(atPath: path) } }
-        let echo = try Self.echo(["POST", "\(httpbin)/post", "note=hi", "upload@\(file);type=text/plain", "long=@\(fieldFile)"])
+        let echo = try Self.echo([
+            "POST", "\(httpbin)/post", "note=hi", "upload@\(file);type=text/plain", "long=@\(fieldFile)",
+        ])
         #expect(echo["files"] as? [String: String] == ["upload": "file contents\n"])
         #expect(echo["form"] as? [String: String] == ["note": "hi", "long": "from a file"])
         let type = (echo["headers"] as? [String: String])?["Content-Type"] ?? ""
@@ -69,7 +73,8 @@ import Testing
         let data = try #require(echo["data"] as? String)
         // Python's plistlib reads what was sent.
         let check = try VenvPython.run(
-            "import plistlib,sys; v=plistlib.loads(sys.argv[1].encode()); sys.exit(0 if v=={'a':'1','n':2} else 1)", [data])
+            "import plistlib,sys; v=plistlib.loads(sys.argv[1].encode()); sys.exit(0 if v=={'a':'1','n':2} else 1)",
+            [data])
         #expect(check.status == 0)
         #expect((echo["headers"] as? [String: String])?["Content-Type"] == "application/x-plist")
     }

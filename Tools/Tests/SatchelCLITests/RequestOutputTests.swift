@@ -16,7 +16,8 @@ import Testing
     }
 
     static func temporaryPath(_ name: String) -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("satchel-request-\(UUID().uuidString)-\(name)").path
+        FileManager.default.temporaryDirectory.appendingPathComponent("satchel-request-\(UUID().uuidString)-\(name)")
+            .path
     }
 
     @Test func unacceptableStatusExits22WithOneLine() throws {
@@ -65,7 +66,9 @@ import Testing
     @Test func downloadResumesACutTransferByteExact() throws {
         let destination = Self.temporaryPath("large.bin")
         defer {
-            for path in [destination, destination + ".part", destination + ".part.resume"] { try? FileManager.default.removeItem(atPath: path) }
+            for path in [destination, destination + ".part", destination + ".part.resume"] {
+                try? FileManager.default.removeItem(atPath: path)
+            }
         }
         let url = "\(servers.fast)/large/3000000?cut=1200000"
         let first = try Self.run(["GET", url, "--download", "-o", destination])
@@ -117,7 +120,9 @@ import Testing
         #expect(followed.output.contains("\"url\": \"\(servers.httpbin)/get\""))
         let tooMany = try Self.run(["GET", "\(servers.httpbin)/redirect/3", "--max-redirects", "2"])
         #expect(tooMany.status == 47)
-        let notFollowed = try Self.run(["GET", "\(servers.httpbin)/redirect/1", "--no-follow", "--headers", "--no-check-status"])
+        let notFollowed = try Self.run([
+            "GET", "\(servers.httpbin)/redirect/1", "--no-follow", "--headers", "--no-check-status",
+        ])
         #expect(notFollowed.status == 0)
         #expect(notFollowed.output.hasPrefix("HTTP/1.1 302 FOUND\n"))
     }
@@ -142,9 +147,13 @@ import Testing
     }
 
     @Test func pinsStillApplyWithInsecure() throws {
-        let pinned = try Self.run(["GET", "\(servers.expiredTLS)/get", "--insecure", "--pin-sha256", servers.pins.expired])
+        let pinned = try Self.run([
+            "GET", "\(servers.expiredTLS)/get", "--insecure", "--pin-sha256", servers.pins.expired,
+        ])
         #expect(pinned.status == 0, "\(pinned.errorOutput)")
-        let wrongPin = try Self.run(["GET", "\(servers.expiredTLS)/get", "--insecure", "--pin-sha256", servers.pins.good])
+        let wrongPin = try Self.run([
+            "GET", "\(servers.expiredTLS)/get", "--insecure", "--pin-sha256", servers.pins.good,
+        ])
         #expect(wrongPin.status == 60, "\(wrongPin.errorOutput)")
     }
 }

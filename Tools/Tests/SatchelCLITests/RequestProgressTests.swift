@@ -12,7 +12,9 @@ import Testing
     }
 
     @Test func rendersAndFinishesUnderAPseudoTerminal() throws {
-        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("satchel-pty-\(UUID().uuidString)").path
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "satchel-pty-\(UUID().uuidString)"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: destination) }
         // Paced slices so that more than one progress report is drawn.
         let url = "\(servers.fast)/large/2000000?pace_ms=60&slice=400000"
@@ -56,7 +58,9 @@ import Testing
         #expect(result.errorOutput.hasSuffix("done\u{1B}[K\n"))
         #expect(result.errorOutput.contains("↑ 2.9 MiB"))
         #expect(result.output.contains("\"bytes\": 3000"))
-        let silenced = try CommandRunner.run(["request", "POST", "\(servers.fast)/discard", "--progress", "--quiet", "blob@\(file)"])
+        let silenced = try CommandRunner.run([
+            "request", "POST", "\(servers.fast)/discard", "--progress", "--quiet", "blob@\(file)",
+        ])
         #expect(silenced.errorOutput.isEmpty)
     }
 }

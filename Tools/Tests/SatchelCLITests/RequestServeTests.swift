@@ -14,7 +14,8 @@ struct RequestServeTests {
     }
 
     func run(_ arguments: [String]) throws -> CommandRunner.Result {
-        try CommandRunner.run(["request"] + arguments + ["--cacert", server.certificateAuthority ?? "", "--pin-sha256", server.pin ?? ""])
+        try CommandRunner.run(
+            ["request"] + arguments + ["--cacert", server.certificateAuthority ?? "", "--pin-sha256", server.pin ?? ""])
     }
 
     @Test func itemsReachTheServersParsers() throws {
@@ -53,14 +54,17 @@ struct RequestServeTests {
         #expect(teapot.status == 22)
         #expect(teapot.output.isEmpty)
         #expect(teapot.errorOutput.split(separator: "\n").count == 1)
-        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)").path
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
+            .path
         defer { try? FileManager.default.removeItem(atPath: destination) }
         let download = try run(["GET", "\(url)/bytes/3000000", "-d", "-o", destination, "-q"])
         #expect(download.status == 0, "\(download.errorOutput)")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: destination))
         #expect(bytes.count == 3_000_000 && bytes.enumerated().allSatisfy { $0.element == UInt8($0.offset % 251) })
-        let wrongPin = try CommandRunner.run(["request", "GET", "\(url)/json", "--cacert", server.certificateAuthority ?? "",
-                                              "--pin-sha256", "sha256//" + String(repeating: "A", count: 43) + "="])
+        let wrongPin = try CommandRunner.run([
+            "request", "GET", "\(url)/json", "--cacert", server.certificateAuthority ?? "",
+            "--pin-sha256", "sha256//" + String(repeating: "A", count: 43) + "=",
+        ])
         #expect(wrongPin.status == 60)
     }
 }

@@ -14,14 +14,17 @@ import Testing
         let base = fixtures.appendingPathComponent(name)
         let contentType = try String(contentsOf: base.appendingPathExtension("content-type"), encoding: .utf8)
         let body = Array(try Data(contentsOf: base.appendingPathExtension("body")))
-        return try Registry.standard().decode(body, contentType: try MediaType(parsing: contentType.trimmingCharacters(in: .whitespacesAndNewlines)))
+        return try Registry.standard().decode(
+            body, contentType: try MediaType(parsing: contentType.trimmingCharacters(in: .whitespacesAndNewlines)))
     }
 
     @Test func printsABatchResponsePartByPart() throws {
         let value = try Self.decodeFixture("batch/google-batch-response")
         let text = ValuePrinter(colors: false).text(for: value)
         #expect(text.hasPrefix("── part 1 of 6, 282 bytes\n"), "\(text)")
-        #expect(text.contains("Content-Type: application/http\nContent-ID: <response-8a09ca85-8d1d-4f45-9eb0-da8e8b07ec83+1>\n"))
+        #expect(
+            text.contains(
+                "Content-Type: application/http\nContent-ID: <response-8a09ca85-8d1d-4f45-9eb0-da8e8b07ec83+1>\n"))
         #expect(text.contains("  HTTP/1.1 200 OK\n  Content-Type: application/json; charset=UTF-8\n"))
         #expect(text.contains("    \"entity\": \"allUsers\","))
         #expect(text.contains("  HTTP/1.1 404 Not Found\n"))
@@ -36,19 +39,22 @@ import Testing
     }
 
     @Test func printsProblemDetailsAsASummary() throws {
-        let value: Value = ["type": "https://example.com/out-of-credit", "title": "Out of credit", "status": 403,
-                            "detail": "Your balance is 30.", "balance": 30]
+        let value: Value = [
+            "type": "https://example.com/out-of-credit", "title": "Out of credit", "status": 403,
+            "detail": "Your balance is 30.", "balance": 30,
+        ]
         let problem = try #require(ProblemDetails(value))
         let text = ValuePrinter(colors: false).problemSummary(problem)
-        #expect(text == """
-            Problem: Out of credit (403)
-              detail:   Your balance is 30.
-              type:     https://example.com/out-of-credit
-              {
-                "balance": 30
-              }
+        #expect(
+            text == """
+                Problem: Out of credit (403)
+                  detail:   Your balance is 30.
+                  type:     https://example.com/out-of-credit
+                  {
+                    "balance": 30
+                  }
 
-            """)
+                """)
     }
 
     @Test func printsScalarsBytesAndColours() throws {
@@ -62,7 +68,8 @@ import Testing
     }
 
     @Test func indentsXMLFromItsCanonicalForm() throws {
-        let document = try XMLDocumentPayload(parsing: Array(#"<a xmlns="urn:x" k="1&amp;2"><b>t</b><c/><!--n--></a>"#.utf8))
+        let document = try XMLDocumentPayload(
+            parsing: Array(#"<a xmlns="urn:x" k="1&amp;2"><b>t</b><c/><!--n--></a>"#.utf8))
         let text = ValuePrinter(colors: false).text(for: .payload(document))
         #expect(text == "<a xmlns=\"urn:x\" k=\"1&amp;2\">\n  <b>t</b>\n  <c/>\n  <!--n-->\n</a>\n")
     }

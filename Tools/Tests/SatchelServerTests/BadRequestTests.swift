@@ -8,13 +8,16 @@ import XCTest
 /// Bad requests get 400, 404, 405 or 413 with a problem+json body, and the server lives on.
 final class BadRequestTests: XCTestCase {
     private static func assertProblem(
-        _ response: DataResponse, _ status: Int, containing text: String, file: StaticString = #filePath, line: UInt = #line
+        _ response: DataResponse, _ status: Int, containing text: String, file: StaticString = #filePath,
+        line: UInt = #line
     ) {
         XCTAssertEqual(response.response?.status.code, status, file: file, line: line)
-        XCTAssertEqual(response.response?.headerFields[.contentType], "application/problem+json", file: file, line: line)
+        XCTAssertEqual(
+            response.response?.headerFields[.contentType], "application/problem+json", file: file, line: line)
         let problem = response.error?.problemDetails
         XCTAssertEqual(problem?.status, status, file: file, line: line)
-        XCTAssertTrue(problem?.detail?.contains(text) ?? false, "\(problem?.detail ?? "no detail")", file: file, line: line)
+        XCTAssertTrue(
+            problem?.detail?.contains(text) ?? false, "\(problem?.detail ?? "no detail")", file: file, line: line)
     }
 
     func testBadPathArguments() async throws {
@@ -44,17 +47,25 @@ final class BadRequestTests: XCTestCase {
             let session = try ServerTestSupport.session(server)
             // The Content-Type as a header, so that one that is not a media type can be sent too.
             func post(_ body: String, _ contentType: String) async -> DataResponse {
-                await session.response(for: SessionRequest(
-                    .post, "echo", headers: [.contentType: contentType], body: .bytes(Array(body.utf8), contentType: nil)))
+                await session.response(
+                    for: SessionRequest(
+                        .post, "echo", headers: [.contentType: contentType],
+                        body: .bytes(Array(body.utf8), contentType: nil)))
             }
             Self.assertProblem(await post(#"{"a": [1, 2"#, "application/json"), 400, containing: "truncatedInput")
             Self.assertProblem(await post("{'a': 1}", "application/json"), 400, containing: "syntaxError")
             Self.assertProblem(await post("<a><b></a>", "application/xml"), 400, containing: "the request body")
-            Self.assertProblem(await post("--x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nhalf", "multipart/form-data; boundary=x"), 400, containing: "truncatedInput")
+            Self.assertProblem(
+                await post(
+                    "--x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nhalf", "multipart/form-data; boundary=x"),
+                400, containing: "truncatedInput")
             Self.assertProblem(await post("a=1", "multipart/form-data"), 400, containing: "boundary")
             Self.assertProblem(await post("{}", "not a media type"), 400, containing: "the request body")
-            Self.assertProblem(await post(String(repeating: "[", count: 5000), "application/json"), 413, containing: "maxDepth")
-            Self.assertProblem(await post("<!DOCTYPE a [<!ENTITY e SYSTEM \"file:///etc/passwd\">]><a>&e;</a>", "application/xml"), 400, containing: "the request body")
+            Self.assertProblem(
+                await post(String(repeating: "[", count: 5000), "application/json"), 413, containing: "maxDepth")
+            Self.assertProblem(
+                await post("<!DOCTYPE a [<!ENTITY e SYSTEM \"file:///etc/passwd\">]><a>&e;</a>", "application/xml"),
+                400, containing: "the request body")
             let query = await session.fetch("echo?a[=1")
             XCTAssertTrue([200, 400].contains(query.response?.status.code ?? 0))
             // Still serving.
@@ -68,13 +79,20 @@ final class BadRequestTests: XCTestCase {
         configuration.limits.maxBodyBytes = 4096
         try await ServerTestSupport.withServer(configuration) { server in
             let session = try ServerTestSupport.session(server)
-            let big = await session.response(for: SessionRequest(.post, "echo", body: .bytes([UInt8](repeating: 0x61, count: 100_000), contentType: .plainText)))
+            let big = await session.response(
+                for: SessionRequest(
+                    .post, "echo", body: .bytes([UInt8](repeating: 0x61, count: 100_000), contentType: .plainText)))
             Self.assertProblem(big, 413, containing: "maxBodyBytes")
-            let fits = await session.response(for: SessionRequest(.post, "echo", body: .bytes([UInt8](repeating: 0x61, count: 4096), contentType: .plainText)))
+            let fits = await session.response(
+                for: SessionRequest(
+                    .post, "echo", body: .bytes([UInt8](repeating: 0x61, count: 4096), contentType: .plainText)))
             XCTAssertEqual(try ServerTestSupport.json(fits)["body"], .string(String(repeating: "a", count: 4096)))
             // Inside a batch a generated body must fit the limit too.
             var batch = MultipartFormData(subtype: .mixed)
-            try batch.append(MultipartPart(mediaType: try MediaType(parsing: "application/http"), body: .bytes(Array("GET /bytes/5000 HTTP/1.1\r\n\r\n".utf8))))
+            try batch.append(
+                MultipartPart(
+                    mediaType: try MediaType(parsing: "application/http"),
+                    body: .bytes(Array("GET /bytes/5000 HTTP/1.1\r\n\r\n".utf8))))
             let answer = await session.response(for: SessionRequest(.post, "batch", body: .multipart(batch)))
             let parts = try XCTUnwrap(try ServerTestSupport.json(answer).multipartParts)
             XCTAssertEqual((parts.first?.value.httpMessage)?.status, 413)
@@ -88,9 +106,14 @@ final class BadRequestTests: XCTestCase {
             let session = try ServerTestSupport.session(server)
             var many = MultipartFormData(subtype: .mixed)
             for _ in 0..<4 {
-                try many.append(MultipartPart(mediaType: try MediaType(parsing: "application/http"), body: .bytes(Array("GET /json HTTP/1.1\r\n\r\n".utf8))))
+                try many.append(
+                    MultipartPart(
+                        mediaType: try MediaType(parsing: "application/http"),
+                        body: .bytes(Array("GET /json HTTP/1.1\r\n\r\n".utf8))))
             }
-            Self.assertProblem(await session.response(for: SessionRequest(.post, "batch", body: .multipart(many))), 413, containing: "maxParts")
+            Self.assertProblem(
+                await session.response(for: SessionRequest(.post, "batch", body: .multipart(many))), 413,
+                containing: "maxParts")
 
             // A smuggled header (bare CR) and a body shorter than its Content-Length spoil only
             // their own parts.
@@ -100,7 +123,9 @@ final class BadRequestTests: XCTestCase {
                 "POST /echo HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{}",
                 "GET /json HTTP/1.1\r\n\r\n",
             ] {
-                try hostile.append(MultipartPart(mediaType: try MediaType(parsing: "application/http"), body: .bytes(Array(message.utf8))))
+                try hostile.append(
+                    MultipartPart(
+                        mediaType: try MediaType(parsing: "application/http"), body: .bytes(Array(message.utf8))))
             }
             let answer = await session.response(for: SessionRequest(.post, "batch", body: .multipart(hostile)))
             let parts = try XCTUnwrap(try ServerTestSupport.json(answer).multipartParts)

@@ -10,7 +10,8 @@ final class BatchTests: XCTestCase {
     /// A batch part: an embedded HTTP request with a Content-ID.
     private static func part(_ id: String, _ message: String) throws -> MultipartPart {
         MultipartPart(
-            mediaType: try MediaType(parsing: "application/http"), headers: [.init(name: "Content-ID", value: "<\(id)>")],
+            mediaType: try MediaType(parsing: "application/http"),
+            headers: [.init(name: "Content-ID", value: "<\(id)>")],
             body: .bytes(Array(message.utf8)))
     }
 
@@ -18,14 +19,19 @@ final class BatchTests: XCTestCase {
         let echoBody = #"{"q":"satchel","n":[1,2]}"#
         var batch = MultipartFormData(subtype: .mixed)
         try batch.append(Self.part("json", "GET /json HTTP/1.1\r\nHost: fixture\r\n\r\n"))
-        try batch.append(Self.part("echo", "POST /echo?page=2 HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: \(echoBody.utf8.count)\r\n\r\n\(echoBody)"))
+        try batch.append(
+            Self.part(
+                "echo",
+                "POST /echo?page=2 HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: \(echoBody.utf8.count)\r\n\r\n\(echoBody)"
+            ))
         try batch.append(Self.part("missing", "GET /status/404 HTTP/1.1\r\n\r\n"))
         try batch.append(Self.part("range", "GET /bytes/300 HTTP/1.1\r\nRange: bytes=251-254\r\n\r\n"))
         try batch.append(Self.part("plist", "GET /plist-binary HTTP/1.1\r\n\r\n"))
         try batch.append(Self.part("junk", "this is not an HTTP message"))
 
         try await ServerTestSupport.withServer { server in
-            let response = await (try ServerTestSupport.session(server)).response(for: SessionRequest(.post, "batch", body: .multipart(batch)))
+            let response = await (try ServerTestSupport.session(server)).response(
+                for: SessionRequest(.post, "batch", body: .multipart(batch)))
             XCTAssertEqual(response.response?.status.code, 200)
             let answerType = try MediaType(parsing: try XCTUnwrap(response.response?.headerFields[.contentType]))
             XCTAssertEqual(answerType.essence, "multipart/mixed")
@@ -74,7 +80,10 @@ final class BatchTests: XCTestCase {
                 message = email.message_from_bytes(raw, policy=policy.HTTP)
                 print(' '.join(p.get_content_type() + ':' + p.get_payload(decode=True).split(b' ')[1].decode() for p in message.iter_parts()))
                 """, input: response.body)
-            XCTAssertEqual(summary, "application/http:200 application/http:200 application/http:404 application/http:206 application/http:200 application/http:400")
+            XCTAssertEqual(
+                summary,
+                "application/http:200 application/http:200 application/http:404 application/http:206 application/http:200 application/http:400"
+            )
         }
     }
 
@@ -85,18 +94,26 @@ final class BatchTests: XCTestCase {
             XCTAssertEqual(get.response?.status.code, 405)
             XCTAssertEqual(get.response?.headerFields[.allow], "POST")
 
-            let json = await session.response(for: SessionRequest(.post, "batch", body: .bytes(Array("{}".utf8), contentType: .json)))
+            let json = await session.response(
+                for: SessionRequest(.post, "batch", body: .bytes(Array("{}".utf8), contentType: .json)))
             XCTAssertEqual(json.response?.status.code, 400)
             XCTAssertEqual(json.error?.problemDetails?.detail, "/batch takes multipart/mixed, not application/json")
 
             let truncated = "--b\r\nContent-Type: application/http\r\n\r\nGET /json HTTP/1.1\r\n\r\n"
-            let cut = await session.response(for: SessionRequest(
-                .post, "batch", body: .bytes(Array(truncated.utf8), contentType: try MediaType(parsing: "multipart/mixed; boundary=b"))))
+            let cut = await session.response(
+                for: SessionRequest(
+                    .post, "batch",
+                    body: .bytes(
+                        Array(truncated.utf8), contentType: try MediaType(parsing: "multipart/mixed; boundary=b"))))
             XCTAssertEqual(cut.response?.status.code, 400)
-            XCTAssertTrue(cut.error?.problemDetails?.detail?.contains("truncatedInput") ?? false, "\(String(describing: cut.error))")
+            XCTAssertTrue(
+                cut.error?.problemDetails?.detail?.contains("truncatedInput") ?? false,
+                "\(String(describing: cut.error))")
 
             var nested = MultipartFormData(subtype: .mixed)
-            try nested.append(Self.part("inner", "POST /batch HTTP/1.1\r\nContent-Type: multipart/mixed; boundary=z\r\n\r\n--z--\r\n"))
+            try nested.append(
+                Self.part("inner", "POST /batch HTTP/1.1\r\nContent-Type: multipart/mixed; boundary=z\r\n\r\n--z--\r\n")
+            )
             let answer = await session.response(for: SessionRequest(.post, "batch", body: .multipart(nested)))
             let inner = try XCTUnwrap(try ServerTestSupport.json(answer).multipartParts)
             let message = try XCTUnwrap(inner.first?.value.httpMessage)

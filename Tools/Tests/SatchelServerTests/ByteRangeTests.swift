@@ -11,7 +11,9 @@ final class ByteRangeTests: XCTestCase {
         range.map { UInt8($0 % 251) }
     }
 
-    private static func get(_ session: Session, _ path: String, _ fields: [String: String] = [:], method: HTTPRequest.Method = .get) async -> DataResponse {
+    private static func get(
+        _ session: Session, _ path: String, _ fields: [String: String] = [:], method: HTTPRequest.Method = .get
+    ) async -> DataResponse {
         var headers = HTTPFields()
         for (name, value) in fields { headers[HTTPField.Name(name)!] = value }
         var request = SessionRequest(method, path, headers: headers)
@@ -52,7 +54,9 @@ final class ByteRangeTests: XCTestCase {
             for (header, range) in cases {
                 let response = await Self.get(session, "bytes/1000", ["Range": header])
                 XCTAssertEqual(response.response?.status.code, 206, header)
-                XCTAssertEqual(response.response?.headerFields[.contentRange], "bytes \(range.lowerBound)-\(range.upperBound - 1)/1000", header)
+                XCTAssertEqual(
+                    response.response?.headerFields[.contentRange],
+                    "bytes \(range.lowerBound)-\(range.upperBound - 1)/1000", header)
                 XCTAssertEqual(response.body, Self.expected(range), header)
             }
         }
@@ -86,13 +90,15 @@ final class ByteRangeTests: XCTestCase {
     func testTransportResumesAPartialDownload() async throws {
         try await ServerTestSupport.withServer { server in
             let session = try ServerTestSupport.session(server)
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("serve-resume-\(UUID().uuidString)")
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "serve-resume-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
             let destination = directory.appendingPathComponent("bytes").path
             // What an interrupted download leaves: the first bytes in DEST.part and a resume record.
             let url = server.baseURL + "/bytes/500000"
-            try Data(Self.expected(0..<123_457)).write(to: URL(fileURLWithPath: ResumeData.partialPath(for: destination)))
+            try Data(Self.expected(0..<123_457)).write(
+                to: URL(fileURLWithPath: ResumeData.partialPath(for: destination)))
             let record = try JSONSerialization.data(withJSONObject: ["url": url, "entityTag": "\"bytes-500000\""])
             try record.write(to: URL(fileURLWithPath: ResumeData.recordPath(for: destination)))
             let resumed = try await session.download(url, to: destination, resume: true)
@@ -121,7 +127,9 @@ private struct BytesOnly: ResponseSerializer {
     var name: String { "bytes" }
     var acceptableContentTypes: MediaRangeList { MediaRangeList(accepting: [.any]) }
     func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? { .bytes(body) }
-    func serialize(response: HTTPResponse, body: [UInt8], validation: ResponseValidation, limits: Limits) -> DecodedResponse {
+    func serialize(
+        response: HTTPResponse, body: [UInt8], validation: ResponseValidation, limits: Limits
+    ) -> DecodedResponse {
         DecodedResponse(response: response, value: .bytes(body), error: nil, serializerName: name)
     }
 }

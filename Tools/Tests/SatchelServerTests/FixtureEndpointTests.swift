@@ -12,8 +12,10 @@ final class FixtureEndpointTests: XCTestCase {
             let session = try ServerTestSupport.session(server)
             var headers = HTTPFields()
             headers[HTTPField.Name("X-Fixture-Test")!] = "Yes"
-            let response = await session.response(for: SessionRequest(
-                .post, "echo/deeper?x=1&tags[]=a&tags[]=b", parameters: ["name": "Ada", "n": "3"], headers: headers))
+            let response = await session.response(
+                for: SessionRequest(
+                    .post, "echo/deeper?x=1&tags[]=a&tags[]=b", parameters: ["name": "Ada", "n": "3"], headers: headers)
+            )
             let echo = try ServerTestSupport.json(response)
             XCTAssertEqual(echo["method"], "POST")
             XCTAssertEqual(echo["path"], "/echo/deeper")
@@ -77,8 +79,12 @@ final class FixtureEndpointTests: XCTestCase {
     func testEchoShowsBytesOfAnUnknownTypeAsData() async throws {
         try await ServerTestSupport.withServer { server in
             let session = try ServerTestSupport.session(server)
-            let response = await session.response(for: SessionRequest(
-                .post, "echo", body: .bytes([0xDE, 0xAD, 0xBE, 0xEF], contentType: MediaType(type: "application", subtype: "x-satchel-test"))))
+            let response = await session.response(
+                for: SessionRequest(
+                    .post, "echo",
+                    body: .bytes(
+                        [0xDE, 0xAD, 0xBE, 0xEF], contentType: MediaType(type: "application", subtype: "x-satchel-test")
+                    )))
             XCTAssertEqual(try ServerTestSupport.json(response)["body"], ["$data": "3q2+7w=="])
             let empty = try ServerTestSupport.json(await session.fetch("get"))
             XCTAssertEqual(empty["body"], .null)
@@ -138,7 +144,9 @@ final class FixtureEndpointTests: XCTestCase {
                     input: response.body)
                 let fields = pillow.split(separator: " ")
                 XCTAssertEqual(fields.prefix(4), [path == "png" ? "PNG" : "JPEG", "64", "48", "RGB"])
-                if path == "png" { XCTAssertEqual(fields.last.map(String.init), expectedHex, "lossless PNG keeps every pixel") }
+                if path == "png" {
+                    XCTAssertEqual(fields.last.map(String.init), expectedHex, "lossless PNG keeps every pixel")
+                }
             }
             // Deterministic: a second encoding is byte for byte the same.
             let again = try FixtureImages()
@@ -202,7 +210,10 @@ final class FixtureEndpointTests: XCTestCase {
         try await ServerTestSupport.withServer { server in
             let index = try ServerTestSupport.json(await ServerTestSupport.session(server).fetch(""))
             let paths = try XCTUnwrap(index["endpoints"]?.arrayValue).compactMap { $0["path"]?.stringValue }
-            for path in ["/json", "/xml", "/plist", "/plist-binary", "/png", "/jpeg", "/batch", "/bytes/N", "/status/N", "/redirect/N", "/delay/S"] {
+            for path in [
+                "/json", "/xml", "/plist", "/plist-binary", "/png", "/jpeg", "/batch", "/bytes/N", "/status/N",
+                "/redirect/N", "/delay/S",
+            ] {
                 XCTAssertTrue(paths.contains(path), path)
             }
         }

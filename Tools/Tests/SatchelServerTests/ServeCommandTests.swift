@@ -1,8 +1,8 @@
 import Foundation
 import Satchel
+import SatchelTestSupport
 import XCTest
 
-import SatchelTestSupport
 @testable import SatchelServer
 
 /// The built `satchel serve` binary: URL line, a real request, SIGINT → exit 0; a taken port.
@@ -63,7 +63,8 @@ final class ServeCommandTests: XCTestCase {
             XCTAssertEqual(process.terminationReason, .exit)
             XCTAssertEqual(process.terminationStatus, 0)
             if tls, let caPath = lines[1].split(separator: " ").last {
-                XCTAssertFalse(FileManager.default.fileExists(atPath: String(caPath)), "the CA file outlived the server")
+                XCTAssertFalse(
+                    FileManager.default.fileExists(atPath: String(caPath)), "the CA file outlived the server")
             }
         }
     }

@@ -1,7 +1,7 @@
 import Foundation
-import SatchelTestSupport
 import HTTPTypes
 import Satchel
+import SatchelTestSupport
 import XCTest
 
 @testable import SatchelServer
@@ -24,7 +24,9 @@ enum ServerTestSupport {
     }
 
     /// A session on the server's base URL; the raw bytes of every body stay in the response.
-    static func session(_ server: FixtureServer, policy: SecurityPolicy = .default, redirects: Bool = true) throws -> Session {
+    static func session(
+        _ server: FixtureServer, policy: SecurityPolicy = .default, redirects: Bool = true
+    ) throws -> Session {
         var configuration = SessionConfiguration()
         configuration.securityPolicy = policy
         configuration.retryPolicy = RetryPolicy.disabled
@@ -40,7 +42,9 @@ enum ServerTestSupport {
 
     /// Runs `script` with the `.venv` Python (VenvPython), `input` on standard input; returns
     /// standard output, trimmed.
-    static func runPython(_ script: String, input: [UInt8], file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    static func runPython(
+        _ script: String, input: [UInt8], file: StaticString = #filePath, line: UInt = #line
+    ) throws -> String {
         let result = try VenvPython.run(script, input: input)
         XCTAssertEqual(result.status, 0, "python failed", file: file, line: line)
         return result.output.trimmingCharacters(in: .whitespacesAndNewlines)

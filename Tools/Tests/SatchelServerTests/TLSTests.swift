@@ -11,11 +11,16 @@ final class TLSTests: XCTestCase {
             XCTAssertTrue(server.baseURL.hasPrefix("https://127.0.0.1:"))
             let identity = try XCTUnwrap(server.tlsIdentity)
             XCTAssertEqual(identity.serverName, "localhost")
-            XCTAssertEqual(try String(contentsOfFile: identity.certificateAuthorityPath, encoding: .utf8), identity.certificateAuthorityPEM)
-            let mode = try FileManager.default.attributesOfItem(atPath: identity.certificateAuthorityPath)[.posixPermissions] as? Int
+            XCTAssertEqual(
+                try String(contentsOfFile: identity.certificateAuthorityPath, encoding: .utf8),
+                identity.certificateAuthorityPEM)
+            let mode =
+                try FileManager.default.attributesOfItem(atPath: identity.certificateAuthorityPath)[.posixPermissions]
+                as? Int
             XCTAssertEqual(mode, 0o600)
 
-            let byAuthority = try ServerTestSupport.session(server, policy: .certificateAuthorities(path: identity.certificateAuthorityPath))
+            let byAuthority = try ServerTestSupport.session(
+                server, policy: .certificateAuthorities(path: identity.certificateAuthorityPath))
             let trusted = await byAuthority.fetch("json")
             XCTAssertEqual(try ServerTestSupport.json(trusted), FixtureDocument.value)
             // The leaf names localhost too (a DNS SAN beside the IP SAN).
@@ -44,10 +49,17 @@ final class TLSTests: XCTestCase {
     func testOpenSSLVerifiesTheLeafAgainstTheCA() async throws {
         try await ServerTestSupport.withServer(FixtureServerConfiguration(tls: true)) { server in
             let identity = try XCTUnwrap(server.tlsIdentity)
-            let leafPath = FileManager.default.temporaryDirectory.appendingPathComponent("serve-leaf-\(UUID().uuidString).pem").path
+            let leafPath = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "serve-leaf-\(UUID().uuidString).pem"
+            ).path
             try identity.leafCertificatePEM.write(toFile: leafPath, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(atPath: leafPath) }
-            let output = try Self.run("/usr/bin/openssl", ["verify", "-CAfile", identity.certificateAuthorityPath, "-verify_ip", "127.0.0.1", "-verify_hostname", "localhost", leafPath])
+            let output = try Self.run(
+                "/usr/bin/openssl",
+                [
+                    "verify", "-CAfile", identity.certificateAuthorityPath, "-verify_ip", "127.0.0.1",
+                    "-verify_hostname", "localhost", leafPath,
+                ])
             XCTAssertEqual(output, "\(leafPath): OK")
         }
     }
