@@ -37,7 +37,7 @@ final class SatchelClient: TransportClient {
         let session = self.session
         let (status, sent) = try waitFor {
             let result = try await session.upload(
-                .file(path: path, contentType: "application/octet-stream"), to: name, method: .put)
+                .file(path: path, contentType: .octetStream), to: name, method: .put)
             return (result.response?.status.code ?? 0, result.metrics.bytesSent)
         }
         // bytesSent counts the head too.
