@@ -70,20 +70,7 @@ enum Arguments {
         _ pointer: UnsafeMutablePointer<Struct>?, _ name: String
     ) throws(SatchelError) -> UnsafeMutablePointer<Struct> {
         let pointer = try required(pointer, name)
-        let raw = UnsafeRawPointer(pointer)
-        let structSize = raw.loadUnaligned(as: UInt32.self)
-        let abiVersion = raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self)
-        let typeName = String(describing: Struct.self)
-        guard abiVersion >= 1, abiVersion <= UInt32(SATCHEL_ABI_VERSION) else {
-            throw SatchelError(
-                .abiMismatch,
-                "\(typeName): abi_version \(abiVersion) is not one this library knows (1...\(SATCHEL_ABI_VERSION))")
-        }
-        guard Int(structSize) >= MemoryLayout<Struct>.size else {
-            throw SatchelError(
-                .abiMismatch,
-                "\(typeName): struct_size \(structSize) is smaller than version 1's \(MemoryLayout<Struct>.size)")
-        }
+        _ = try checkedStructSize(UnsafeRawPointer(pointer), Struct.self, minimumSize: MemoryLayout<Struct>.size)
         return pointer
     }
 
@@ -95,6 +82,24 @@ enum Arguments {
     ) throws(SatchelError) -> Struct {
         let pointer = try required(pointer, name)
         let raw = UnsafeRawPointer(pointer)
+        let structSize = try checkedStructSize(raw, Struct.self, minimumSize: minimumSize)
+        guard structSize < MemoryLayout<Struct>.size else { return pointer.pointee }
+        // An earlier version's struct: copy what it has into zeroed storage of this version's size.
+        let storage = UnsafeMutableRawPointer.allocate(
+            byteCount: MemoryLayout<Struct>.size, alignment: MemoryLayout<Struct>.alignment)
+        defer { storage.deallocate() }
+        storage.initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<Struct>.size)
+        // Whole members only: a size that ends inside a pointer member leaves that member NULL.
+        storage.copyMemory(
+            from: raw, byteCount: max(minimumSize, structSize - structSize % MemoryLayout<UnsafeRawPointer>.size))
+        return storage.load(as: Struct.self)
+    }
+
+    /// The `struct_size` of the struct at `raw`, after it and `abi_version` are read on their own
+    /// and checked: a known version, and at least `minimumSize` bytes.
+    private static func checkedStructSize<Struct>(
+        _ raw: UnsafeRawPointer, _ type: Struct.Type, minimumSize: Int
+    ) throws(SatchelError) -> Int {
         let structSize = Int(raw.loadUnaligned(as: UInt32.self))
         let abiVersion = raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self)
         let typeName = String(describing: Struct.self)
@@ -107,16 +112,7 @@ enum Arguments {
             throw SatchelError(
                 .abiMismatch, "\(typeName): struct_size \(structSize) is smaller than version 1's \(minimumSize)")
         }
-        guard structSize < MemoryLayout<Struct>.size else { return pointer.pointee }
-        // An earlier version's struct: copy what it has into zeroed storage of this version's size.
-        let storage = UnsafeMutableRawPointer.allocate(
-            byteCount: MemoryLayout<Struct>.size, alignment: MemoryLayout<Struct>.alignment)
-        defer { storage.deallocate() }
-        storage.initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<Struct>.size)
-        // Whole members only: a size that ends inside a pointer member leaves that member NULL.
-        storage.copyMemory(
-            from: raw, byteCount: max(minimumSize, structSize - structSize % MemoryLayout<UnsafeRawPointer>.size))
-        return storage.load(as: Struct.self)
+        return structSize
     }
 }
 

@@ -187,12 +187,8 @@ public final class Registry: Sendable {
     /// - Returns: The recognised type, or `nil` when no serializer recognises the bytes.
     public func sniff(_ body: [UInt8]) -> MediaType? {
         guard !body.isEmpty else { return nil }
-        let serializers = state.withLock { state in
-            state.responseEntries.sorted { ($0.priority, $0.registration.id) > ($1.priority, $1.registration.id) }
-                .map(\.serializer)
-        }
         let prefix = body.prefix(Self.sniffLength)
-        for serializer in serializers {
+        for serializer in orderedResponseSerializers() {
             if let type = serializer.sniff(prefix: prefix) { return type }
         }
         return nil
@@ -200,9 +196,15 @@ public final class Registry: Sendable {
 
     /// The names of the registered response serializers, best priority first.
     public var responseSerializerNames: [String] {
+        orderedResponseSerializers().map(\.name)
+    }
+
+    /// The response serializers in order of precedence: higher priority first, then later
+    /// registrations first.
+    private func orderedResponseSerializers() -> [any ResponseSerializer] {
         state.withLock { state in
             state.responseEntries.sorted { ($0.priority, $0.registration.id) > ($1.priority, $1.registration.id) }
-                .map(\.serializer.name)
+                .map(\.serializer)
         }
     }
 

@@ -14,12 +14,33 @@ extension ImageFormat {
     /// JPEG's start-of-image marker and the first byte of the next marker.
     static let jpegSignature: [UInt8] = [0xFF, 0xD8, 0xFF]
 
-    /// Formats recognised by their first bytes but not decoded: a name and a test.
-    private static let unsupported: [(name: String, matches: @Sendable (ArraySlice<UInt8>) -> Bool)] = [
-        ("GIF", { $0.starts(with: Array("GIF87a".utf8)) || $0.starts(with: Array("GIF89a".utf8)) }),
-        ("WebP", { $0.starts(with: Array("RIFF".utf8)) && $0.dropFirst(8).starts(with: Array("WEBP".utf8)) }),
+    /// Formats not decoded but recognised by a fixed magic number (`nil` matches any byte): the
+    /// name errors give and the `image/` subtype sniffing reports
+    /// (``ImageResponseSerializer/sniff(prefix:)``).
+    static let otherSignatures: [(name: String, subtype: String, signatures: [[UInt8?]])] = [
+        ("GIF", "gif", [Array("GIF87a".utf8), Array("GIF89a".utf8)]),
+        ("WebP", "webp", [Array("RIFF".utf8) + [nil, nil, nil, nil] + Array("WEBP".utf8)]),
+        ("TIFF", "tiff", [[0x49, 0x49, 0x2A, 0x00], [0x4D, 0x4D, 0x00, 0x2A]]),
+    ]
+
+    /// A format recognised by its first bytes but not decoded: a name and a test.
+    private typealias Recognizer = (name: String, matches: @Sendable (ArraySlice<UInt8>) -> Bool)
+
+    /// Formats recognised by their first bytes but not decoded.
+    private static let unsupported: [Recognizer] = bySignature + byShape
+
+    /// ``otherSignatures`` as tests.
+    private static let bySignature: [Recognizer] = otherSignatures.map { entry in
+        let signatures = entry.signatures
+        let matches: @Sendable (ArraySlice<UInt8>) -> Bool = { bytes in
+            signatures.contains { ContentSniffer.matches($0, at: bytes) }
+        }
+        return (entry.name, matches)
+    }
+
+    /// Formats told by more than a fixed prefix (a minimum length, a brand among several).
+    private static let byShape: [Recognizer] = [
         ("BMP", { $0.starts(with: Array("BM".utf8)) && $0.count >= 14 }),
-        ("TIFF", { $0.starts(with: [0x49, 0x49, 0x2A, 0x00]) || $0.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) }),
         (
             "HEIF/AVIF",
             { bytes in

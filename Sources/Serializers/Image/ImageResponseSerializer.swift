@@ -44,15 +44,9 @@ public struct ImageResponseSerializer: ResponseSerializer {
 extension ImageResponseSerializer {
     /// The image formats recognised by their magic numbers: PNG and JPEG, which this serializer
     /// decodes, and GIF, WebP and TIFF, which it names so that the error says what arrived.
-    static let signatures: [(signature: [UInt8?], subtype: String)] = [
-        (ImageFormat.pngSignature, "png"),
-        (ImageFormat.jpegSignature, "jpeg"),
-        (Array("GIF87a".utf8), "gif"),
-        (Array("GIF89a".utf8), "gif"),
-        (Array("RIFF".utf8) + [nil, nil, nil, nil] + Array("WEBP".utf8), "webp"),
-        ([0x49, 0x49, 0x2A, 0x00], "tiff"),
-        ([0x4D, 0x4D, 0x00, 0x2A], "tiff"),
-    ]
+    static let signatures: [(signature: [UInt8?], subtype: String)] =
+        [(ImageFormat.pngSignature, "png"), (ImageFormat.jpegSignature, "jpeg")]
+        + ImageFormat.otherSignatures.flatMap { entry in entry.signatures.map { ($0, entry.subtype) } }
 
     /// `image/png`, `image/jpeg`, `image/gif`, `image/webp` or `image/tiff` by the body's magic
     /// number.

@@ -612,6 +612,21 @@ static void test_plugins(const char *plugin_path) {
         CHECK_STATUS(satchel_registry_register_response_serializer(registry, old), SATCHEL_E_ABI_MISMATCH);
         CHECK(contains(satchel_last_error_message(), "smaller than version 1's"));
         free(old);
+        {
+            /* A struct_size that ends inside `sniff` counts it as NULL: a fresh registry with only
+            ** such a serializer does not recognise "UPPER:". */
+            satchel_registry *partial = NULL;
+            satchel_response_serializer cut = serializer;
+            OK(satchel_registry_create(&partial));
+            cut.struct_size = (uint32_t)(version1 + 4);
+            cut.userdata = &calls;
+            cut.destroy = NULL;
+            OK(satchel_registry_register_response_serializer(partial, &cut));
+            value = NULL;
+            CHECK_STATUS(satchel_registry_decode(&value, partial, NULL, 0, "UPPER:abc", 9), SATCHEL_E_UNACCEPTABLE_CONTENT_TYPE);
+            CHECK(value == NULL && calls == 4);
+            satchel_registry_free(partial);
+        }
         OK(satchel_registry_decode(&value, registry, "application/x-upper", SATCHEL_NTS, "v1", 2));
         CHECK(calls == 5 && json_is(value, "\"V1\""));
         satchel_value_free(value);

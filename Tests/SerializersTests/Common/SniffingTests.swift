@@ -56,4 +56,13 @@ import Testing
         #expect(PropertyListResponseSerializer().sniff(prefix: plist)?.essence == "application/x-plist")
         #expect(TextResponseSerializer().sniff(prefix: ArraySlice("hello".utf8)) == nil)
     }
+
+    /// Serializers are shown the first ``Registry/sniffLength`` bytes only, so a hostile body of
+    /// white space is never scanned whole: a `{` past the window is not seen.
+    @Test func onlyTheFirstKilobyteIsLookedAt() {
+        let spaces = [UInt8](repeating: 0x20, count: Registry.sniffLength - 2)
+        #expect(sniff(spaces + Array("{}".utf8)) == "application/json")
+        #expect(sniff(spaces + Array("  {}".utf8)) == nil)
+        #expect(sniff([UInt8](repeating: 0x20, count: 10_000_000) + Array("{}".utf8)) == nil)
+    }
 }
