@@ -3,10 +3,19 @@
 
 Run with the virtual environment that scripts/setup creates (.venv/bin/python).
 
-  parse --parser multipart|werkzeug --content-type TYPE FILE
-      Parses FILE with Python's `multipart` package (strict mode) or werkzeug's form parser and
-      prints JSON: {"fields": [[name, base64 value], ...], "files": [[name, filename,
-      content type, base64 bytes], ...]}, each list in body order.
+  parse --parser multipart|werkzeug|python-multipart --content-type TYPE FILE
+      Parses FILE with Python's `multipart` package (strict mode), werkzeug's form parser or
+      python-multipart (Starlette's and FastAPI's; from .venv/python-multipart) and prints
+      JSON: {"fields": [[name, base64 value], ...], "files": [[name, filename, content type,
+      base64 bytes], ...]}, each list in body order.
+  senders DIR
+      Writes bodies the way other senders write them, for the RFC 2046 boundary characters
+      and every escape of names and file names: urllib3 (WHATWG escapes, the boundary unquoted
+      in Content-Type) and headers quoted by Python's email package (RFC 9110 backslash
+      escapes), as NAME.body, NAME.content-type and NAME.expected.json.
+  escapes
+      Prints the boundary, names and file names those bodies use as JSON {"boundary": …,
+      "names": […], "filenames": […]}, for a body Satchel builds with them.
   generate DIR
       Writes hostile bodies made by urllib3's encode_multipart_formdata and by requests into DIR,
       as NAME.body and NAME.content-type, plus NAME.expected.json with the fields and files that
@@ -61,6 +70,63 @@ def parse_with_werkzeug(body, content_type):
     files = [[name, upload.filename, upload.content_type, b64(upload.read())]
              for name, upload in uploads.items(multi=True)]
     return {"fields": fields, "files": files}
+
+
+def parse_with_python_multipart(body, content_type):
+    sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".venv", "python-multipart"))
+    import python_multipart
+
+    fields, files = [], []
+
+    def on_field(field):
+        fields.append([field.field_name.decode("utf-8"), b64(field.value or b"")])
+
+    def on_file(upload):
+        upload.file_object.seek(0)
+        files.append([upload.field_name.decode("utf-8"), upload.file_name.decode("utf-8"),
+                      getattr(upload, "content_type", None), b64(upload.file_object.read())])
+
+    python_multipart.parse_form(
+        {"Content-Type": content_type.encode("latin-1"), "Content-Length": str(len(body)).encode()},
+        io.BytesIO(body), on_field, on_file)
+    return {"fields": fields, "files": files}
+
+
+# Every character RFC 2046 allows in a boundary besides letters and digits, a space inside.
+RFC2046_BOUNDARY = "Satchel'()+_,-./:=? x"
+# Names and file names with every character that needs an escape in a quoted header value.
+ESCAPED_NAMES = ['quote"inside', "back\\slash", "double\\\\back", 'both\\"mixed', "semi;colon=x",
+                 "ünïcödé ✓", "trailing\\"]
+ESCAPED_FILENAMES = ['say "hi".txt', "folder\\file.txt", "a\\\\b.txt", "semi;colon=x.txt", "résumé.txt"]
+
+
+def senders(directory):
+    from email.utils import quote
+    from urllib3 import encode_multipart_formdata
+
+    os.makedirs(directory, exist_ok=True)
+    fields = [(name, f"value {index}") for index, name in enumerate(ESCAPED_NAMES)]
+    fields += [(f"file{index}", (filename, f"contents {index}".encode(), "text/plain"))
+               for index, filename in enumerate(ESCAPED_FILENAMES)]
+    # urllib3 writes the boundary unquoted: `boundary=Satchel'()+_,-./:=? x`.
+    whatwg = [(n, v) for n, v in fields if "\\" not in n and (isinstance(v, str) or "\\" not in v[0])]
+    body, content_type = encode_multipart_formdata(whatwg, boundary=RFC2046_BOUNDARY)
+    write(directory, "urllib3-rfc2046", body, content_type, whatwg)
+
+    boundary = RFC2046_BOUNDARY.replace(" ", "")
+    chunks = []
+    for name, value in fields:
+        disposition = f'form-data; name="{quote(name)}"'
+        if isinstance(value, tuple):
+            disposition += f'; filename="{quote(value[0])}"'
+            head = f"Content-Disposition: {disposition}\r\nContent-Type: {value[2]}\r\n"
+            data = value[1]
+        else:
+            head = f"Content-Disposition: {disposition}\r\n"
+            data = value.encode("utf-8")
+        chunks.append(f"--{boundary}\r\n{head}\r\n".encode("utf-8") + data + b"\r\n")
+    body = b"".join(chunks) + f"--{boundary}--\r\n".encode()
+    write(directory, "email-quoted", body, f"multipart/form-data; boundary= {boundary} ", fields)
 
 
 # Names a form may carry that try to break out of a header or a folder.
@@ -213,10 +279,15 @@ def main(arguments):
         content_type = arguments[arguments.index("--content-type") + 1]
         with open(arguments[-1], "rb") as handle:
             body = handle.read()
-        parse = parse_with_multipart if parser == "multipart" else parse_with_werkzeug
+        parse = {"multipart": parse_with_multipart, "werkzeug": parse_with_werkzeug,
+                 "python-multipart": parse_with_python_multipart}[parser]
         json.dump(parse(body, content_type), sys.stdout)
     elif arguments[:1] == ["generate"]:
         generate(arguments[1])
+    elif arguments[:1] == ["senders"]:
+        senders(arguments[1])
+    elif arguments[:1] == ["escapes"]:
+        json.dump({"boundary": RFC2046_BOUNDARY, "names": ESCAPED_NAMES, "filenames": ESCAPED_FILENAMES}, sys.stdout)
     elif arguments[:1] == ["capture-curl"]:
         capture_curl(arguments[1])
     elif arguments[:1] == ["capture-requests"]:

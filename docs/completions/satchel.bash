@@ -186,7 +186,7 @@ _satchel() {
 
 _satchel_decode() {
     repeating_flags=()
-    non_repeating_flags=(--pretty --remove-nulls --no-top-level-scalars --raw-parts --lenient --xml-events --version -h --help)
+    non_repeating_flags=(--pretty --remove-nulls --no-top-level-scalars --raw-parts --lenient --crlf-only --xml-events --version -h --help)
     repeating_options=(--namespace)
     non_repeating_options=(--content-type -c --big-integers --dump-pixels --image-scale --xpath --max-body-bytes --max-depth --max-string-bytes --max-pairs --max-parts --max-part-header-bytes --max-image-pixels --max-entity-expansions)
     __satchel_offer_flags_options 1

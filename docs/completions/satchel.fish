@@ -23,7 +23,7 @@ function __satchel_parse_tokens -S
         __satchel_parse_subcommand 0 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'decode'
-            __satchel_parse_subcommand 1 'c/content-type=' 'pretty' 'big-integers=' 'remove-nulls' 'no-top-level-scalars' 'raw-parts' 'lenient' 'dump-pixels=' 'image-scale=' 'xml-events' 'xpath=' 'namespace=+' 'max-body-bytes=' 'max-depth=' 'max-string-bytes=' 'max-pairs=' 'max-parts=' 'max-part-header-bytes=' 'max-image-pixels=' 'max-entity-expansions=' 'version' 'h/help'
+            __satchel_parse_subcommand 1 'c/content-type=' 'pretty' 'big-integers=' 'remove-nulls' 'no-top-level-scalars' 'raw-parts' 'lenient' 'crlf-only' 'dump-pixels=' 'image-scale=' 'xml-events' 'xpath=' 'namespace=+' 'max-body-bytes=' 'max-depth=' 'max-string-bytes=' 'max-pairs=' 'max-parts=' 'max-part-header-bytes=' 'max-image-pixels=' 'max-entity-expansions=' 'version' 'h/help'
         case 'encode'
             __satchel_parse_subcommand 1 'as=' 'method=' 'include-headers' 'pretty' 'sorted-keys' 'without-escaping-slashes' 'root-element=' 'file=+' 'boundary=' 'max-body-bytes=' 'max-depth=' 'max-string-bytes=' 'max-pairs=' 'max-parts=' 'max-part-header-bytes=' 'max-image-pixels=' 'max-entity-expansions=' 'version' 'h/help'
         case 'request'
@@ -101,7 +101,8 @@ complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_option
 complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel decode" remove-nulls' -l 'remove-nulls' -d 'Drop JSON members and elements that are null.'
 complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel decode" no-top-level-scalars' -l 'no-top-level-scalars' -d 'Reject a JSON document that is a bare number, string, boolean or null.'
 complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel decode" raw-parts' -l 'raw-parts' -d 'Multipart: leave part bodies undecoded (text as strings, anything else as $data).'
-complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel decode" lenient' -l 'lenient' -d 'Multipart: accept bare LF line endings and other common deviations from RFC 2046 and 7578.'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel decode" lenient' -l 'lenient' -d 'Multipart: also accept a repeated Content-Disposition or Content-Type (the first wins), another disposition than form-data, a malformed filename*, a boundary outside RFC 2046 and a part that starts with the boundary.'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel decode" crlf-only' -l 'crlf-only' -d 'Multipart: accept CRLF line endings only (a bare LF is an error); by default CRLF and LF both end a line.'
 complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel decode" dump-pixels' -l 'dump-pixels' -d 'Images: write the decoded pixels as raw 8-bit RGBA rows to FILE.' -rfka ''
 complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel decode" image-scale' -l 'image-scale' -d 'JPEG: decode at 1/N of the size (1, 2, 4 or 8) by DCT scaling.' -rfka ''
 complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel decode" xml-events' -l 'xml-events' -d 'XML: decode with the event (SAX) parser, without building a tree.'

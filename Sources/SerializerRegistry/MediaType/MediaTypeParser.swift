@@ -83,6 +83,36 @@ enum MediaTypeParser {
             return String(decoding: bytes[start..<index], as: UTF8.self)
         }
 
+        /// An unquoted multipart boundary as senders write it: RFC 2046 allows `'()+_,-./:=?` and
+        /// inner spaces in a boundary, which a header should quote but senders do not. The value
+        /// runs to the end of the header or to the next `;` that starts a parameter (`; name=`),
+        /// without trailing whitespace; it may hold any visible ASCII character, space and tab.
+        /// Whether those characters make a valid boundary is the multipart reader's to decide.
+        mutating func looseBoundaryValue() throws(SatchelError) -> String {
+            let start = index
+            var end = index
+            while let byte = current {
+                if byte == UInt8(ascii: ";") && startsParameter(after: index) { break }
+                guard byte == 0x09 || (0x20...0x7E).contains(byte) else {
+                    throw failure("\(Self.describe(byte)) is not allowed in an unquoted boundary")
+                }
+                index += 1
+                if byte != 0x20 && byte != 0x09 { end = index }
+            }
+            guard end > start else { throw failure("expected a value for parameter \"boundary\"") }
+            index = end
+            return String(decoding: bytes[start..<end], as: UTF8.self)
+        }
+
+        /// Whether `;` at `position` is followed by `OWS token "="`, the start of a parameter.
+        private func startsParameter(after position: Int) -> Bool {
+            var position = position + 1
+            while position < bytes.count, bytes[position] == 0x20 || bytes[position] == 0x09 { position += 1 }
+            let nameStart = position
+            while position < bytes.count, isTokenCharacter(bytes[position]) { position += 1 }
+            return position > nameStart && position < bytes.count && bytes[position] == UInt8(ascii: "=")
+        }
+
         mutating func quotedString() throws(SatchelError) -> String {
             index += 1  // opening quote
             var value: [UInt8] = []
@@ -120,14 +150,21 @@ enum MediaTypeParser {
         }
 
         /// `*( OWS ";" OWS [ parameter ] )`, stopping before `,` or the end.
-        mutating func parameters(stopAtComma: Bool) throws(SatchelError) -> [MediaType.Parameter] {
+        ///
+        /// - Parameter looseBoundary: Read a `boundary` parameter as senders write it (see
+        ///   ``looseBoundaryValue()``); for a `multipart/*` type.
+        mutating func parameters(
+            stopAtComma: Bool, looseBoundary: Bool = false
+        ) throws(SatchelError)
+            -> [MediaType.Parameter]
+        {
             var valueOffsets: [Int] = []
-            return try parameters(stopAtComma: stopAtComma, valueOffsets: &valueOffsets)
+            return try parameters(stopAtComma: stopAtComma, looseBoundary: looseBoundary, valueOffsets: &valueOffsets)
         }
 
         /// Parameters as above; `valueOffsets` receives the byte offset of each value.
         mutating func parameters(
-            stopAtComma: Bool, valueOffsets: inout [Int]
+            stopAtComma: Bool, looseBoundary: Bool = false, valueOffsets: inout [Int]
         ) throws(SatchelError) -> [MediaType.Parameter] {
             var parameters: [MediaType.Parameter] = []
             while true {
@@ -154,10 +191,14 @@ enum MediaTypeParser {
                     throw failure("parameter \"\(name)\" has no \"=value\"")
                 }
                 index += 1
+                let isLooseBoundary = looseBoundary && parameterName == "boundary"
+                if isLooseBoundary { skipWhitespace() }
                 valueOffsets.append(index)
                 let value: String
                 if current == UInt8(ascii: "\"") {
                     value = try quotedString()
+                } else if isLooseBoundary {
+                    value = try looseBoundaryValue()
                 } else {
                     value = try unquotedValue(for: name)
                 }
@@ -176,7 +217,10 @@ extension MediaType {
     /// Parses a media type such as a Content-Type value (RFC 9110 §8.3.1).
     ///
     /// Leading and trailing whitespace is ignored; empty parameters (`;;`) are allowed, as the
-    /// grammar does.
+    /// grammar does. The `boundary` of a `multipart/*` type is read as senders write it: unquoted
+    /// with RFC 2046's special characters (`boundary=abc'()+_,-./:=?`), up to the end or the
+    /// next `;` that starts a parameter, with whitespace around it trimmed. Every other
+    /// parameter follows the grammar strictly.
     /// - Throws: ``SatchelError/Code/invalidMediaType`` naming the byte offset, for an empty
     ///   text, a missing subtype, a parameter without a value, an unterminated quoted string or
     ///   any character outside the grammar.
@@ -185,7 +229,8 @@ extension MediaType {
         scanner.skipWhitespace()
         guard !scanner.atEnd else { throw scanner.failure("the media type is empty") }
         let (type, subtype) = try scanner.essence()
-        let parameters = try scanner.parameters(stopAtComma: false)
+        let parameters = try scanner.parameters(
+            stopAtComma: false, looseBoundary: type.lowercased() == "multipart")
         self.init(type: type, subtype: subtype, parameters: parameters)
     }
 

@@ -2,10 +2,16 @@ import SerializerRegistry
 
 /// A parsed Content-Disposition header of a multipart part (RFC 7578 §4.2, RFC 6266).
 ///
-/// Quoted values are read the way HTML forms write them (WHATWG): `%22`, `%0D` and `%0A` stand
-/// for `"`, CR and LF, and a backslash is an ordinary character. A value that contains `\"` was
-/// written by an older client with RFC 9110 backslash escapes, and is unescaped instead. This is
-/// the rule of Python's `multipart` package; `%` followed by anything else stays as it is.
+/// `name` and `filename` values are read the way every common sender writes them, in one pass:
+/// - RFC 9110 §5.6.4 escapes in a quoted value: `\\` is one backslash and `\"` one quote. A
+///   backslash before any other character stays as it is, since old browsers send Windows paths
+///   (`C:\Users\a.txt`) unescaped.
+/// - The WHATWG HTML standard's escapes, in any value: `%22`, `%0D` and `%0A` stand for `"`, CR
+///   and LF. `%` followed by anything else stays as it is.
+///
+/// This reads what werkzeug and python-multipart read; the one ambiguity is a name that really
+/// contains the text `%22`, `%0D` or `%0A`, which a browser sends unescaped and which is read as
+/// the character, as werkzeug does.
 struct ContentDisposition: Sendable, Hashable {
     /// The disposition type in lower case, `form-data` in a form.
     var type: String
@@ -59,30 +65,44 @@ struct ContentDisposition: Sendable, Hashable {
         }
     }
 
-    /// A parameter's value: WHATWG percent escapes, or RFC 9110 backslash escapes when the
-    /// value has `\"`.
+    /// A parameter's value with its escapes undone (see ``ContentDisposition``).
     static func unquote(_ parameter: RawHeaderParameter) -> String {
-        let value = parameter.value
-        if parameter.isQuoted && value.contains("\\\"") {
-            var result = ""
-            var escaping = false
-            for character in value {
-                if escaping {
-                    if character != "\"" && character != "\\" { result.append("\\") }
-                    result.append(character)
-                    escaping = false
-                } else if character == "\\" {
-                    escaping = true
-                } else {
-                    result.append(character)
-                }
-            }
-            if escaping { result.append("\\") }
-            return result
+        let value = Array(parameter.value.utf8)
+        guard value.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "%") }) else {
+            return parameter.value
         }
-        guard value.contains("%") else { return value }
-        return value.replacing("%0D", with: "\r").replacing("%0A", with: "\n")
-            .replacing("%22", with: "\"")
+        var result: [UInt8] = []
+        result.reserveCapacity(value.count)
+        var index = 0
+        while index < value.count {
+            let byte = value[index]
+            let next = index + 1 < value.count ? value[index + 1] : nil
+            if byte == UInt8(ascii: "\\") && parameter.isQuoted
+                && (next == UInt8(ascii: "\\") || next == UInt8(ascii: "\""))
+            {
+                result.append(next!)
+                index += 2
+            } else if byte == UInt8(ascii: "%"), index + 2 < value.count,
+                let escaped = percentEscape(value[index + 1], value[index + 2])
+            {
+                result.append(escaped)
+                index += 3
+            } else {
+                result.append(byte)
+                index += 1
+            }
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    /// The character `%XY` stands for in a WHATWG multipart header (`"`, CR, LF), or `nil`.
+    private static func percentEscape(_ high: UInt8, _ low: UInt8) -> UInt8? {
+        switch (high, low) {
+        case (UInt8(ascii: "2"), UInt8(ascii: "2")): UInt8(ascii: "\"")
+        case (UInt8(ascii: "0"), UInt8(ascii: "D")): 0x0D
+        case (UInt8(ascii: "0"), UInt8(ascii: "A")): 0x0A
+        default: nil
+        }
     }
 
     /// Decodes an RFC 8187 `ext-value`: `charset'[language]'value-chars`, with charset UTF-8 or

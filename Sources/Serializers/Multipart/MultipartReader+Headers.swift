@@ -88,10 +88,9 @@ extension MultipartReader {
         let lineStart = lineFeedOffset - line.count
         if line.last == 0x0D {
             line.removeLast()
-        } else if !options.lenient {
+        } else if !acceptsBareLineFeeds {
             throw SatchelError(
-                .syntaxError,
-                "a header line of \(partName) ends with a bare LF (strict parsing requires CRLF; use lenient mode)",
+                .syntaxError, "a header line of \(partName) ends with a bare LF (the reader accepts CRLF only)",
                 offset: lineFeedOffset)
         }
         if let carriageReturn = line.firstIndex(of: 0x0D) {

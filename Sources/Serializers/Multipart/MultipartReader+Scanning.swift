@@ -103,11 +103,11 @@ extension MultipartReader {
         return nil
     }
 
-    /// Adds bytes to the current part's body; in lenient mode a final CR is held back, since it
-    /// belongs to the delimiter when one follows.
+    /// Adds bytes to the current part's body; with bare line feeds a final CR is held back, since
+    /// it belongs to the delimiter when one follows.
     private func emitBody(_ bytes: UnsafePointer<UInt8>, count: Int) throws(SatchelError) {
         guard count > 0, accumulator != nil else { return }
-        if options.lenient {
+        if acceptsBareLineFeeds {
             if pendingCarriageReturn {
                 pendingCarriageReturn = false
                 var carriageReturn: UInt8 = 0x0D
@@ -143,10 +143,10 @@ extension MultipartReader {
         case .carriageReturn where byte == 0x0A:
             try beginPart(at: offset + 1)
         case .start where byte == 0x0A, .padding where byte == 0x0A:
-            guard options.lenient else {
+            guard acceptsBareLineFeeds else {
                 throw SatchelError(
                     .syntaxError,
-                    "the boundary line before \(partName) ends with a bare LF (strict parsing requires CRLF; use lenient mode)",
+                    "the boundary line before \(partName) ends with a bare LF (the reader accepts CRLF only)",
                     offset: offset)
             }
             try beginPart(at: offset + 1)
@@ -178,7 +178,7 @@ extension MultipartReader {
             threshold: options.memoryThreshold, directory: options.temporaryDirectory)
         state = .body
         // A body that starts with "--boundary" is looked for as if a line break came first.
-        matched = options.lenient ? 1 : 2
+        matched = acceptsBareLineFeeds ? 1 : 2
         assumed = matched
     }
 

@@ -52,14 +52,16 @@ public final class MultipartReader {
         case start, dash, padding, carriageReturn
     }
 
-    /// `CRLF--boundary`, or `LF--boundary` in lenient mode (a CR before it is dropped).
+    /// `LF--boundary` (a CR before it is dropped), or `CRLF--boundary` when only CRLF ends a line.
     let delimiter: [UInt8]
+    /// Whether a bare LF ends a line (``Options/lineEndings`` is ``LineEndings/crlfOrLF``).
+    let acceptsBareLineFeeds: Bool
     /// How many bytes of ``delimiter`` the input seen so far ends with.
     var matched: Int
     /// How many of the ``matched`` bytes were not in the input: the line break assumed before
     /// the first byte of the body and of each part's body, so that a boundary there is found.
     var assumed: Int
-    /// Lenient mode: a CR held back from the body because a delimiter may follow it.
+    /// With bare line feeds: a CR held back from the body because a delimiter may follow it.
     var pendingCarriageReturn = false
     var state = State.preamble
     /// Bytes fed so far.
@@ -102,9 +104,10 @@ public final class MultipartReader {
         self.limits = limits
         self.depth = depth
         self.baseOffset = baseOffset
-        delimiter = Array((options.lenient ? "\n--" : "\r\n--").utf8) + Array(boundary.utf8)
+        acceptsBareLineFeeds = options.lineEndings == .crlfOrLF
+        delimiter = Array((acceptsBareLineFeeds ? "\n--" : "\r\n--").utf8) + Array(boundary.utf8)
         // The body starts as if after a line break, so a boundary on its first line is found.
-        matched = options.lenient ? 1 : 2
+        matched = acceptsBareLineFeeds ? 1 : 2
         assumed = matched
     }
 

@@ -12,9 +12,10 @@ import SerializerRegistry
 ///
 /// Each part's body is decoded by the part's own Content-Type through ``registry`` (a JSON part
 /// becomes a JSON value); a nested multipart part is parsed in turn, at most
-/// ``Limits/maxDepth`` deep. With ``rawParts``, or when no serializer accepts the part's type, a
-/// part whose Content-Type is `text/*` or absent and whose bytes are valid text (in the charset
-/// ``TextDecoding`` resolves) is a string, and any other part is bytes. A part that
+/// ``Limits/maxDepth`` deep. With ``rawParts`` a part whose Content-Type is `text/*` or absent
+/// and whose bytes are valid UTF-8 is a string of exactly those bytes (a byte order mark
+/// included), and any other part is bytes. When no serializer accepts the part's type, such a
+/// part is a string when its bytes are valid text in the charset ``TextDecoding`` resolves. A part that
 /// fails to decode gets a ``DecodingFailure`` (`{"$error": …}`) as its value and the other parts
 /// still decode; only a ``Limits`` hit fails the whole body. A spilled part (larger than
 /// ``MultipartReader/Options/memoryThreshold``) is not decoded: its value is its
@@ -24,12 +25,12 @@ public struct MultipartResponseSerializer: ResponseSerializer {
     public var name: String { "multipart" }
     /// The acceptable media types; `multipart/*` by default.
     public var acceptableContentTypes: MediaRangeList
-    /// How bodies are parsed: strict or lenient, the memory threshold.
+    /// How bodies are parsed: line endings, leniency, the memory threshold.
     public var options: MultipartReader.Options
-    /// Whether part bodies are left undecoded (strings and bytes only).
+    /// Whether part bodies are left undecoded: strings of their exact bytes or bytes.
     public var rawParts: Bool
     /// The registry that decodes part bodies by their Content-Type; held weakly, so a registry
-    /// can hold this serializer. Without one, parts are decoded as with ``rawParts``.
+    /// can hold this serializer. Without one, parts are strings (text in its charset) or bytes.
     public weak var registry: Registry?
 
     /// `multipart/*`.

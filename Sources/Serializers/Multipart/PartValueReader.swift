@@ -83,12 +83,15 @@ struct PartValueReader {
         return try raw(bytes, mediaType, part)
     }
 
-    /// A string for text (or no Content-Type) that decodes in its charset, bytes otherwise.
+    /// A string for text (or no Content-Type), bytes otherwise. With ``rawParts`` the string is
+    /// the exact bytes when they are valid UTF-8 (a byte order mark is content); without, the
+    /// text decoded in its charset.
     private func raw(
         _ bytes: [UInt8], _ mediaType: MediaType?, _ part: MultipartReader.Part
     ) throws(SatchelError) -> Value {
         guard mediaType == nil || mediaType?.type == "text",
-            let text = try? TextDecoding().decode(bytes, mediaType: mediaType)
+            let text = rawParts
+                ? String(validating: bytes, as: UTF8.self) : try? TextDecoding().decode(bytes, mediaType: mediaType)
         else { return .bytes(bytes) }
         if text.utf8.count > limits.maxStringBytes {
             throw SatchelError.limitExceeded(

@@ -46,6 +46,27 @@ struct MediaTypeParsingTests {
         #expect(type.parameters.count == 2)
     }
 
+    @Test("a multipart boundary as senders write it: RFC 2046's characters unquoted, whitespace trimmed")
+    func looseMultipartBoundary() throws {
+        let cases: [(String, String)] = [
+            ("multipart/form-data; boundary=abc'()+_,-./:=?", "abc'()+_,-./:=?"),
+            ("multipart/mixed; boundary=abc'()+_,-./:=?; charset=utf-8", "abc'()+_,-./:=?"),
+            ("multipart/form-data; boundary= X ", "X"),
+            ("multipart/form-data; boundary=\tX\t;charset=utf-8", "X"),
+            ("multipart/form-data; boundary= \"q u\" ", "q u"),
+            ("multipart/form-data; boundary=inner space", "inner space"),
+            // A ";" that does not start a parameter (no "name=") is part of the value.
+            ("multipart/form-data; boundary=a;b; c=d", "a;b"),
+            ("Multipart/Related; type=\"text/xml\"; BOUNDARY=batch_pK7=_AA5=; start=x", "batch_pK7=_AA5="),
+        ]
+        for (text, boundary) in cases {
+            let type = try mediaType(text)
+            #expect(type[parameter: "boundary"] == boundary, "\(text.debugDescription)")
+            #expect(try mediaType(type.description) == type, "\(text.debugDescription) round trip")
+        }
+        #expect(try mediaType("multipart/mixed; boundary=abc,def; charset=utf-8").charset == "utf-8")
+    }
+
     @Test func nonASCIIInQuotedValueIsObsText() throws {
         #expect(try mediaType("text/plain; title=\"café\"")[parameter: "title"] == "café")
     }
@@ -263,6 +284,16 @@ struct MediaTypeBadInputTests {
             ("text/plain; chärset=utf-8", 12...14),
             ("text\\/plain", 4...4),
             ("text/plain; a=b c", 16...16),
+            // Only the boundary of a multipart type is read loosely.
+            ("text/plain; boundary=abc'()+_,-./:=?", 25...25),
+            ("text/plain; boundary= X", 21...21),
+            ("application/json; charset= utf-8", 26...26),
+            ("multipart/mixed; charset= utf-8", 25...25),
+            ("multipart/mixed; boundary=", 26...26),
+            ("multipart/mixed; boundary=  ; x=y", 26...28),
+            ("multipart/mixed; boundary=a\u{1}b", 27...27),
+            ("multipart/mixed; boundary=caf\u{E9}", 29...29),
+            ("multipart/mixed; boundary=a; boundary=b", 29...29),
         ] as [(String, ClosedRange<Int>)])
     func rejected(text: String, offsets: ClosedRange<Int>) throws {
         let error = try #require(mediaTypeError(text), "\(text.debugDescription) should not parse")

@@ -126,7 +126,7 @@ import Testing
 
     @Test func seedBodiesAreWellFormed() {
         for index in [0, 1, 2, 3, 4] {
-            let outcome = Self.parse(Array(Self.strictBodies[index].utf8), isFormData: false)
+            let outcome = Self.parse(Array(Self.strictBodies[index].utf8), isFormData: false, options: Self.crlfOnly)
             guard case .parts(let parts) = outcome else {
                 Issue.record("strict seed \(index): \(outcome)")
                 continue
@@ -140,10 +140,14 @@ import Testing
         }
     }
 
+    static let crlfOnly = MultipartReader.Options(lineEndings: .crlf)
+
     @Test func everySplitOfStrictBodiesGivesTheWholeResult() {
         for body in Self.strictBodies {
-            Self.expectSplitsAgree(Array(body.utf8), isFormData: false)
-            Self.expectSplitsAgree(Array(body.utf8), isFormData: true)
+            for options in [Self.crlfOnly, MultipartReader.Options()] {
+                Self.expectSplitsAgree(Array(body.utf8), isFormData: false, options: options)
+                Self.expectSplitsAgree(Array(body.utf8), isFormData: true, options: options)
+            }
         }
     }
 
@@ -182,7 +186,7 @@ import Testing
         ]
         for content in contents {
             let body = Array((Self.field("a", "<" + content + ">", boundary: boundary) + "--boundary--").utf8)
-            let outcome = Self.expectSplitsAgree(body, boundary: boundary)
+            let outcome = Self.expectSplitsAgree(body, boundary: boundary, options: Self.crlfOnly)
             guard case .parts(let parts) = outcome else {
                 Issue.record("\(content.debugDescription): \(outcome)")
                 continue
@@ -193,6 +197,16 @@ import Testing
         let longer = Array((Self.field("a", "x\r\n--boundaryX", boundary: boundary) + "--boundary--").utf8)
         let outcome = Self.expectSplitsAgree(longer, boundary: boundary)
         #expect(outcome == .failure(.syntaxError, 69))
+    }
+
+    @Test func bareLineFeedDelimiterEndsThePartByDefault() {
+        let body = Array((Self.field("a", "<\n--boundary\r\n\r\n>", boundary: "boundary") + "--boundary--").utf8)
+        let outcome = Self.expectSplitsAgree(body, boundary: "boundary", isFormData: false)
+        guard case .parts(let parts) = outcome else {
+            Issue.record("\(outcome)")
+            return
+        }
+        #expect(parts.map(\.body) == [Array("<".utf8), Array(">".utf8)])
     }
 
     // MARK: - Mutation loop
@@ -213,7 +227,9 @@ import Testing
         for iteration in 0..<3_000 {
             let body = Self.mutator.mutate(seeds[iteration % seeds.count], using: &generator)
             let lenient = iteration % 3 == 0
-            let options = MultipartReader.Options(lenient: lenient, memoryThreshold: iteration % 2 == 0 ? 8 : 1 << 20)
+            let options = MultipartReader.Options(
+                lenient: lenient, lineEndings: iteration % 5 < 2 ? .crlf : .crlfOrLF,
+                memoryThreshold: iteration % 2 == 0 ? 8 : 1 << 20)
             let expected = Self.parse(body, isFormData: iteration % 4 < 2, options: options)
             let cuts = Self.randomCuts(body.count, using: &generator)
             let got = Self.parse(body, cuts: cuts, isFormData: iteration % 4 < 2, options: options)

@@ -109,12 +109,15 @@ struct MultipartReaderErrorTests {
             $0.limit = "maxBodyBytes"
         }
         let lfBoundary = "--B\n" + disposition + "\r\nv\r\n--B--"
-        add("bare LF after a boundary in strict mode", lfBoundary, .syntaxError, offset: 3, ["part 0", "bare LF"])
+        add("bare LF after a boundary, CRLF only", lfBoundary, .syntaxError, offset: 3, ["part 0", "bare LF"]) {
+            $0.options.lineEndings = .crlf
+        }
         let lfHeader = "--B\r\nContent-Disposition: form-data; name=\"a\"\n\r\nv\r\n--B--"
         add(
-            "bare LF after a header in strict mode", lfHeader, .syntaxError,
+            "bare LF after a header, CRLF only", lfHeader, .syntaxError,
             offset: at("\n", in: lfHeader, skipping: 1),
-            ["a header line of part 0", "bare LF"])
+            ["a header line of part 0", "bare LF"]
+        ) { $0.options.lineEndings = .crlf }
         let garbage = part + "\r\n--Bx\r\n"
         add(
             "a delimiter followed by more characters", garbage, .syntaxError, offset: at("x\r\n", in: garbage),
@@ -326,7 +329,7 @@ struct MultipartReaderErrorTests {
     @Test("after an error the parser keeps failing with it")
     func errorsAreSticky() throws {
         let parser = try MultipartReader(boundary: "B")
-        let error = #expect(throws: SatchelError.self) { try parser.feed(bytes("--B\nx")) }
+        let error = #expect(throws: SatchelError.self) { try parser.feed(bytes("--B\rx")) }
         let again = #expect(throws: SatchelError.self) { try parser.feed(bytes("--B--")) }
         #expect(again?.message == error?.message)
         #expect(throws: SatchelError.self) { try parser.finish() }

@@ -165,16 +165,17 @@ struct MultipartReaderFixtureTests {
         #expect(nested.first?.part.offset == innerOffset + "--inner\r\n".utf8.count)
     }
 
-    @Test("bare LF line endings: an error at the first LF in strict mode, parsed in lenient mode")
+    @Test("bare LF line endings: parsed by default, an error at the first LF when only CRLF is accepted")
     func bareLineFeeds() throws {
         let (body, type) = try MultipartSamples.load("lf-form")
-        let error = #expect(throws: SatchelError.self) { try parseParts(body, contentType: type) }
+        let crlfOnly = MultipartReader.Options(lineEndings: .crlf)
+        let error = #expect(throws: SatchelError.self) { try parseParts(body, contentType: type, options: crlfOnly) }
         #expect(error?.code == .syntaxError)
         #expect(error?.offset == "--LFOnlyBoundary".utf8.count)
         #expect(error?.message.contains("part 0") == true)
         #expect(error?.message.contains("bare LF") == true)
 
-        let parts = try parseParts(body, contentType: type, options: .init(lenient: true))
+        let parts = try parseParts(body, contentType: type)
         #expect(parts.map(\.name) == ["first", "second", "third"])
         #expect(try parts.map { try $0.bytes() } == [bytes("one"), bytes("two ends with CRLF"), bytes("a\n\nb")])
         #expect(parts.last?.contentType == "text/plain")

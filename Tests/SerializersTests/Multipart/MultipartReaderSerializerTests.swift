@@ -48,6 +48,7 @@ struct MultipartReaderSerializerTests {
             (field("csv", type: "text/csv"), Array("a,b".utf8)),
             (field("emptyjson", type: "application/json"), []),
             (field("badtype", type: "text/"), Array("x".utf8)),
+            (field("bom", type: "text/plain"), [0xEF, 0xBB, 0xBF] + Array("hi".utf8)),
         ])
         let decoded = multipartElements(try multipartRegistry().decode(bytes, contentType: formData)).map(\.value)
         #expect(
@@ -57,19 +58,25 @@ struct MultipartReaderSerializerTests {
             ])
         // The text serializer takes text/* parts: a charset it does not know is that part's error.
         #expect(decoded[4].canonicalForm["$error"]?["code"] == "unsupportedFormat")
-        #expect(decoded.last?.canonicalForm["$error"]?["code"] == "invalidMediaType")
+        #expect(decoded[9].canonicalForm["$error"]?["code"] == "invalidMediaType")
+        // Decoding text drops its byte order mark; raw parts keep every byte.
+        #expect(decoded[10] == "hi")
 
         let raw = multipartElements(try multipartRegistry(rawParts: true).decode(bytes, contentType: formData)).map(
             \.value)
         #expect(
             Array(raw.prefix(9)) == [
-                .bytes(Array(#"{"k":[true]}"#.utf8)), .bytes(Array("a=1&b=2".utf8)), "text", "café", .bytes([0xC1]),
-                .bytes([0xC3, 0x28]), .bytes(Array("text".utf8)), "a,b", .bytes([]),
+                .bytes(Array(#"{"k":[true]}"#.utf8)), .bytes(Array("a=1&b=2".utf8)), "text",
+                .bytes([0x63, 0x61, 0x66, 0xE9]), .bytes([0xC1]), .bytes([0xC3, 0x28]), .bytes(Array("text".utf8)),
+                "a,b", .bytes([]),
             ])
-        // Without a registry the parts are raw as well.
+        #expect(raw[10] == "\u{FEFF}hi")
+        // Without a registry, text parts are decoded in their charset and the rest is bytes.
         let alone = multipartElements(
-            try MultipartResponseSerializer().decode(bytes, contentType: formData, limits: .default))
-        #expect(alone.map(\.value).prefix(9) == raw.prefix(9))
+            try MultipartResponseSerializer().decode(bytes, contentType: formData, limits: .default)
+        ).map(\.value)
+        #expect(alone[3] == "café" && alone[10] == "hi")
+        #expect(alone.prefix(9).enumerated().allSatisfy { $0.offset == 3 || $0.element == raw[$0.offset] })
     }
 
     @Test("a text part longer than Limits.maxStringBytes fails the body")

@@ -143,13 +143,13 @@ enum PythonMultipart {
             files = (object["files"] ?? []).map { $0.map { $0 as? String } }
         }
 
-        /// The same shape from Satchel's parts.
+        /// The same shape from Satchel's parts; a file's name is its `filename*` when it has one.
         init(parts: [MultipartReader.Part]) throws {
             fields = []
             files = []
             for part in parts {
                 let data = Data(try part.bytes()).base64EncodedString()
-                if let filename = part.filename {
+                if let filename = part.filenameStar ?? part.filename {
                     files.append([part.name, filename, part.contentType, data])
                 } else {
                     fields.append([part.name ?? "", data])

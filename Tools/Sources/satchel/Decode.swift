@@ -50,8 +50,18 @@ struct Decode: ParsableCommand {
     @Flag(help: "Multipart: leave part bodies undecoded (text as strings, anything else as $data).")
     var rawParts = false
 
-    @Flag(help: "Multipart: accept bare LF line endings and other common deviations from RFC 2046 and 7578.")
+    @Flag(
+        help: """
+            Multipart: also accept a repeated Content-Disposition or Content-Type (the first wins), \
+            another disposition than form-data, a malformed filename*, a boundary outside RFC 2046 \
+            and a part that starts with the boundary.
+            """)
     var lenient = false
+
+    @Flag(
+        help:
+            "Multipart: accept CRLF line endings only (a bare LF is an error); by default CRLF and LF both end a line.")
+    var crlfOnly = false
 
     @Option(help: ArgumentHelp("Images: write the decoded pixels as raw 8-bit RGBA rows to FILE.", valueName: "FILE"))
     var dumpPixels: String?
@@ -101,7 +111,8 @@ struct Decode: ParsableCommand {
             options.allowsTopLevelScalars = !noTopLevelScalars
             registry.register(JSONResponseSerializer(options: options), priority: 1)
             // The whole body is in memory already, so every part is decoded in place.
-            let multipart = MultipartReader.Options(lenient: lenient, memoryThreshold: limits.maxBodyBytes)
+            let multipart = MultipartReader.Options(
+                lenient: lenient, lineEndings: crlfOnly ? .crlf : .crlfOrLF, memoryThreshold: limits.maxBodyBytes)
             registry.register(
                 MultipartResponseSerializer(options: multipart, rawParts: rawParts, registry: registry), priority: 1)
 

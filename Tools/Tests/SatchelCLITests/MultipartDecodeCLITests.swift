@@ -70,15 +70,15 @@ import Testing
                 #""name":"ok","filename":null,"filenameStar":null,"contentType":null,"size":4,"value":"fine"}"#))
     }
 
-    @Test func lenientAcceptsBareLineFeeds() throws {
+    @Test func bareLineFeedsAreReadUnlessCRLFOnly() throws {
         let (path, type) = try Self.fixture("lf-form")
-        let strict = try CommandRunner.run(["decode", "-c", type, path])
+        let strict = try CommandRunner.run(["decode", "--crlf-only", "-c", type, path])
         #expect(strict.status == 65)
         #expect(strict.output.isEmpty)
         #expect(strict.errorOutput.hasPrefix("satchel: syntaxError: "))
         #expect(strict.errorOutput.contains("part 0"))
         #expect(strict.errorOutput.contains("(at byte 16)"))
-        let lenient = try CommandRunner.run(["decode", "--lenient", "-c", type, path])
+        let lenient = try CommandRunner.run(["decode", "-c", type, path])
         #expect(lenient.status == 0, "\(lenient.errorOutput)")
         #expect(lenient.output.contains(#""name":"third","filename":"t.txt""#))
         #expect(lenient.output.contains(#""value":"a\n\nb""#))
