@@ -103,6 +103,7 @@ let package = Package(
             name: "SerializersTests",
             dependencies: [
                 "Serializers", "SerializerRegistry", "CSatchelJSONC", "CSatchelLibXML2", "CSatchelImageCodecs",
+                "SatchelTestSupport",
             ]
         ),
         // Test servers (scripts/test-servers.py) and the .venv Python, shared by the test targets.

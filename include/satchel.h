@@ -384,6 +384,30 @@ typedef enum satchel_limit {
 SATCHEL_API satchel_status satchel_registry_set_limit(satchel_registry *registry, satchel_limit limit, uint64_t value);
 SATCHEL_API satchel_status satchel_registry_get_limit(uint64_t *out_value, const satchel_registry *registry, satchel_limit limit);
 
+/* How the registry's multipart serializer reads bodies: flags, or-ed together.
+**   SATCHEL_MULTIPART_DEFAULT    what real senders write is read: CRLF and bare LF both end a
+**                                line (also mixed); duplicate Content-Disposition headers and
+**                                control bytes in a header are refused (docs/Multipart.md).
+**   SATCHEL_MULTIPART_CRLF_ONLY  CRLF only, as RFC 2046 writes bodies: a bare LF is an error.
+**   SATCHEL_MULTIPART_LENIENT    also accept a repeated Content-Disposition or Content-Type (the
+**                                first wins), another disposition than form-data, a malformed
+**                                filename*, a boundary outside RFC 2046 and a part that starts
+**                                with the boundary.
+**   SATCHEL_MULTIPART_RAW_PARTS  leave part bodies undecoded: a text part (or one without a
+**                                Content-Type) whose bytes are valid UTF-8 is a string of exactly
+**                                those bytes (a byte order mark included), any other part bytes. */
+typedef enum satchel_multipart_flag {
+    SATCHEL_MULTIPART_DEFAULT = 0,
+    SATCHEL_MULTIPART_CRLF_ONLY = 1,
+    SATCHEL_MULTIPART_LENIENT = 2,
+    SATCHEL_MULTIPART_RAW_PARTS = 4
+} satchel_multipart_flag;
+
+/* Sets how later decodes through the registry (and the sessions that use it) read multipart
+** bodies, including multipart parts nested in other bodies. Errors: SATCHEL_E_INVALID_ARGUMENT
+** for a bit that is not a satchel_multipart_flag. */
+SATCHEL_API satchel_status satchel_registry_set_multipart_flags(satchel_registry *registry, uint32_t flags);
+
 /* Decodes a response body through the registry's compound serializer: the serializer the
 ** Content-Type picks (plugins included), or the one the bytes pick when `content_type` is
 ** NULL, with the registry's limits.

@@ -44,6 +44,13 @@ public func satchel_registry_get_limit(
 }
 
 @c @implementation
+public func satchel_registry_set_multipart_flags(_ registry: OpaquePointer?, _ flags: UInt32) -> satchel_status {
+    guarded {
+        try RegistryHandle.from(registry).setMultipartFlags(flags)
+    }
+}
+
+@c @implementation
 public func satchel_registry_decode(
     _ outValue: UnsafeMutablePointer<OpaquePointer?>?, _ registry: OpaquePointer?, _ contentType: UnsafePointer<CChar>?,
     _ contentTypeLength: Int, _ body: UnsafeRawPointer?, _ length: Int

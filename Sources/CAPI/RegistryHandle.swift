@@ -1,6 +1,7 @@
 import CSatchel
 import SerializerRegistry
 import Serializers
+import Synchronization
 
 /// The object behind a `satchel_registry *`: a ``Registry`` with every built-in serializer.
 ///
@@ -12,10 +13,35 @@ final class RegistryHandle: Sendable, CHandle {
     /// The registry.
     let registry: Registry
 
+    /// The multipart serializer registered by `satchel_registry_set_multipart_flags`, which
+    /// takes precedence over the standard one; replaced by the next call.
+    private let multipartRegistration = Mutex<Registry.Registration?>(nil)
+
     init(_ registry: Registry) {
         self.registry = registry
     }
 
+    /// Reads multipart bodies as the `satchel_multipart_flag` bits in `flags` say from now on.
+    ///
+    /// - Throws: ``SatchelError/Code/invalidArgument`` for an unknown bit.
+    func setMultipartFlags(_ flags: UInt32) throws(SatchelError) {
+        let known =
+            SATCHEL_MULTIPART_CRLF_ONLY.rawValue | SATCHEL_MULTIPART_LENIENT.rawValue
+            | SATCHEL_MULTIPART_RAW_PARTS.rawValue
+        guard flags & ~known == 0 else {
+            throw SatchelError(.invalidArgument, "flags: \(flags) has bits that are not satchel_multipart_flag values")
+        }
+        let options = MultipartReader.Options(
+            lenient: flags & SATCHEL_MULTIPART_LENIENT.rawValue != 0,
+            lineEndings: flags & SATCHEL_MULTIPART_CRLF_ONLY.rawValue != 0 ? .crlf : .crlfOrLF)
+        let serializer = MultipartResponseSerializer(
+            options: options, rawParts: flags & SATCHEL_MULTIPART_RAW_PARTS.rawValue != 0, registry: registry)
+        multipartRegistration.withLock { registration in
+            if let registration { registry.unregister(registration) }
+            // Registered later than the standard one at the same precedence, so chosen first.
+            registration = registry.register(serializer)
+        }
+    }
 }
 
 extension Limits {

@@ -7,13 +7,15 @@ let fuzzRegistry = Registry.standard(limits: FuzzLimits.tight)
 extension FuzzTarget {
     /// `MultipartReader` on the input after its first line, which is the Content-Type (or, when
     /// that is not a multipart type, a bare boundary), whole and fed in chunks; the parts must
-    /// agree. Some inputs run lenient, some with a small memory threshold so parts spill to
-    /// temporary files.
+    /// agree. Some inputs run lenient, some with CRLF line endings only, some with a small memory
+    /// threshold so parts spill to temporary files.
     static let multipart = FuzzTarget(
         name: "multipart", summary: "MultipartReader whole and chunked (first line: Content-Type or boundary)"
     ) { input in
         let (line, body) = input.splitFirstLine()
-        let options = MultipartReader.Options(lenient: input.flag(0), memoryThreshold: input.flag(1) ? 256 : 1 << 20)
+        let options = MultipartReader.Options(
+            lenient: input.flag(0), lineEndings: input.flag(3) ? .crlf : .crlfOrLF,
+            memoryThreshold: input.flag(1) ? 256 : 1 << 20)
         let limits = FuzzLimits.tight
         func makeParser() throws(SatchelError) -> MultipartReader {
             if let type = try? MediaType(parsing: line), type.type == "multipart" {

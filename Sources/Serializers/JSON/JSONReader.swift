@@ -84,12 +84,12 @@ public final class JSONIncrementalReader: IncrementalReader {
     private var prefix: [UInt8] = []  // up to three leading bytes, until a BOM is ruled out
     private var prefixSettled = false
     private var total = 0
-    private var firstByte: UInt8?
     /// The first error thrown; every later call throws it again, so text after an invalid byte
     /// can never complete a value.
     private var failure: (any Error)?
-    /// AFNetworking's rule for responses: an empty body or a single space is no value.
-    var treatsEmptyBodyAsNoValue = false
+    /// For responses: the check of the rule that a blank body is no value (``BlankBody``);
+    /// `nil` when a blank text is an error, as for a document read on its own.
+    var blankBody: BlankBody?
 
     init(options: JSONReadingOptions, limits: Limits) {
         lexer = JSONLexer(options: options, limits: limits)
@@ -117,7 +117,7 @@ public final class JSONIncrementalReader: IncrementalReader {
         if let setupError { throw setupError }
         total += chunk.count
         try limits.checkBody(count: total)
-        if firstByte == nil { firstByte = chunk.first }
+        blankBody?.observe(chunk)
         var bytes = chunk.bindMemory(to: UInt8.self)
         if !prefixSettled {
             // Hold up to three bytes to recognise a UTF-8 byte order mark across chunks.
@@ -146,14 +146,12 @@ public final class JSONIncrementalReader: IncrementalReader {
         try lexer.scan(bytes) { text in try parser.feed(text) }
     }
 
-    /// Ends the text and returns the value (`nil` only for an empty or single-space body of a
-    /// response, AFNetworking's rule).
+    /// Ends the text and returns the value (`nil` only for a blank body of a response,
+    /// ``BlankBody``).
     /// - Throws: ``SatchelError/Code/truncatedInput`` when the text stops inside a value.
     public func finish() throws -> Value? {
         if let failure { throw failure }
-        if treatsEmptyBodyAsNoValue && (total == 0 || (total == 1 && firstByte == 0x20)) {
-            return nil
-        }
+        if blankBody?.isBlank == true { return nil }
         return try readValue()
     }
 

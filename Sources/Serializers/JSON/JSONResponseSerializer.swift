@@ -3,7 +3,8 @@ import SerializerRegistry
 /// Decodes JSON responses (AFNetworking's `AFJSONResponseSerializer`).
 ///
 /// Accepts `application/json`, `text/json`, `text/javascript` and any `application/*+json`.
-/// An empty body or a body of one space decodes to no value without error.
+/// A blank body (empty, or only white space such as the one space some servers send) decodes
+/// to no value without error (``BlankBody``).
 public struct JSONResponseSerializer: ResponseSerializer {
     /// `"json"`.
     public var name: String { "json" }
@@ -28,7 +29,7 @@ public struct JSONResponseSerializer: ResponseSerializer {
         self.acceptableContentTypes = acceptableContentTypes
     }
 
-    /// Decodes a whole body; `nil` for an empty body or a single space.
+    /// Decodes a whole body; `nil` for a blank body (``BlankBody``).
     ///
     /// JSON is UTF-8 (RFC 8259 §8.1), and a `charset` parameter has no effect (§11) — so a UTF-8
     /// body labelled `charset=iso-8859-1` still reads right. Only UTF-16 and UTF-32, which no
@@ -36,7 +37,7 @@ public struct JSONResponseSerializer: ResponseSerializer {
     /// the Content-Type names them or the body starts with their byte order mark; error offsets
     /// then count in the UTF-8 text.
     public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
-        if body.isEmpty || body == [0x20] { return nil }
+        if BlankBody.isBlank(body, ignoringWhiteSpace: true) { return nil }
         return try JSONReader(options: options, limits: limits).read(try Self.utf8(body, contentType: contentType))
     }
 
@@ -66,7 +67,7 @@ public struct JSONResponseSerializer: ResponseSerializer {
     /// whole, as ``decode(_:contentType:limits:)`` would).
     public func makeIncrementalReader(contentType: MediaType?, limits: Limits) -> (any IncrementalReader)? {
         let reader = JSONIncrementalReader(options: options, limits: limits)
-        reader.treatsEmptyBodyAsNoValue = true
+        reader.blankBody = BlankBody(ignoringWhiteSpace: true)
         return JSONBodyReader(serializer: self, contentType: contentType, limits: limits, reader: reader)
     }
 }

@@ -5,7 +5,7 @@ import SerializerRegistry
 ///
 /// - Field names and file names go in quoted strings with the escapes the parser reads (see
 ///   `ContentDisposition`): a backslash is `\\` and a quote `\"` (RFC 9110 §5.6.4, read by
-///   werkzeug, python-multipart, Go and busboy alike); CR and LF, which no quoted string may
+///   werkzeug and python-multipart alike); CR and LF, which no quoted string may
 ///   carry even escaped, are `%0D` and `%0A` as the WHATWG HTML standard writes them, and so are
 ///   the other control characters (below 0x20, and 0x7F) as `%XX`. Everything else, non-ASCII
 ///   characters included, is written as it is.

@@ -37,13 +37,12 @@ extension MultipartReader {
 
     /// The line breaks a ``MultipartReader`` accepts.
     public enum LineEndings: Sendable, Hashable {
-        /// CRLF or a bare LF, mixed freely within one body, as werkzeug, Go's mime/multipart and
-        /// PHP read bodies. A delimiter is then `LF--boundary` (a CR before it belongs to the
+        /// CRLF or a bare LF, mixed freely within one body, as werkzeug reads bodies. A delimiter is then `LF--boundary` (a CR before it belongs to the
         /// delimiter), so part content that holds `LF--boundary` ends the part: safe, since a
         /// sender that knows the boundary can end a part anyway. The default.
         case crlfOrLF
-        /// CRLF only, as RFC 2046 and RFC 7578 write bodies, and as python-multipart and
-        /// busboy read them: a bare LF after a boundary or in the headers is an error, and
+        /// CRLF only, as RFC 2046 and RFC 7578 write bodies, and as python-multipart and Python's
+        /// `multipart` read them: a bare LF after a boundary or in the headers is an error, and
         /// `LF--boundary` inside a part is content.
         case crlf
     }

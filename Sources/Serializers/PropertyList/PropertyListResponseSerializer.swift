@@ -3,9 +3,9 @@ import SerializerRegistry
 /// Decodes property-list responses, XML or binary, told apart by their bytes
 /// (AFNetworking's `AFPropertyListResponseSerializer`).
 ///
-/// Accepts `application/x-plist`, as AFNetworking. AFNetworking's rule for bodies: no body
-/// (`nil`) is no value, but an empty body is an error, as `NSPropertyListSerialization` fails on
-/// empty data.
+/// Accepts `application/x-plist`, as AFNetworking. A blank body (empty, or only white space)
+/// is no value, as for every serializer (``BlankBody``); AFNetworking, which hands an empty body
+/// to `NSPropertyListSerialization`, fails on it instead.
 public struct PropertyListResponseSerializer: ResponseSerializer {
     /// `"plist"`.
     public var name: String { "plist" }
@@ -20,16 +20,17 @@ public struct PropertyListResponseSerializer: ResponseSerializer {
         self.acceptableContentTypes = acceptableContentTypes
     }
 
-    /// Decodes a whole body.
-    /// - Throws: ``SatchelError/Code/truncatedInput`` for an empty body, else the errors of
-    ///   ``PropertyListReader/read(_:)-(UnsafeRawBufferPointer)``.
+    /// Decodes a whole body; `nil` for a blank body.
+    /// - Throws: the errors of ``PropertyListReader/read(_:)-(UnsafeRawBufferPointer)``.
     public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
-        try PropertyListReader(limits: limits).read(body)
+        if BlankBody.isBlank(body, ignoringWhiteSpace: true) { return nil }
+        return try PropertyListReader(limits: limits).read(body)
     }
 
-    /// Decodes an optional body: `nil` (no body at all) is no value; an empty body is an error.
+    /// Decodes an optional body: `nil` (no body at all) and a blank body are no value.
     public func decode(_ body: [UInt8]?, contentType: MediaType?, limits: Limits) throws -> Value? {
-        try PropertyListReader(limits: limits).read(body)
+        guard let body else { return nil }
+        return try decode(body, contentType: contentType, limits: limits)
     }
 
     /// Decodes a body straight into `T`.

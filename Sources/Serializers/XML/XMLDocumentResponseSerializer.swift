@@ -30,7 +30,7 @@ public struct XMLDocumentResponseSerializer: ResponseSerializer {
     /// - Returns: ``Value/payload(_:)`` with an ``XMLDocumentPayload``; `nil` for a blank body.
     /// - Throws: the errors of ``XMLDocumentPayload/init(parsing:encoding:limits:)``.
     public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
-        if body.withUnsafeBytes(XMLIncrementalReader.isBlank) { return nil }
+        if BlankBody.isBlank(body, ignoringWhiteSpace: true) { return nil }
         return .payload(try XMLDocumentPayload(parsing: body, encoding: contentType?.charset, limits: limits))
     }
 

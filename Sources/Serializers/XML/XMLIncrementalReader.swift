@@ -3,11 +3,11 @@ import SerializerRegistry
 
 /// Decodes an XML body fed in chunks, for both response serializers: to an
 /// ``XMLDocumentPayload`` (document form) or to the canonical value built from events
-/// (event form). A body of nothing but whitespace is no value.
+/// (event form). A blank body is no value (``BlankBody``).
 final class XMLIncrementalReader: IncrementalReader {
     private let session: XMLParseSession
     private let builder: XMLTreeBuilder?
-    private var sawContent = false
+    private var blankBody = BlankBody(ignoringWhiteSpace: true)
 
     /// A decoder building a libxml2 document.
     init(documentWith limits: Limits, encoding: String?) {
@@ -23,12 +23,12 @@ final class XMLIncrementalReader: IncrementalReader {
     }
 
     func feed(_ chunk: UnsafeRawBufferPointer) throws {
-        if !sawContent { sawContent = !XMLIncrementalReader.isBlank(chunk) }
+        blankBody.observe(chunk)
         try session.feed(chunk)
     }
 
     func finish() throws -> Value? {
-        guard sawContent else {
+        guard !blankBody.isBlank else {
             try session.context.check()
             return nil
         }
@@ -36,10 +36,5 @@ final class XMLIncrementalReader: IncrementalReader {
         if let builder { return builder.value }
         guard let document else { throw SatchelError(.syntaxError, "libxml2 produced no document") }
         return .payload(XMLDocumentPayload(document: document))
-    }
-
-    /// Whether `bytes` are only XML whitespace (space, tab, CR, LF).
-    static func isBlank(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
     }
 }

@@ -379,10 +379,41 @@ static void test_registry_decoding(satchel_registry *registry, const char *png_p
     }
     satchel_value_free(value);
 
-    /* Empty JSON body: no value. Unknown and bad media types. */
-    value = (satchel_value *)&count;
-    OK(satchel_registry_decode(&value, registry, "application/json", SATCHEL_NTS, "", 0));
-    CHECK(value == NULL);
+    /* Blank bodies: no value in every format (empty), and white space alone where the grammar
+    ** allows it around a document (JSON, XML, property lists); in text it is content. */
+    {
+        static const char *const types[] = {"application/json", "application/x-plist", "application/xml",
+                                            "text/plain", "application/x-www-form-urlencoded", "image/png",
+                                            "multipart/form-data; boundary=B", "application/http"};
+        for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+            value = (satchel_value *)&count;
+            OK(satchel_registry_decode(&value, registry, types[i], SATCHEL_NTS, "", 0));
+            CHECK(value == NULL);
+            if (i < 3) {
+                value = (satchel_value *)&count;
+                OK(satchel_registry_decode(&value, registry, types[i], SATCHEL_NTS, " \r\n", 3));
+                CHECK(value == NULL);
+            }
+        }
+        const char *text = NULL;
+        size_t text_length = 0;
+        OK(satchel_registry_decode(&value, registry, "text/plain", SATCHEL_NTS, " ", 1));
+        CHECK(satchel_value_get_string(&text, &text_length, value) == SATCHEL_OK && text_length == 1 && text[0] == ' ');
+        satchel_value_free(value);
+    }
+
+    /* Multipart flags: unknown bits refused; CRLF only makes a bare LF an error; back to the default. */
+    CHECK_STATUS(satchel_registry_set_multipart_flags(registry, 8), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_registry_set_multipart_flags(NULL, 0), SATCHEL_E_INVALID_ARGUMENT);
+    OK(satchel_registry_set_multipart_flags(registry, SATCHEL_MULTIPART_CRLF_ONLY));
+    CHECK_STATUS(satchel_registry_decode(&value, registry, "multipart/mixed; boundary=B", SATCHEL_NTS, "--B\n\nx\n--B--", 12), SATCHEL_E_SYNTAX);
+    CHECK(contains(satchel_last_error_message(), "bare LF"));
+    OK(satchel_registry_set_multipart_flags(registry, SATCHEL_MULTIPART_DEFAULT));
+    OK(satchel_registry_decode(&value, registry, "multipart/mixed; boundary=B", SATCHEL_NTS, "--B\n\nx\n--B--", 12));
+    CHECK(satchel_value_type(value) == SATCHEL_TYPE_MULTIPART);
+    satchel_value_free(value);
+
+    /* Unknown and bad media types. */
     CHECK_STATUS(satchel_registry_decode(&value, registry, "application/x-unknown", SATCHEL_NTS, "x", 1), SATCHEL_E_UNACCEPTABLE_CONTENT_TYPE);
     CHECK_STATUS(satchel_registry_decode(&value, registry, "json", SATCHEL_NTS, "1", 1), SATCHEL_E_INVALID_MEDIA_TYPE);
 

@@ -81,7 +81,8 @@ import Testing
         let serializer = JSONResponseSerializer()
         #expect(try serializer.decode([], contentType: nil, limits: .default) == nil)
         #expect(try serializer.decode([0x20], contentType: nil, limits: .default) == nil)
-        #expect(throws: SatchelError.self) { try serializer.decode([0x20, 0x20], contentType: nil, limits: .default) }
+        #expect(try serializer.decode([0x20, 0x0D, 0x0A], contentType: nil, limits: .default) == nil)
+        #expect(throws: SatchelError.self) { try serializer.decode([0x20, 0x2C], contentType: nil, limits: .default) }
         for type in [
             "application/json", "text/json", "text/javascript", "application/vnd.api+json",
             "application/problem+json; charset=utf-8",

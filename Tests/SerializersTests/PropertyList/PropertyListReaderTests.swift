@@ -133,10 +133,13 @@ import Testing
         #expect(satchelError { try readPlist([0xFF, 0xFE, 0x3C, 0]) }?.code == .unsupportedFormat)
     }
 
-    @Test func aNilBodyIsNoValueAndAnEmptyBodyIsAnError() throws {
+    @Test func nilAndBlankBodiesAreNoValueButTheReaderRefusesAnEmptyText() throws {
         let serializer = PropertyListResponseSerializer()
         #expect(try serializer.decode(nil, contentType: nil, limits: .default) == nil)
-        let error = satchelError { try serializer.decode([], contentType: nil, limits: .default) }
+        #expect(try serializer.decode([], contentType: nil, limits: .default) == nil)
+        #expect(try serializer.decode(Array(" \r\n".utf8), contentType: nil, limits: .default) == nil)
+        // The reader reads a document, not a response: no text is not a property list.
+        let error = satchelError { try readPlist([]) }
         #expect(error?.code == .truncatedInput)
         #expect(error?.message.contains("empty") == true)
     }

@@ -7,7 +7,8 @@ struct Decode: ParsableCommand {
         abstract: "Decode a payload as a response body and print the value as canonical JSON.",
         discussion: """
             The serializer is chosen by --content-type through the registry, as for a response. \
-            A body that carries no value (an empty JSON body, for example) prints nothing.
+            A body that carries no value prints nothing and exits 0: an empty body in every \
+            format, and one of only white space in JSON, XML and property lists.
 
             A multipart/form-data body (give its boundary: -c 'multipart/form-data; boundary=B') \
             prints {"$multipart": [{headers, name, filename, filenameStar, contentType, size, \
@@ -27,8 +28,7 @@ struct Decode: ParsableCommand {
             array, with prefixes from --namespace p=URI.
 
             -c application/x-plist reads an XML or binary property list (told from the bytes); \
-            data, dates and UIDs print as {"$data": …}, {"$date": …} and {"$uid": n}. An empty \
-            body is an error, as in AFNetworking.
+            data, dates and UIDs print as {"$data": …}, {"$date": …} and {"$uid": n}.
             """
     )
 

@@ -77,10 +77,32 @@ import Testing
         #expect(try CommandRunner.run(["decode", "--no-top-level-scalars"], input: Array("5".utf8)).status == 65)
     }
 
-    @Test func emptyBodyPrintsNothing() throws {
-        let result = try CommandRunner.run(["decode"], input: [])
-        #expect(result.status == 0)
-        #expect(result.outputBytes.isEmpty)
+    /// One rule for every format (docs/CLI.md): an empty body prints nothing and exits 0; so
+    /// does white space alone in JSON, XML and property lists, where it is content elsewhere.
+    @Test(
+        arguments: [
+            ("application/json", true), ("application/problem+json", true), ("application/xml", true),
+            ("application/x-plist", true), ("application/x-www-form-urlencoded", false),
+            ("multipart/form-data; boundary=B", false), ("text/plain", false), ("image/png", false),
+            ("application/http", false),
+        ])
+    func blankBodiesPrintNothing(type: String, whiteSpaceIsBlank: Bool) throws {
+        for arguments in [["decode", "-c", type], ["decode", "-c", type, "-"]] {
+            let result = try CommandRunner.run(arguments, input: [])
+            #expect(result.status == 0, "\(type): \(result.errorOutput)")
+            #expect(result.outputBytes.isEmpty && result.errorOutput.isEmpty)
+        }
+        for blank in [" ", " \r\n\t", "\u{FEFF} \n"] {
+            let result = try CommandRunner.run(["decode", "-c", type], input: Array(blank.utf8))
+            if whiteSpaceIsBlank {
+                #expect(result.status == 0 && result.outputBytes.isEmpty, "\(type) \(blank.debugDescription)")
+            } else {
+                #expect(!result.outputBytes.isEmpty || result.status != 0, "\(type) \(blank.debugDescription)")
+            }
+        }
+        if type == "text/plain" {
+            #expect(try CommandRunner.run(["decode", "-c", type], input: [0x20]).output == "\" \"\n")
+        }
     }
 
     /// Each failure class has its own exit code and exactly one line on standard error.

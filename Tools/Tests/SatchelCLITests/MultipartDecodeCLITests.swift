@@ -84,6 +84,48 @@ import Testing
         #expect(lenient.output.contains(#""value":"a\n\nb""#))
     }
 
+    /// Tests/Fixtures/multipart/sender-cases.json, as the Swift and C tests read it: the parts'
+    /// exact bytes with `--raw-parts`, or exit 65 naming the part and the byte offset.
+    @Test(arguments: (try? MultipartSenderCase.all()) ?? [])
+    func senderCase(_ item: MultipartSenderCase) throws {
+        let file = try CommandRunner.temporaryFile(item.bodyBytes)
+        let options = item.crlfOnly ? ["--crlf-only"] : []
+        let result = try CommandRunner.run(["decode", "--raw-parts"] + options + ["-c", item.contentType, file])
+        if let error = item.error {
+            #expect(result.status == 65)
+            #expect(result.output.isEmpty)
+            #expect(result.errorOutput.hasPrefix("satchel: \(error.code): "))
+            for mention in error.mentions + ["(at byte \(error.offset))"] {
+                #expect(result.errorOutput.contains(mention), "\(result.errorOutput)")
+            }
+            return
+        }
+        #expect(result.status == 0, "\(result.errorOutput)")
+        // JSONDecoder, since Foundation's JSONSerialization drops U+FEFF from strings on Linux.
+        let parts = try JSONDecoder().decode(RawPartsOutput.self, from: Data(result.outputBytes)).parts
+        let read = parts.map {
+            MultipartSenderCase.Part(name: $0.name, filename: $0.filenameStar ?? $0.filename, body: $0.value)
+        }
+        #expect(read == item.parts)
+        #expect(read.map { Array($0.body.utf8) } == item.parts?.map { Array($0.body.utf8) })
+        #expect(parts.map(\.size) == item.parts?.map { $0.body.utf8.count })
+    }
+
+    /// The output of `satchel decode --raw-parts` for parts whose values are all strings.
+    struct RawPartsOutput: Decodable {
+        struct Part: Decodable {
+            var name: String?
+            var filename: String?
+            var filenameStar: String?
+            var size: Int
+            var value: String
+        }
+
+        var parts: [Part]
+
+        enum CodingKeys: String, CodingKey { case parts = "$multipart" }
+    }
+
     /// Malformed bodies exit non-zero with one line naming the part and the byte offset.
     @Test func malformedBodiesFail() throws {
         let part = "--B\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nvalue"
