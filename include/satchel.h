@@ -137,8 +137,9 @@ typedef enum satchel_status {
 SATCHEL_API const char *satchel_status_string(satchel_status status);
 
 /* The message of the last failing call on this thread, with the error's name and where it
-** happened, such as "syntaxError: expected ',' or '}' (at byte 17)". Owned by the library and
-** valid until the next failing call on the same thread. "" when no call has failed yet. */
+** happened, such as "syntaxError: expected ',' or '}' (at byte 17)": one line, with no line
+** break and no trailing white space. Owned by the library and valid until the next failing call
+** on the same thread. "" when no call has failed yet. */
 SATCHEL_API const char *satchel_last_error_message(void);
 
 /* Releases a buffer the library returned as owned by the caller (bodies, JSON texts, content
@@ -561,9 +562,10 @@ SATCHEL_API satchel_status satchel_multipart_add_field(satchel_multipart *multip
 ** (copied) may be NULL: no filename, and application/octet-stream. */
 SATCHEL_API satchel_status satchel_multipart_add_data(satchel_multipart *multipart, const char *name, size_t name_length, const void *data, size_t length, const char *filename, size_t filename_length, const char *content_type, size_t content_type_length);
 
-/* Adds a part streamed from the file at `path` (NUL-terminated, borrowed; opened now so a
-** missing file fails here with SATCHEL_E_IO). `filename` NULL means the path's last
-** component, `content_type` NULL means the type inferred from the file name. */
+/* Adds a part streamed from the file at `path` (NUL-terminated, borrowed; opened and sized
+** now, so a missing file fails here with SATCHEL_E_IO, and the body's length counts the size it
+** has now). `filename` NULL means the path's last component, `content_type` NULL means the type
+** inferred from the file name. */
 SATCHEL_API satchel_status satchel_multipart_add_file(satchel_multipart *multipart, const char *name, size_t name_length, const char *path, const char *filename, size_t filename_length, const char *content_type, size_t content_type_length);
 
 /* Adds a part whose bytes come from `source` (the struct is copied; its userdata is owned by
@@ -582,7 +584,8 @@ SATCHEL_API satchel_status satchel_multipart_content_length(int64_t *out_length,
 ** SATCHEL_E_IO. */
 SATCHEL_API satchel_status satchel_multipart_read(size_t *out_count, satchel_multipart *multipart, uint8_t *buffer, size_t capacity);
 
-/* Starts the body over from its first byte. SATCHEL_E_IO when a callback part cannot rewind. */
+/* Starts the body over from its first byte. SATCHEL_E_IO, at this call, when a callback part
+** that has been read has no rewind callback (the body stays where it was). */
 SATCHEL_API satchel_status satchel_multipart_rewind(satchel_multipart *multipart);
 
 /* ---------------------------------------------------------------------------------------- */

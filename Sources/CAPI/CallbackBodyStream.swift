@@ -46,6 +46,9 @@ final class CallbackSource: @unchecked Sendable {
 
     fileprivate var isRewindable: Bool { source.rewind != nil }
 
+    /// Whether the source has been read and has no rewind callback, so a new pass cannot read it.
+    var cannotRewind: Bool { !isRewindable && hasBeenRead.withLock { $0 } }
+
     fileprivate func rewind() throws {
         guard let rewind = source.rewind else {
             throw SatchelError(.io, "the part's source cannot rewind (its rewind callback is NULL)")

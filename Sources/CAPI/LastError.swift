@@ -24,10 +24,13 @@ enum LastError {
         return satchel_status(error.code)
     }
 
-    /// Stores `message` as this thread's message.
+    /// Stores `message` as this thread's message, on one line: a line break inside it (libxml2
+    /// ends its messages with one) becomes a space, and trailing white space goes.
     static func store(_ message: String) {
+        var line = String(message.unicodeScalars.map { $0 == "\n" || $0 == "\r" ? " " : Character($0) })
+        while line.last?.isWhitespace == true { line.removeLast() }
         let previous = pthread_getspecific(key)
-        pthread_setspecific(key, strdup(message))
+        pthread_setspecific(key, strdup(line))
         free(previous)
     }
 

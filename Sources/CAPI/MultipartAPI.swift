@@ -76,12 +76,21 @@ public func satchel_multipart_add_file(
         let mediaType = try contentType.map { _ throws(SatchelError) in
             try Arguments.mediaType(contentType, contentTypeLength, "content_type")
         }
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else {
-            throw SatchelError(.io, "cannot open \(path): \(String(cString: strerror(errno)))")
+        // Sized now: the header promises SATCHEL_E_IO for a file that changes size after it was
+        // added, so a Content-Length announced from it is the length sent.
+        let size = try FileBodyStream(path: path).length ?? 0
+        let baseName = path.split(separator: "/").last.map(String.init) ?? path
+        try handle.add {
+            try $0.append(
+                name: name, filename: filename ?? baseName, mediaType: mediaType, length: size,
+                stream: {
+                    let stream = try FileBodyStream(path: path)
+                    if let now = stream.length, now != size {
+                        throw SatchelError(.io, "\(path) changed size from \(size) to \(now) bytes since it was added")
+                    }
+                    return stream
+                })
         }
-        close(descriptor)
-        try handle.add { try $0.append(fileAt: path, name: name, filename: filename, mediaType: mediaType) }
     }
 }
 
@@ -99,6 +108,7 @@ public func satchel_multipart_add_callback(
             try Arguments.mediaType(contentType, contentTypeLength, "content_type")
         }
         let callbackSource = try CallbackSource(try Arguments.versioned(source, "source"))
+        handle.callbackSources.append(callbackSource)
         try handle.add {
             try $0.append(
                 name: name, filename: filename, mediaType: mediaType, length: callbackSource.declaredLength,
@@ -151,6 +161,11 @@ public func satchel_multipart_read(
 @c @implementation
 public func satchel_multipart_rewind(_ multipart: OpaquePointer?) -> satchel_status {
     guarded {
-        try MultipartHandle.from(multipart).stream?.rewind()
+        let handle = try MultipartHandle.from(multipart)
+        if let index = handle.callbackSources.firstIndex(where: \.cannotRewind) {
+            throw SatchelError(
+                .io, "callback part \(index) has been read and its source cannot rewind (its rewind callback is NULL)")
+        }
+        try handle.stream?.rewind()
     }
 }

@@ -13,6 +13,8 @@ final class MultipartHandle: CHandle {
     var stream: MultipartBodyStream?
     /// The Content-Type as a C string.
     let contentType: CBuffer
+    /// The sources of the callback parts, in order, to refuse a rewind that one cannot follow.
+    var callbackSources: [CallbackSource] = []
 
     init(_ form: MultipartFormData) {
         self.form = form

@@ -81,7 +81,8 @@ public func satchel_value_part(
             return (buffer.cString, buffer.count)
         }
         (part.pointee.name, part.pointee.name_length) = text(.partName(index), element.part.name)
-        (part.pointee.filename, part.pointee.filename_length) = text(.partFilename(index), element.part.filename)
+        (part.pointee.filename, part.pointee.filename_length) = text(
+            .partFilename(index), element.part.filenameStar ?? element.part.filename)
         (part.pointee.content_type, part.pointee.content_type_length) = text(
             .partContentType(index), element.part.contentType)
         part.pointee.size = UInt64(element.part.size)

@@ -101,8 +101,9 @@ public struct MediaRangeList: Sendable, Hashable, CustomStringConvertible {
     /// The list as an `Accept` header value; weights of 1 are left out.
     public var description: String {
         ranges.map { range in
-            guard range.quality < 1 else { return range.mediaType.description }
-            return "\(range.mediaType);q=\(String(format3: range.quality))"
+            let text = range.mediaType.text(parameterSeparator: ";")
+            guard range.quality < 1 else { return text }
+            return "\(text);q=\(String(format3: range.quality))"
         }.joined(separator: ", ")
     }
 }

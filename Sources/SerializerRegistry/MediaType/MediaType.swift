@@ -93,11 +93,16 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
         return base * 1_000 + parameters.count
     }
 
-    /// The media type as header text; values are quoted only when they must be.
-    public var description: String {
+    /// The media type as header text, each parameter after `; ` as curl, browsers and every
+    /// HTTP library write them; values are quoted only when they must be.
+    public var description: String { text(parameterSeparator: "; ") }
+
+    /// The media type as text with `separator` before each parameter: `"; "` in a Content-Type,
+    /// `";"` in an Accept header's ranges (as browsers and RFC 9110's examples write them).
+    func text(parameterSeparator separator: String) -> String {
         var text = essence
         for parameter in parameters {
-            text += ";\(parameter.name)=\(MediaTypeParser.quotedIfNeeded(parameter.value))"
+            text += "\(separator)\(parameter.name)=\(MediaTypeParser.quotedIfNeeded(parameter.value))"
         }
         return text
     }

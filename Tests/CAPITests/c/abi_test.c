@@ -7,11 +7,13 @@
 ** HTTP_BASE is an httpbin ("http://127.0.0.1:PORT"); TLS_BASE an httpbin over TLS whose
 ** certificate chains to CA_FILE and whose public key hashes to PIN ("sha256//...").
 */
+#define _POSIX_C_SOURCE 200809L /* mkstemp, write, unlink under -std=c99 */
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "satchel.h"
 
@@ -276,6 +278,12 @@ static void test_builders(satchel_registry *registry) {
     satchel_value_free(object);
 }
 
+/* Whether an error message is one line: no line break in it, no white space at its end. */
+static int ends_cleanly(const char *message) {
+    size_t length = strlen(message);
+    return length > 0 && strchr(message, '\n') == NULL && strchr(message, '\r') == NULL && message[length - 1] != ' ';
+}
+
 static void test_registry_decoding(satchel_registry *registry, const char *png_path) {
     satchel_value *value = NULL, *nodes = NULL;
     const satchel_value *member = NULL;
@@ -294,6 +302,9 @@ static void test_registry_decoding(satchel_registry *registry, const char *png_p
     CHECK(json_is(nodes, "[\"1\",\"2\"]"));
     satchel_value_free(nodes);
     CHECK_STATUS(satchel_value_xml_query(&nodes, value, "//a:i[", SATCHEL_NTS, namespaces), SATCHEL_E_SYNTAX);
+    CHECK(ends_cleanly(satchel_last_error_message()));
+    CHECK_STATUS(satchel_value_xml_query(&nodes, value, "//b:i", SATCHEL_NTS, namespaces), SATCHEL_E_SYNTAX);
+    CHECK(ends_cleanly(satchel_last_error_message()));
     CHECK_STATUS(satchel_value_xml_query(&nodes, value, "count(//i)", SATCHEL_NTS, NULL), SATCHEL_E_TYPE_MISMATCH);
     CHECK(nodes == NULL);
     {
@@ -402,6 +413,28 @@ static void test_registry_decoding(satchel_registry *registry, const char *png_p
         satchel_value_free(value);
     }
 
+    /* libxml2's messages end with a line break; the library's messages never do. */
+    {
+        static const char *const bad[] = {"<a><b></a>", "<a>&undefined;</a>", "<?xml version='1.0' encoding='nope'?><a/>", "<a", "<a b='1' b='2'/>"};
+        for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+            CHECK(satchel_registry_decode(&value, registry, "application/xml", SATCHEL_NTS, bad[i], strlen(bad[i])) != SATCHEL_OK);
+            CHECK(value == NULL && ends_cleanly(satchel_last_error_message()));
+        }
+    }
+
+    /* A part's filename is its filename* decoded when it has one (the ASCII fallback otherwise). */
+    {
+        const char *body = "--B\r\nContent-Disposition: form-data; name=\"f\"; filename=\"caf_.txt\"; filename*=UTF-8''caf%C3%A9.txt\r\n\r\nx\r\n--B--\r\n";
+        satchel_part part;
+        memset(&part, 0, sizeof part);
+        part.struct_size = sizeof part;
+        part.abi_version = SATCHEL_ABI_VERSION;
+        OK(satchel_registry_decode(&value, registry, "multipart/form-data; boundary=B", SATCHEL_NTS, body, strlen(body)));
+        OK(satchel_value_part(&part, value, 0));
+        CHECK(part.filename != NULL && strcmp(part.filename, "caf\xc3\xa9.txt") == 0 && part.filename_length == 9);
+        satchel_value_free(value);
+    }
+
     /* Multipart flags: unknown bits refused; CRLF only makes a bare LF an error; back to the default. */
     CHECK_STATUS(satchel_registry_set_multipart_flags(registry, 8), SATCHEL_E_INVALID_ARGUMENT);
     CHECK_STATUS(satchel_registry_set_multipart_flags(NULL, 0), SATCHEL_E_INVALID_ARGUMENT);
@@ -467,7 +500,7 @@ static void test_multipart(satchel_registry *registry, const char *file_path) {
     string_source known = {"callback bytes", 0, 0}, unknown = {"more bytes", 0, 0};
     const char *content_type = NULL;
     size_t content_type_length = 0, total, again, count = 0;
-    int64_t length = 0;
+    int64_t length = 0, again_length = 0;
     uint8_t *body = (uint8_t *)malloc(65536), *second = (uint8_t *)malloc(65536);
     satchel_value *value = NULL;
     char type[256];
@@ -475,7 +508,8 @@ static void test_multipart(satchel_registry *registry, const char *file_path) {
     CHECK_STATUS(satchel_multipart_create(&multipart, "bad boundary!", SATCHEL_NTS), SATCHEL_E_INVALID_ARGUMENT);
     OK(satchel_multipart_create(&multipart, "abc123", SATCHEL_NTS));
     OK(satchel_multipart_content_type(&content_type, &content_type_length, multipart));
-    CHECK(strcmp(content_type, "multipart/form-data;boundary=abc123") == 0 && content_type_length == strlen(content_type));
+    /* "; " before the boundary, as curl, browsers and every HTTP library write it. */
+    CHECK(strcmp(content_type, "multipart/form-data; boundary=abc123") == 0 && content_type_length == strlen(content_type));
     OK(satchel_multipart_add_field(multipart, "note", SATCHEL_NTS, "h\xc3\xa9llo", SATCHEL_NTS));
     OK(satchel_multipart_add_data(multipart, "data", 4, "\x01\x02\x03", 3, "d.bin", SATCHEL_NTS, NULL, 0));
     OK(satchel_multipart_add_file(multipart, "file", 4, file_path, NULL, 0, "image/png", SATCHEL_NTS));
@@ -543,6 +577,38 @@ static void test_multipart(satchel_registry *registry, const char *file_path) {
     OK(satchel_multipart_add_callback(multipart, "bad", 3, NULL, 0, NULL, 0, &source));
     CHECK(read_all(multipart, body, 65536, 100) == (size_t)-1);
     satchel_multipart_free(multipart);
+
+    /* A source without rewind: the rewind itself says it cannot start over once it was read. */
+    known.offset = 0;
+    OK(satchel_multipart_create(&multipart, NULL, 0));
+    source.length = -1;
+    source.read = source_read;
+    source.userdata = &known;
+    OK(satchel_multipart_add_callback(multipart, "once", 4, NULL, 0, NULL, 0, &source));
+    OK(satchel_multipart_rewind(multipart)); /* nothing read yet: nothing to start over */
+    CHECK(read_all(multipart, body, 65536, 100) != (size_t)-1);
+    CHECK_STATUS(satchel_multipart_rewind(multipart), SATCHEL_E_IO);
+    CHECK(contains(satchel_last_error_message(), "cannot rewind"));
+    satchel_multipart_free(multipart);
+
+    /* A file that changes size after it was added: the length announced stays the one sized
+    ** when it was added, and reading fails rather than sending another length. */
+    {
+        char path[] = "/tmp/satchel-abi-XXXXXX";
+        int descriptor = mkstemp(path);
+        CHECK(descriptor >= 0 && write(descriptor, "12345", 5) == 5);
+        OK(satchel_multipart_create(&multipart, "grow", SATCHEL_NTS));
+        OK(satchel_multipart_add_file(multipart, "f", 1, path, "f.txt", SATCHEL_NTS, NULL, 0));
+        OK(satchel_multipart_content_length(&length, multipart));
+        CHECK(write(descriptor, "678", 3) == 3);
+        OK(satchel_multipart_content_length(&again_length, multipart));
+        CHECK(again_length == length);
+        CHECK(read_all(multipart, body, 65536, 100) == (size_t)-1);
+        CHECK(contains(satchel_last_error_message(), "changed size from 5 to 8"));
+        satchel_multipart_free(multipart);
+        close(descriptor);
+        unlink(path);
+    }
     free(body);
     free(second);
 }
@@ -797,7 +863,7 @@ static void test_transport(const char *base, const char *tls_base, const char *c
     CHECK(json_is(member, "\"hi\""));
     OK(satchel_value_object_get(&member, satchel_response_value(response), "headers", SATCHEL_NTS));
     OK(satchel_value_object_get(&member, member, "Content-Type", SATCHEL_NTS));
-    CHECK(json_is(member, "\"text/plain;charset=utf-8\""));
+    CHECK(json_is(member, "\"text/plain; charset=utf-8\""));
     satchel_response_free(response);
     satchel_request_free(request);
 

@@ -136,17 +136,17 @@ struct MediaTypeParsingTests {
     @Test func settingParameter() throws {
         let type = try mediaType("text/plain; Charset=latin1; format=flowed")
         let replaced = type.setting(parameter: "CHARSET", to: "UTF-8")
-        #expect(replaced.description == "text/plain;charset=utf-8;format=flowed")
+        #expect(replaced.description == "text/plain; charset=utf-8; format=flowed")
         let added = type.setting(parameter: "delsp", to: "yes")
-        #expect(added.description == "text/plain;charset=latin1;format=flowed;delsp=yes")
-        #expect(type.description == "text/plain;charset=latin1;format=flowed")  // unchanged
+        #expect(added.description == "text/plain; charset=latin1; format=flowed; delsp=yes")
+        #expect(type.description == "text/plain; charset=latin1; format=flowed")  // unchanged
     }
 }
 
 @Suite("MediaType rendering")
 struct MediaTypeDescriptionTests {
     @Test func tokensAreNotQuoted() throws {
-        #expect(try mediaType("Text/Plain ; Charset=\"UTF-8\"").description == "text/plain;charset=utf-8")
+        #expect(try mediaType("Text/Plain ; Charset=\"UTF-8\"").description == "text/plain; charset=utf-8")
         #expect(try mediaType("application/vnd.api+json").description == "application/vnd.api+json")
     }
 
@@ -166,7 +166,7 @@ struct MediaTypeDescriptionTests {
         ]
         for (value, rendered) in cases {
             let type = MediaType.plainText.setting(parameter: "x", to: value)
-            #expect(type.description == "text/plain;x=\(rendered)", "\(value)")
+            #expect(type.description == "text/plain; x=\(rendered)", "\(value)")
         }
     }
 

@@ -159,7 +159,7 @@ struct RegistryRequestTests {
         let request = HTTPRequest(method: .post, scheme: "https", authority: "example.com", path: "/")
         let serialized = try registry.serialize(["a": [true]], into: request, as: .json)
         #expect(serialized.body == Array(#"{"a":[true]}"#.utf8))
-        #expect(serialized.request.headerFields[.contentType] == "application/json;charset=utf-8")
+        #expect(serialized.request.headerFields[.contentType] == "application/json; charset=utf-8")
         #expect(serialized.request.headerFields[.userAgent] != nil)
     }
 

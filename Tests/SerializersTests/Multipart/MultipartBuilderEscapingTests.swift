@@ -139,7 +139,7 @@ struct MultipartBuilderEscapingTests {
             #expect(try MultipartBoundary(boundary.value) == boundary)
             seen.insert(boundary.value)
             let form = MultipartFormData(boundary: boundary)
-            #expect(form.contentType.description == "multipart/form-data;boundary=\(boundary.value)")
+            #expect(form.contentType.description == "multipart/form-data; boundary=\(boundary.value)")
         }
         #expect(seen.count == 200)
         // Each hex digit position takes many values: the bits are not constant.
@@ -171,16 +171,16 @@ struct MultipartBuilderEscapingTests {
     func boundaryQuoting() throws {
         #expect(
             MultipartFormData(boundary: try Support.boundary("simple-1.2_3")).contentType.description
-                == "multipart/form-data;boundary=simple-1.2_3")
+                == "multipart/form-data; boundary=simple-1.2_3")
         #expect(
             MultipartFormData(boundary: try Support.boundary("has space")).contentType.description
-                == "multipart/form-data;boundary=\"has space\"")
+                == "multipart/form-data; boundary=\"has space\"")
         #expect(
             MultipartFormData(boundary: try Support.boundary("a:b=c?")).contentType.description
-                == "multipart/form-data;boundary=\"a:b=c?\"")
+                == "multipart/form-data; boundary=\"a:b=c?\"")
         var related = MultipartFormData(subtype: .related, boundary: try Support.boundary())
         try related.addContentTypeParameter(name: "type", value: "application/json")
-        #expect(related.contentType.description == "multipart/related;boundary=AaB03x;type=\"application/json\"")
+        #expect(related.contentType.description == "multipart/related; boundary=AaB03x; type=\"application/json\"")
         #expect(throws: SatchelError.self) { try related.addContentTypeParameter(name: "Boundary", value: "x") }
         #expect(throws: SatchelError.self) { try related.addContentTypeParameter(name: "a b", value: "x") }
     }
@@ -289,7 +289,7 @@ struct MultipartBuilderEscapingTests {
         let body = Support.text(try form.bytes())
         #expect(body.contains("name=\"inferred\"; filename=\"table.csv\"\r\nContent-Type: text/csv\r\n"))
         #expect(
-            body.contains("name=\"overridden\"; filename=\"table.csv\"\r\nContent-Type: text/plain;charset=utf-8\r\n"))
+            body.contains("name=\"overridden\"; filename=\"table.csv\"\r\nContent-Type: text/plain; charset=utf-8\r\n"))
         #expect(body.contains("filename=\"t.json\"\r\nContent-Type: application/json\r\n"))
         #expect(body.contains("filename=\"report\"\r\nContent-Type: application/pdf\r\n"))
         #expect(body.contains("filename=\"x.unknownext123\"\r\nContent-Type: application/octet-stream\r\n"))

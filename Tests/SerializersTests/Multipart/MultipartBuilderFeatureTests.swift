@@ -213,7 +213,7 @@ struct MultipartBuilderFeatureTests {
         let request = HTTPRequest(method: .post, scheme: "https", authority: "example.com", path: "/upload")
         let serialized = try serializer.serialize(["b": "2", "a": ["x": 1]], into: request)
         #expect(serialized.body == body)
-        #expect(serialized.request.headerFields[.contentType] == "multipart/form-data;boundary=AaB03x")
+        #expect(serialized.request.headerFields[.contentType] == "multipart/form-data; boundary=AaB03x")
         #expect(serialized.request.headerFields[.userAgent] != nil)
 
         let random = MultipartRequestSerializer()

@@ -41,7 +41,7 @@ struct MultipartBuilderTests {
         let body = try stream.bytes()
         #expect(Support.text(body) == expected)
         #expect(body.count == 215)
-        #expect(form.contentType.description == "multipart/form-data;boundary=AaB03x")
+        #expect(form.contentType.description == "multipart/form-data; boundary=AaB03x")
     }
 
     /// RFC 2388 §4.3's example of several files in one field, written as a nested
@@ -80,7 +80,7 @@ struct MultipartBuilderTests {
             + "Larry\r\n"
             + "--AaB03x\r\n"
             + "Content-Disposition: form-data; name=\"files\"\r\n"
-            + "Content-Type: multipart/mixed;boundary=BbC04y\r\n"
+            + "Content-Type: multipart/mixed; boundary=BbC04y\r\n"
             + "\r\n"
             + nested
             + "\r\n--AaB03x--\r\n"
@@ -147,7 +147,7 @@ struct MultipartBuilderTests {
             body == "--AaB03x\r\nContent-Type: text/plain\r\n\r\nhi\r\n"
                 + "--AaB03x\r\nContent-Disposition: attachment; filename=\"b.txt\"\r\nContent-Type: text/plain\r\n\r\n"
                 + "\r\n--AaB03x--\r\n")
-        #expect(form.contentType.description == "multipart/mixed;boundary=AaB03x")
+        #expect(form.contentType.description == "multipart/mixed; boundary=AaB03x")
     }
 
     // MARK: - Form parameters

@@ -194,7 +194,7 @@ import Testing
             let head = HTTPRequest(method: method, scheme: "https", authority: "h.test", path: "/notes")
             let request = try serializer.serialize("Grüße", into: head)
             #expect(request.body == Array("Grüße".utf8))
-            #expect(request.request.headerFields[.contentType] == "text/plain;charset=utf-8")
+            #expect(request.request.headerFields[.contentType] == "text/plain; charset=utf-8")
             #expect(request.request.path == "/notes")
         }
         #expect(try serializer.encodeBody(.bytes([0x61, 0x62])) == [0x61, 0x62])

@@ -70,7 +70,7 @@ import Testing
                 """)
         let serialized = try XMLRequestSerializer().serialize(
             ["a": 1], into: HTTPRequest(method: .post, scheme: "http", authority: "h", path: "/"))
-        #expect(serialized.request.headerFields[.contentType] == "application/xml;charset=utf-8")
+        #expect(serialized.request.headerFields[.contentType] == "application/xml; charset=utf-8")
         #expect(
             String(decoding: serialized.body ?? [], as: UTF8.self)
                 == "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<a>1</a>")

@@ -43,7 +43,7 @@ struct SessionRegistryTests {
         let response = try await session.upload(
             .multipart(TextSource(text: "from a source")), to: "anything", method: .put, parameters: ["q": "1"])
         #expect(response.value?["data"]?.stringValue == "from a source")
-        #expect(response.value?["headers"]?["Content-Type"]?.stringValue == "text/plain;charset=utf-8")
+        #expect(response.value?["headers"]?["Content-Type"]?.stringValue == "text/plain; charset=utf-8")
         #expect(response.value?["args"]?["q"]?.stringValue == "1")
         // A 307 redirect sends the body again: a second stream from the source.
         let redirected = try await session.upload(

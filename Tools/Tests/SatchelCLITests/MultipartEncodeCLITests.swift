@@ -64,7 +64,7 @@ import Testing
         #expect(lines.first == "POST / HTTP/1.1")
         let contentType = try #require(lines.first { $0.hasPrefix("Content-Type: ") })
         let boundary = String(try #require(contentType.split(separator: "=").last))
-        #expect(contentType == "Content-Type: multipart/form-data;boundary=\(boundary)")
+        #expect(contentType == "Content-Type: multipart/form-data; boundary=\(boundary)")
         #expect(boundary.hasPrefix("satchel-") && boundary.count == 40)
         #expect(lines.contains("Content-Length: \(body.count)"))
         #expect(body.starts(with: Array("--\(boundary)\r\n".utf8)))

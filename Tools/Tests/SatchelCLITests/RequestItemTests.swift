@@ -57,7 +57,7 @@ import Testing
         #expect(echo["files"] as? [String: String] == ["upload": "file contents\n"])
         #expect(echo["form"] as? [String: String] == ["note": "hi", "long": "from a file"])
         let type = (echo["headers"] as? [String: String])?["Content-Type"] ?? ""
-        #expect(type.hasPrefix("multipart/form-data;boundary="))
+        #expect(type.hasPrefix("multipart/form-data; boundary="))
     }
 
     @Test func multipartFlagWithoutFiles() throws {

@@ -87,7 +87,7 @@ import Testing
             ["encode", "--as", "xml", "--include-headers", "--root-element", "list"],
             input: Array(##"[{"@id":1,"#text":"a"},2]"##.utf8))
         #expect(result.status == 0, "\(result.errorOutput)")
-        #expect(result.output.contains("Content-Type: application/xml;charset=utf-8\r\n"))
+        #expect(result.output.contains("Content-Type: application/xml; charset=utf-8\r\n"))
         #expect(
             result.output.hasSuffix(
                 "\r\n\r\n<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<list><item id=\"1\">a</item><item>2</item></list>"

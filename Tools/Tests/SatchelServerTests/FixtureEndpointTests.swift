@@ -106,7 +106,7 @@ final class FixtureEndpointTests: XCTestCase {
             let binary = await session.fetch("plist-binary")
             XCTAssertEqual(Array(binary.body.prefix(8)), Array("bplist00".utf8))
             let xml = await session.fetch("xml")
-            XCTAssertEqual(xml.response?.headerFields[.contentType], "application/xml;charset=utf-8")
+            XCTAssertEqual(xml.response?.headerFields[.contentType], "application/xml; charset=utf-8")
             let document = try XCTUnwrap(try ServerTestSupport.json(xml).xmlDocument)
             XCTAssertEqual(try document.nodes(xpath: "/fixture/owner/login")[0]["children"], ["satchel"])
 
