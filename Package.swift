@@ -15,7 +15,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
@@ -55,7 +54,6 @@ let package = Package(
                 "CSatchelImageCodecs",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // libcurl behind typed setters: curl_easy_setopt and curl_easy_getinfo are variadic.
@@ -75,7 +73,6 @@ let package = Package(
                 "CSatchelNetlink",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // Umbrella module: `import Satchel`; what needs both the formats and the transport (a
@@ -113,7 +110,6 @@ let package = Package(
             dependencies: [
                 "Transport", "Serializers", "SerializerRegistry", "SatchelTestSupport",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // The C ABI from C: compilers, the installed library, valgrind, AddressSanitizer, examples.

@@ -1,4 +1,3 @@
-import Crypto
 import SerializerRegistry
 
 #if canImport(Glibc)
@@ -117,7 +116,7 @@ public final class MultipartBodyStream: BodyStream {
         bytesSent += Int64(produced)
         packetsSent += 1
         if hasher != nil {
-            hasher?.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<produced]))
+            hasher?.update(UnsafeRawBufferPointer(rebasing: buffer[0..<produced]))
             if phase == .finished, let digest = hasher?.finalize() {
                 sha256Digest = Array(digest)
             }

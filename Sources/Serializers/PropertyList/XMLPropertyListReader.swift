@@ -113,7 +113,7 @@ struct XMLPropertyListReader {
             throw SatchelError(.truncatedInput, "unterminated XML declaration", offset: start)
         }
         let declaration = String(decoding: bytes[start..<end], as: UTF8.self)
-        if let range = declaration.range(of: "encoding") {
+        if let range = declaration.firstRange(of: "encoding") {
             let rest = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\t" }
             if let quote = rest.first, quote == "\"" || quote == "'" {
                 let name = rest.dropFirst().prefix { $0 != quote }.lowercased()

@@ -1,5 +1,15 @@
-import Foundation
 import SerializerRegistry
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// What a later download needs to continue an interrupted one: where the partial file is and
 /// which version of the resource it holds (AFNetworking's resume data).
@@ -33,8 +43,7 @@ public struct ResumeData: Codable, Sendable, Hashable {
     public static func stored(for destination: String) -> (record: ResumeData, bytesOnDisk: Int64)? {
         guard let data = FileManager.default.contents(atPath: recordPath(for: destination)),
             let record = try? JSONDecoder().decode(ResumeData.self, from: data),
-            let attributes = try? FileManager.default.attributesOfItem(atPath: partialPath(for: destination)),
-            let size = (attributes[.size] as? NSNumber)?.int64Value
+            let size = (try? FileBodyStream(path: partialPath(for: destination)))?.length
         else { return nil }
         return (record, size)
     }
@@ -47,7 +56,7 @@ public struct ResumeData: Codable, Sendable, Hashable {
         } catch {
             throw SatchelError(
                 .io,
-                "cannot write the resume record \(Self.recordPath(for: destination)): \(error.localizedDescription)")
+                "cannot write the resume record \(Self.recordPath(for: destination)): \(error)")
         }
     }
 

@@ -1,6 +1,11 @@
 import CSatchelCurl
-import Foundation
 import SerializerRegistry
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension Transfer {
     /// Applies the security policy: trust store or pinned anchors, host-name check, public-key pins.

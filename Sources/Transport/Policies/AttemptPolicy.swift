@@ -1,6 +1,11 @@
-import Foundation
 import HTTPTypes
 import SerializerRegistry
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Decides, from one attempt's result, whether a request is done, redirected or retried.
 struct AttemptPolicy: Sendable {
@@ -41,13 +46,11 @@ struct AttemptPolicy: Sendable {
 
     /// `Retry-After` as seconds or an HTTP date (RFC 9110 §10.2.3).
     static func retryAfter(_ response: HTTPResponse) -> Duration? {
-        guard let value = response.headerFields[.retryAfter]?.trimmingCharacters(in: .whitespaces) else { return nil }
+        guard var value = response.headerFields[.retryAfter]?[...] else { return nil }
+        while value.first == " " || value.first == "\t" { value.removeFirst() }
+        while value.last == " " || value.last == "\t" { value.removeLast() }
         if let seconds = Int(value) { return seconds >= 0 ? .seconds(seconds) : nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        guard let date = formatter.date(from: value) else { return nil }
-        return .milliseconds(max(0, Int(date.timeIntervalSinceNow * 1000)))
+        guard let date = HTTPDate.secondsSince1970(String(value)) else { return nil }
+        return .milliseconds(Int(max(0, (Double(date) - Date().timeIntervalSince1970) * 1000)))
     }
 }

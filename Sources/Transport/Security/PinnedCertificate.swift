@@ -1,6 +1,10 @@
-import Crypto
-import Foundation
 import SerializerRegistry
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// An X.509 certificate to pin, kept as DER.
 public struct PinnedCertificate: Sendable, Hashable {
@@ -19,7 +23,10 @@ public struct PinnedCertificate: Sendable, Hashable {
     public static func certificates(pem: String) throws(SatchelError) -> [PinnedCertificate] {
         var certificates: [PinnedCertificate] = []
         var base64: String?
-        for line in pem.split(whereSeparator: \.isNewline).map({ $0.trimmingCharacters(in: .whitespaces) }) {
+        let lines = pem.split(whereSeparator: \.isNewline).map { line in
+            String(line.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        }
+        for line in lines {
             if line == "-----BEGIN CERTIFICATE-----" {
                 base64 = ""
             } else if line == "-----END CERTIFICATE-----", let text = base64 {
@@ -46,7 +53,7 @@ public struct PinnedCertificate: Sendable, Hashable {
         do {
             bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         } catch {
-            throw SatchelError(.io, "cannot read certificate file \(path): \(error.localizedDescription)")
+            throw SatchelError(.io, "cannot read certificate file \(path): \(error)")
         }
         if bytes.first == 0x30 { return [try PinnedCertificate(der: bytes)] }
         return try certificates(pem: String(decoding: bytes, as: UTF8.self))
@@ -63,6 +70,6 @@ public struct PinnedCertificate: Sendable, Hashable {
     public var publicKeySHA256: String {
         // The initialiser checked the structure, so the lookup cannot fail here.
         let info = (try? DERCertificate.subjectPublicKeyInfo(in: der)) ?? []
-        return Data(SHA256.hash(data: info)).base64EncodedString()
+        return Data(SHA256.hash(info)).base64EncodedString()
     }
 }
