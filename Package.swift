@@ -116,7 +116,7 @@ let package = Package(
         .testTarget(
             name: "CAPITests",
             dependencies: ["CAPI", "SerializerRegistry", "Serializers", "SatchelTestSupport"],
-            exclude: ["c"]
+            exclude: ["c", "swift"]
         ),
     ],
     swiftLanguageModes: [.v6]
