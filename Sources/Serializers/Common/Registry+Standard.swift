@@ -1,7 +1,8 @@
 import SerializerRegistry
 
 extension Registry {
-    /// A registry with every built-in serializer: JSON, form, multipart, XML, property lists and
+    /// A registry with every built-in serializer: JSON, form, multipart, XML, property lists (XML,
+    /// and binary for `application/x-bplist`) and
     /// text (`text/plain` writing, `text/*` reading), request and response side; problem details
     /// (`application/problem+json`), embedded HTTP messages (`application/http`, batch parts) and
     /// images (PNG, JPEG) response side.
@@ -25,6 +26,9 @@ extension Registry {
         registry.register(MultipartRequestSerializer())
         registry.register(XMLRequestSerializer())
         registry.register(PropertyListRequestSerializer())
+        // Binary property lists are asked for by this name; the body is sent as application/x-plist.
+        registry.register(
+            PropertyListRequestSerializer(format: .binary), for: [MediaType(type: "application", subtype: "x-bplist")])
         registry.register(TextRequestSerializer())
         return registry
     }

@@ -83,4 +83,15 @@ import Testing
         let mismatch = #expect(throws: SatchelError.self) { _ = try wrong.decode(User.self) }
         #expect(mismatch?.code == .typeMismatch)
     }
+
+    @Test func binaryPropertyListsAreAskedForAsXBplist() throws {
+        let registry = Registry.standard()
+        let bplist = MediaType(type: "application", subtype: "x-bplist")
+        let (body, contentType) = try registry.encode(["a": 1], as: bplist)
+        #expect(body.starts(with: Array("bplist00".utf8)))
+        #expect(contentType == PropertyListRequestSerializer.mediaType)
+        #expect(try registry.decode(body, contentType: contentType) == ["a": 1])
+        let (xml, _) = try registry.encode(["a": 1], as: PropertyListRequestSerializer.mediaType)
+        #expect(xml.starts(with: Array("<?xml".utf8)))
+    }
 }

@@ -1,0 +1,136 @@
+"""libsatchel through ctypes: the declarations of include/satchel.h the package uses.
+
+The library is the installed ``libsatchel.so.0`` (``scripts/install-c-library``): found through
+the ``SATCHEL_LIBRARY`` environment variable (a path), else on the loader's path. No compiler is
+needed to install the package.
+"""
+from __future__ import annotations
+
+import ctypes
+import os
+from typing import Any
+
+from .errors import SatchelError
+
+_path = os.environ.get("SATCHEL_LIBRARY", "libsatchel.so.0")
+try:
+    lib = ctypes.CDLL(_path)
+except OSError as error:  # pragma: no cover - depends on the machine
+    raise ImportError(
+        f"satchel: cannot load {_path} ({error}); install the C library (scripts/install-c-library) "
+        "or set SATCHEL_LIBRARY to its path"
+    ) from error
+
+NTS = ctypes.c_size_t(-1).value
+ABI_VERSION = 2
+Handle = ctypes.c_void_p
+c_size_p = ctypes.POINTER(ctypes.c_size_t)
+
+
+def _declare(name: str, restype: Any, *argtypes: Any) -> None:
+    function = getattr(lib, name)
+    function.restype = restype
+    function.argtypes = list(argtypes)
+
+
+def check(status: int, what: str) -> None:
+    """Raises :class:`SatchelError` with libsatchel's message unless ``status`` is 0."""
+    if status != 0:
+        raise SatchelError.from_status(status, lib.satchel_last_error_message().decode("utf-8", "replace"), what)
+
+
+class ImageInfo(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32), ("abi_version", ctypes.c_uint32), ("format", ctypes.c_char_p),
+        ("width", ctypes.c_uint32), ("height", ctypes.c_uint32), ("channels", ctypes.c_uint32),
+        ("bit_depth", ctypes.c_uint32), ("row_stride", ctypes.c_size_t), ("color_type", ctypes.c_char_p),
+        ("orientation", ctypes.c_uint32), ("interlaced", ctypes.c_int), ("progressive", ctypes.c_int),
+        ("has_icc_profile", ctypes.c_int),
+    ]
+
+
+class PartInfo(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32), ("abi_version", ctypes.c_uint32),
+        ("name", ctypes.c_void_p), ("name_length", ctypes.c_size_t),
+        ("filename", ctypes.c_void_p), ("filename_length", ctypes.c_size_t),
+        ("content_type", ctypes.c_void_p), ("content_type_length", ctypes.c_size_t),
+        ("size", ctypes.c_uint64), ("header_count", ctypes.c_size_t), ("value", Handle),
+    ]
+
+
+class HTTPInfo(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32), ("abi_version", ctypes.c_uint32), ("status", ctypes.c_int),
+        ("header_count", ctypes.c_size_t), ("value", Handle),
+    ]
+
+
+def structure(kind: type) -> Any:
+    """A struct of ``kind`` with its size and ABI version filled in."""
+    value = kind()
+    value.struct_size = ctypes.sizeof(kind)
+    value.abi_version = ABI_VERSION
+    return value
+
+
+def text(pointer: int | None, length: int) -> str | None:
+    """A UTF-8 string from a pointer and a length; ``None`` for NULL."""
+    if not pointer:
+        return None
+    return ctypes.string_at(pointer, length).decode("utf-8")
+
+
+P = ctypes.POINTER
+_declare("satchel_version", ctypes.c_char_p)
+_declare("satchel_last_error_message", ctypes.c_char_p)
+_declare("satchel_free", None, ctypes.c_void_p)
+_declare("satchel_registry_create", ctypes.c_int, P(Handle))
+_declare("satchel_registry_free", None, Handle)
+_declare("satchel_registry_set_limit", ctypes.c_int, Handle, ctypes.c_int, ctypes.c_uint64)
+_declare("satchel_registry_set_multipart_flags", ctypes.c_int, Handle, ctypes.c_uint32)
+_declare("satchel_registry_load_plugin", ctypes.c_int, Handle, ctypes.c_char_p)
+_declare("satchel_registry_decode", ctypes.c_int, P(Handle), Handle, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t)
+_declare("satchel_registry_encode", ctypes.c_int, P(ctypes.c_void_p), c_size_p, P(ctypes.c_void_p), Handle, ctypes.c_char_p, ctypes.c_size_t, Handle)
+_declare("satchel_value_free", None, Handle)
+_declare("satchel_value_type", ctypes.c_int, Handle)
+_declare("satchel_value_to_json", ctypes.c_int, P(ctypes.c_void_p), c_size_p, Handle, ctypes.c_uint)
+_declare("satchel_value_get_bool", ctypes.c_int, P(ctypes.c_int), Handle)
+_declare("satchel_value_get_int64", ctypes.c_int, P(ctypes.c_int64), Handle)
+_declare("satchel_value_get_uint64", ctypes.c_int, P(ctypes.c_uint64), Handle)
+_declare("satchel_value_get_double", ctypes.c_int, P(ctypes.c_double), Handle)
+_declare("satchel_value_get_string", ctypes.c_int, P(ctypes.c_void_p), c_size_p, Handle)
+_declare("satchel_value_get_bytes", ctypes.c_int, P(ctypes.c_void_p), c_size_p, Handle)
+_declare("satchel_value_get_date", ctypes.c_int, P(ctypes.c_double), Handle)
+_declare("satchel_value_count", ctypes.c_int, c_size_p, Handle)
+_declare("satchel_value_array_get", ctypes.c_int, P(Handle), Handle, ctypes.c_size_t)
+_declare("satchel_value_object_entry", ctypes.c_int, P(ctypes.c_void_p), c_size_p, P(Handle), Handle, ctypes.c_size_t)
+_declare("satchel_value_create_null", ctypes.c_int, P(Handle))
+_declare("satchel_value_create_bool", ctypes.c_int, P(Handle), ctypes.c_int)
+_declare("satchel_value_create_int64", ctypes.c_int, P(Handle), ctypes.c_int64)
+_declare("satchel_value_create_uint64", ctypes.c_int, P(Handle), ctypes.c_uint64)
+_declare("satchel_value_create_double", ctypes.c_int, P(Handle), ctypes.c_double)
+_declare("satchel_value_create_string", ctypes.c_int, P(Handle), ctypes.c_char_p, ctypes.c_size_t)
+_declare("satchel_value_create_bytes", ctypes.c_int, P(Handle), ctypes.c_char_p, ctypes.c_size_t)
+_declare("satchel_value_create_date", ctypes.c_int, P(Handle), ctypes.c_double)
+_declare("satchel_value_create_array", ctypes.c_int, P(Handle))
+_declare("satchel_value_create_object", ctypes.c_int, P(Handle))
+_declare("satchel_value_array_append", ctypes.c_int, Handle, Handle)
+_declare("satchel_value_object_set", ctypes.c_int, Handle, ctypes.c_char_p, ctypes.c_size_t, Handle)
+_declare("satchel_value_image_info", ctypes.c_int, P(ImageInfo), Handle)
+_declare("satchel_value_image_pixels", ctypes.c_int, P(ctypes.c_void_p), c_size_p, Handle)
+_declare("satchel_value_xml_query", ctypes.c_int, P(Handle), Handle, ctypes.c_char_p, ctypes.c_size_t, P(ctypes.c_char_p))
+_declare("satchel_value_part", ctypes.c_int, P(PartInfo), Handle, ctypes.c_size_t)
+_declare("satchel_value_part_header_at", ctypes.c_int, P(ctypes.c_void_p), c_size_p, P(ctypes.c_void_p), c_size_p, Handle, ctypes.c_size_t, ctypes.c_size_t)
+_declare("satchel_value_http_info", ctypes.c_int, P(HTTPInfo), Handle)
+_declare("satchel_value_http_header_at", ctypes.c_int, P(ctypes.c_void_p), c_size_p, P(ctypes.c_void_p), c_size_p, Handle, ctypes.c_size_t)
+_declare("satchel_value_error", ctypes.c_int, P(ctypes.c_int), P(ctypes.c_char_p), Handle)
+_declare("satchel_multipart_create", ctypes.c_int, P(Handle), ctypes.c_char_p, ctypes.c_size_t)
+_declare("satchel_multipart_free", None, Handle)
+_declare("satchel_multipart_add_field", ctypes.c_int, Handle, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t)
+_declare("satchel_multipart_add_data", ctypes.c_int, Handle, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t)
+_declare("satchel_multipart_add_file", ctypes.c_int, Handle, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t)
+_declare("satchel_multipart_content_type", ctypes.c_int, P(ctypes.c_void_p), c_size_p, Handle)
+_declare("satchel_multipart_content_length", ctypes.c_int, P(ctypes.c_int64), Handle)
+_declare("satchel_multipart_read", ctypes.c_int, c_size_p, Handle, ctypes.c_char_p, ctypes.c_size_t)
+_declare("satchel_multipart_rewind", ctypes.c_int, Handle)
