@@ -46,9 +46,7 @@ struct AttemptPolicy: Sendable {
 
     /// `Retry-After` as seconds or an HTTP date (RFC 9110 §10.2.3).
     static func retryAfter(_ response: HTTPResponse) -> Duration? {
-        guard var value = response.headerFields[.retryAfter]?[...] else { return nil }
-        while value.first == " " || value.first == "\t" { value.removeFirst() }
-        while value.last == " " || value.last == "\t" { value.removeLast() }
+        guard let value = response.headerFields[.retryAfter]?.trimmingSpacesAndTabs else { return nil }
         if let seconds = Int(value) { return seconds >= 0 ? .seconds(seconds) : nil }
         guard let date = HTTPDate.secondsSince1970(String(value)) else { return nil }
         return .milliseconds(Int(max(0, (Double(date) - Date().timeIntervalSince1970) * 1000)))

@@ -23,10 +23,7 @@ public struct PinnedCertificate: Sendable, Hashable {
     public static func certificates(pem: String) throws(SatchelError) -> [PinnedCertificate] {
         var certificates: [PinnedCertificate] = []
         var base64: String?
-        let lines = pem.split(whereSeparator: \.isNewline).map { line in
-            String(line.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
-        }
-        for line in lines {
+        for line in pem.split(whereSeparator: \.isNewline).map(\.trimmingSpacesAndTabs) {
             if line == "-----BEGIN CERTIFICATE-----" {
                 base64 = ""
             } else if line == "-----END CERTIFICATE-----", let text = base64 {
