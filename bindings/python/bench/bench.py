@@ -107,7 +107,7 @@ def main():
         return [part.get_payload(decode=True) for part in message.iter_parts()]
 
     def multipart_parse():
-        return [part.raw for part in pymultipart.MultipartParser(io.BytesIO(parts), boundary, len(parts))]
+        return [part.raw for part in pymultipart.MultipartParser(io.BytesIO(parts), boundary, len(parts), part_limit=1000)]
 
     jobs = [
         ("JSON, one 230-byte record → dict", {
