@@ -22,11 +22,12 @@ from typing import Any, NamedTuple, Optional
 from ._ffi import Handle, check, lib
 from .errors import SatchelError
 from .multipart import MultipartBody
+from .session import Response, Session
 from .values import DecodingFailure, HTTPMessage, Image, Part, ValueOwner, XMLDocument, build, to_json
 
 __all__ = [
     "Registry", "Encoded", "decode", "encode", "version", "SatchelError", "MultipartBody", "Part", "Image",
-    "XMLDocument", "HTTPMessage", "DecodingFailure", "FORMATS", "LIMITS",
+    "XMLDocument", "HTTPMessage", "DecodingFailure", "FORMATS", "LIMITS", "Session", "Response",
 ]
 
 #: The ``as_`` names of :func:`encode` and the media types they stand for.
