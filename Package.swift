@@ -87,13 +87,10 @@ let package = Package(
         .target(
             name: "CAPI",
             dependencies: ["CSatchel", "SerializerRegistry", "Serializers", "Transport"],
-            exclude: ["satchel.map", "satchel.pc.in"],
-            linkerSettings: [
-                .unsafeFlags([
-                    "-Xlinker", "-soname=libsatchel.so.0",
-                    "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/CAPI/satchel.map",
-                ])
-            ]
+            // No linker flags here: they would apply to the test bundles too (a version script
+            // hid AddressSanitizer's allocator from the Swift runtime there). The SONAME, the
+            // exports and the static runtime are given by scripts/install-c-library's link.
+            exclude: ["satchel.map", "satchel.pc.in"]
         ),
         .testTarget(name: "SerializerRegistryTests", dependencies: ["SerializerRegistry"]),
         .testTarget(
