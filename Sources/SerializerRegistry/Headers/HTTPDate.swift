@@ -44,9 +44,9 @@ package enum HTTPDate {
         let clock = time.split(separator: ":").map { Int($0) }
         guard clock.count == 3, time.count == 8, let hour = clock[0], let minute = clock[1], let second = clock[2],
             (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second),
-            day <= daysIn(month: month, year: year)
+            day <= CivilCalendar.daysIn(month: Int64(month), year: Int64(year))
         else { return nil }
-        let days = daysSince1970(year: year, month: month, day: day)
+        let days = CivilCalendar.daysSince1970(year: Int64(year), month: Int64(month), day: Int64(day))
         return days * 86_400 + Int64(hour * 3_600 + minute * 60 + second)
     }
 
@@ -63,24 +63,5 @@ package enum HTTPDate {
     /// 1 to 12 for a month's three-letter name (case-sensitive, as the grammar is).
     private static func monthNumber(_ name: String) -> Int? {
         months.firstIndex(of: name).map { $0 + 1 }
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (Howard Hinnant's
-    /// `days_from_civil`).
-    private static func daysSince1970(year: Int, month: Int, day: Int) -> Int64 {
-        let shifted = month <= 2 ? year - 1 : year
-        let era = (shifted >= 0 ? shifted : shifted - 399) / 400
-        let yearOfEra = shifted - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return Int64(era * 146_097 + dayOfEra - 719_468)
     }
 }
