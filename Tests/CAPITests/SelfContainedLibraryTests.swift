@@ -56,33 +56,34 @@ struct SelfContainedLibraryTests {
         try #require(getuid() == 0, "hiding the toolchain needs root (unshare --mount), as in CI")
         let program = try CLibrary.temporaryDirectory().appendingPathComponent("abi_test")
         try await CLibrary.compile([ABIProgramTests.source], compiler: "gcc", flags: ["-std=c99"], output: program)
-        let runtime = "\(Self.toolchain)/lib/swift/linux/libswiftCore.so"
-        #expect(
-            FileManager.default.fileExists(atPath: runtime), "the toolchain is not where the test looks: \(runtime)")
-        let script = """
-            set -e
-            mount -t tmpfs -o size=1m satchel-hidden '\(Self.toolchain)'
-            if [ -e '\(runtime)' ]; then echo 'the toolchain is still visible'; exit 3; fi
-            exec "$@"
-            """
-        let hidden = try await Command.run(
-            "/usr/bin/unshare",
-            ["--mount", "--propagation", "private", "/bin/sh", "-c", script, "sh", program.path]
-                + (try ABIProgramTests.arguments()))
+        let hidden = try await Self.runHidingTheToolchain(program.path, try ABIProgramTests.arguments())
         #expect(hidden.status == 0, "\(hidden.output.suffix(2000))\n\(hidden.errorOutput.suffix(2000))")
         #expect(hidden.output.contains(" 0 failed"))
 
         let (_, files) = try ExampleTests.payloads()
         let decode = try await ExampleTests.buildExample("decode")
-        let example = try await Command.run(
-            "/usr/bin/unshare",
-            [
-                "--mount", "--propagation", "private", "/bin/sh", "-c", script, "sh", decode.path, "application/json",
-                files["data.json"]!.path, "image/png", files["tiny.png"]!.path,
-            ])
+        let example = try await Self.runHidingTheToolchain(
+            decode.path, ["application/json", files["data.json"]!.path, "image/png", files["tiny.png"]!.path])
         #expect(example.status == 0, "\(example.errorOutput)")
         #expect(example.output.contains(#"{"name":"Ann","ids":[1,18446744073709551615]}"#))
         #expect(example.output.contains("image: png 3x2"))
+    }
+
+    /// Runs `executable` in a mount namespace where the toolchain's folder is an empty tmpfs, so
+    /// that no Swift runtime can be found (needs root).
+    static func runHidingTheToolchain(_ executable: String, _ arguments: [String]) async throws -> Command.Result {
+        let runtime = "\(toolchain)/lib/swift/linux/libswiftCore.so"
+        try #require(
+            FileManager.default.fileExists(atPath: runtime), "the toolchain is not where the test looks: \(runtime)")
+        let script = """
+            set -e
+            mount -t tmpfs -o size=1m satchel-hidden '\(toolchain)'
+            if [ -e '\(runtime)' ]; then echo 'the toolchain is still visible'; exit 3; fi
+            exec "$@"
+            """
+        return try await Command.run(
+            "/usr/bin/unshare",
+            ["--mount", "--propagation", "private", "/bin/sh", "-c", script, "sh", executable] + arguments)
     }
 
     /// A Swift program with a runtime of its own loads the library and uses both runtimes from
