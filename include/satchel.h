@@ -680,6 +680,40 @@ typedef int (*satchel_progress_callback)(void *userdata, int64_t uploaded, int64
 ** until the transfer ends. */
 SATCHEL_API satchel_status satchel_request_set_progress(satchel_request *request, satchel_progress_callback progress, void *userdata);
 
+/* Where the response body goes, instead of memory (where it is decoded): a file, or a
+** callback. The two are exclusive; setting one replaces the other, NULL removes it. */
+
+/* Download flags. */
+#define SATCHEL_DOWNLOAD_RESUME 1u  /* continue a partial download of the same resource */
+
+/* Saves the body to the file at `path` (copied, NUL-terminated), as curl -o does but safely:
+** the bytes go to `path`.part and the file is renamed to `path` only once complete, so `path`
+** never holds a partial or corrupted file. With SATCHEL_DOWNLOAD_RESUME, a partial file left
+** by an interrupted download (error, cancel, crash) is continued: the request carries
+** `Range: bytes=N-` and `If-Range` (the strong ETag or Last-Modified of the first response);
+** a 206 that continues at byte N is appended, a 200 (the resource changed) starts over.
+** Without the flag, a partial file is discarded. An unacceptable status saves nothing (its
+** body is the response's body); satchel_response_download tells what was saved. */
+SATCHEL_API satchel_status satchel_request_set_destination(satchel_request *request, const char *path, unsigned flags);
+
+/* What a data callback returns. */
+#define SATCHEL_DATA_CONTINUE 0  /* more, please */
+#define SATCHEL_DATA_PAUSE 1     /* stop delivering until satchel_task_resume */
+
+/* Called with each piece of the body as it arrives, in order, on a library thread (one call at
+** a time); `data` is valid during the call. Return SATCHEL_DATA_CONTINUE for more,
+** SATCHEL_DATA_PAUSE to pause (a task sent with satchel_session_send_async resumes with
+** satchel_task_resume; meanwhile about 1 MiB more is buffered, then the transfer itself is
+** paused), anything else to cancel (the send ends with SATCHEL_E_CANCELLED). Pausing a transfer
+** sent with satchel_session_send, which has no task to resume, ends it with SATCHEL_E_MISUSE. */
+typedef int (*satchel_data_callback)(void *userdata, const uint8_t *data, size_t length);
+
+/* Delivers the body to `on_data` (NULL removes it) instead of keeping it: the response then
+** has the head only (empty body, no value). An unacceptable status (SATCHEL_E_UNACCEPTABLE_STATUS)
+** ends the send before any data is delivered. `userdata` is borrowed and must stay valid until
+** the transfer ends. */
+SATCHEL_API satchel_status satchel_request_set_data_callback(satchel_request *request, satchel_data_callback on_data, void *userdata);
+
 /* Sends `request` (borrowed) and waits for the response.
 **   out_response  receives the response, owned by the caller (satchel_response_free),
 **                 whenever one arrived -- also when the call then returns
@@ -707,6 +741,10 @@ SATCHEL_API satchel_status satchel_task_cancel(satchel_task *task);
 /* Waits until the task's completion callback has returned. */
 SATCHEL_API satchel_status satchel_task_wait(satchel_task *task);
 
+/* Resumes a transfer its data callback paused; does nothing when it is not paused (a resume
+** that arrives before the pause cancels it out). Safe from any thread. */
+SATCHEL_API satchel_status satchel_task_resume(satchel_task *task);
+
 /* Releases the caller's handle; the transfer goes on and its completion still runs. */
 SATCHEL_API void satchel_task_free(satchel_task *task);
 
@@ -730,6 +768,130 @@ SATCHEL_API satchel_status satchel_response_body(const uint8_t **out_body, size_
 /* The decoded value, owned by the response; NULL when the body carried none or did not
 ** decode. */
 SATCHEL_API const satchel_value *satchel_response_value(const satchel_response *response);
+
+/* What a download saved (satchel_request_set_destination): the bytes now in the file, and how
+** many of them were on disk before (0 when it started from the beginning). Either pointer may
+** be NULL. SATCHEL_E_NOT_FOUND when the request was not a download or nothing was saved. */
+SATCHEL_API satchel_status satchel_response_download(int64_t *out_file_size, int64_t *out_resumed_from, const satchel_response *response);
+
+/* What a transfer cost. Fill struct_size and abi_version before satchel_response_metrics; in a
+** satchel_event the library fills them. Times are milliseconds from the start of the attempt. */
+typedef struct satchel_metrics {
+    uint32_t struct_size;
+    uint32_t abi_version;
+    double name_lookup_ms;     /* DNS resolution done */
+    double connect_ms;         /* TCP connected */
+    double tls_handshake_ms;   /* TLS established (0 without TLS) */
+    double first_byte_ms;      /* first response byte */
+    double total_ms;           /* the last attempt, to its end */
+    double elapsed_ms;         /* all attempts, redirects and retries, with waits between them */
+    int64_t bytes_sent;        /* request bytes, head and body */
+    int64_t bytes_received;    /* response bytes, head and body, as on the wire */
+    uint32_t redirect_count;
+    uint32_t retry_count;
+    int reused_connection;     /* the last attempt went over a connection kept alive */
+    const char *http_version;  /* "1.1", "2", ...; owned by the response or the event */
+} satchel_metrics;
+
+/* Fills `metrics` for the request that produced `response`. */
+SATCHEL_API satchel_status satchel_response_metrics(satchel_metrics *metrics, const satchel_response *response);
+
+/* ---- Events ----------------------------------------------------------------------------- */
+
+/* What happened to a request (Alamofire's EventMonitor). */
+typedef enum satchel_event_kind {
+    SATCHEL_EVENT_START = 1,     /* an attempt is about to be sent (first, redirect, retry) */
+    SATCHEL_EVENT_REDIRECT = 2,  /* a redirect is followed: `status`, `location` */
+    SATCHEL_EVENT_RETRY = 3,     /* a failed attempt is retried: `retry`, `delay_ms`, `error` */
+    SATCHEL_EVENT_METRICS = 4,   /* an attempt's `metrics` are in */
+    SATCHEL_EVENT_COMPLETE = 5   /* the request is done: `status` (0: no response), `error` */
+} satchel_event_kind;
+
+/* One event; every pointer is valid during the callback only. */
+typedef struct satchel_event {
+    uint32_t struct_size;           /* filled by the library */
+    uint32_t abi_version;
+    satchel_event_kind kind;
+    const char *method;             /* "GET", ... */
+    const char *url;                /* the attempt's URL */
+    const char *location;           /* REDIRECT: where to; else NULL */
+    int status;                     /* REDIRECT, COMPLETE: the status code; else 0 */
+    uint32_t retry;                 /* RETRY: 1 for the first retry */
+    uint64_t delay_ms;              /* RETRY: the wait before it */
+    satchel_status error;           /* RETRY, COMPLETE: why, or SATCHEL_OK */
+    const char *message;            /* RETRY, COMPLETE: the error's message; else NULL */
+    const satchel_metrics *metrics; /* METRICS; else NULL */
+} satchel_event;
+
+/* Called for each event of every request the session sends, on a library thread; it must be
+** quick and must not call satchel_session_send or satchel_task_wait. */
+typedef void (*satchel_event_callback)(void *userdata, const satchel_event *event);
+
+/* Sets the session's event callback (NULL removes it) for requests sent after the call;
+** `userdata` is borrowed and must stay valid until the session is freed or the callback
+** replaced and the requests sent before have ended. */
+SATCHEL_API satchel_status satchel_session_set_event_callback(satchel_session *session, satchel_event_callback on_event, void *userdata);
+
+/* ---- Reachability ----------------------------------------------------------------------- */
+
+/* Whether the network, or one host, can be reached (AFNetworkReachabilityManager on Linux,
+** from the kernel's routing table over rtnetlink): a route leads there through an interface
+** that is up. Reachable means a packet has somewhere to go, not that the host answers. */
+typedef struct satchel_reachability satchel_reachability;
+
+typedef enum satchel_reachability_status {
+    SATCHEL_REACHABILITY_UNKNOWN = 0,        /* not decided yet, stopped, or the check failed */
+    SATCHEL_REACHABILITY_NOT_REACHABLE = 1,  /* no route, or the name does not resolve */
+    SATCHEL_REACHABILITY_REACHABLE = 2       /* through `interface_name` */
+} satchel_reachability_status;
+
+typedef enum satchel_interface_kind {
+    SATCHEL_INTERFACE_NONE = 0,
+    SATCHEL_INTERFACE_LOOPBACK = 1,
+    SATCHEL_INTERFACE_WIRED = 2,     /* Ethernet framing, including veth and bridges */
+    SATCHEL_INTERFACE_WIFI = 3,
+    SATCHEL_INTERFACE_CELLULAR = 4,  /* AFNetworking's WWAN */
+    SATCHEL_INTERFACE_OTHER = 5
+} satchel_interface_kind;
+
+/* A reachability status. Fill struct_size and abi_version before the calls that fill it; in a
+** change callback the library fills them. */
+typedef struct satchel_reachability_info {
+    uint32_t struct_size;
+    uint32_t abi_version;
+    satchel_reachability_status status;
+    satchel_interface_kind interface_kind;  /* NONE unless REACHABLE */
+    int32_t interface_index;                /* 0 unless REACHABLE */
+    char interface_name[16];                /* NUL-terminated, "" unless REACHABLE */
+} satchel_reachability_info;
+
+/* The status of `host` (a name or an address, `host_length` bytes or SATCHEL_NTS; NULL for
+** the network in general: a default route) once, now. Blocks while the name resolves.
+** SATCHEL_E_INVALID_ARGUMENT for a malformed host, SATCHEL_E_IO when the kernel cannot be asked. */
+SATCHEL_API satchel_status satchel_reachability_check(satchel_reachability_info *info, const char *host, size_t host_length);
+
+/* Creates a monitor for `host` (as for satchel_reachability_check), idle until started.
+** Owned by the caller (satchel_reachability_free). */
+SATCHEL_API satchel_status satchel_reachability_create(satchel_reachability **out_reachability, const char *host, size_t host_length);
+
+/* Called with each new status (never the same twice in a row), in order, on a library thread. */
+typedef void (*satchel_reachability_callback)(void *userdata, const satchel_reachability_info *info);
+
+/* Starts watching the kernel's link, address and route changes; `on_change` (may be NULL)
+** hears the first status and every change. `userdata` is borrowed until the monitor is
+** stopped. SATCHEL_E_MISUSE when already started; SATCHEL_E_IO when the netlink
+** socket cannot be opened. */
+SATCHEL_API satchel_status satchel_reachability_start(satchel_reachability *reachability, satchel_reachability_callback on_change, void *userdata);
+
+/* The monitor's current status (UNKNOWN before its first decision and after a stop). */
+SATCHEL_API satchel_status satchel_reachability_current(satchel_reachability_info *info, const satchel_reachability *reachability);
+
+/* Stops watching; when it returns, no change callback runs or will run. Does nothing when not
+** started. Must not be called from the change callback. */
+SATCHEL_API void satchel_reachability_stop(satchel_reachability *reachability);
+
+/* Stops the monitor and releases it. NULL does nothing. */
+SATCHEL_API void satchel_reachability_free(satchel_reachability *reachability);
 
 #ifdef __cplusplus
 }

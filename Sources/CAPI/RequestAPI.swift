@@ -99,6 +99,34 @@ public func satchel_request_set_body_multipart(_ request: OpaquePointer?, _ mult
 }
 
 @c @implementation
+public func satchel_request_set_destination(
+    _ request: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ flags: UInt32
+) -> satchel_status {
+    guarded {
+        let handle = try RequestHandle.from(request)
+        guard let path else {
+            handle.destination = .memory
+            return
+        }
+        guard flags & ~UInt32(SATCHEL_DOWNLOAD_RESUME) == 0 else {
+            throw SatchelError(.invalidArgument, "flags: \(flags) has bits that are not SATCHEL_DOWNLOAD_* flags")
+        }
+        handle.destination = .file(
+            path: try Arguments.path(path, "path"), resume: flags & UInt32(SATCHEL_DOWNLOAD_RESUME) != 0)
+    }
+}
+
+@c @implementation
+public func satchel_request_set_data_callback(
+    _ request: OpaquePointer?, _ onData: satchel_data_callback?, _ userdata: UnsafeMutableRawPointer?
+) -> satchel_status {
+    guarded {
+        let handle = try RequestHandle.from(request)
+        handle.destination = onData.map { .callback(DataCallback(function: $0, userdata: userdata)) } ?? .memory
+    }
+}
+
+@c @implementation
 public func satchel_request_set_progress(
     _ request: OpaquePointer?, _ progress: satchel_progress_callback?, _ userdata: UnsafeMutableRawPointer?
 ) -> satchel_status {
@@ -114,14 +142,15 @@ public func satchel_session_send(
     _ outResponse: UnsafeMutablePointer<OpaquePointer?>?, _ session: OpaquePointer?, _ request: OpaquePointer?
 ) -> satchel_status {
     outResponse?.pointee = nil
-    var result: DataResponse?
+    var result: TaskHandle.Outcome?
     let started = guarded {
         let out = try Arguments.required(outResponse, "out_response")
         let sessionHandle = try SessionHandle.from(session)
         let requestHandle = try RequestHandle.from(request)
-        let box = Mutex<DataResponse?>(nil)
-        let task = try TaskHandle.start(session: sessionHandle.session(), request: requestHandle) { response in
-            box.withLock { $0 = response }
+        let box = Mutex<TaskHandle.Outcome?>(nil)
+        let task = try TaskHandle.start(session: sessionHandle.session(), request: requestHandle, isResumable: false) {
+            outcome in
+            box.withLock { $0 = outcome }
         }
         sessionHandle.track(task)
         task.wait()
@@ -130,7 +159,7 @@ public func satchel_session_send(
         out.pointee = result.flatMap(ResponseHandle.retainedPointer(for:))
     }
     guard started == SATCHEL_OK, let result else { return started }
-    return ResponseHandle.status(of: result)
+    return ResponseHandle.status(of: result.response)
 }
 
 @c @implementation
@@ -145,8 +174,9 @@ public func satchel_session_send_async(
         let callback = CompletionCallback(
             function: try Arguments.required(completion, "completion"), userdata: userdata)
         let taskBox = Mutex<TaskHandle?>(nil)
-        let task = try TaskHandle.start(session: sessionHandle.session(), request: requestHandle) { response in
-            callback.call(with: response)
+        let task = try TaskHandle.start(session: sessionHandle.session(), request: requestHandle, isResumable: true) {
+            outcome in
+            callback.call(with: outcome)
             if let task = taskBox.withLock({ $0 }) { sessionHandle.forget(task) }
         }
         taskBox.withLock { $0 = task }
@@ -162,12 +192,12 @@ struct CompletionCallback: @unchecked Sendable {
     let function: satchel_completion_callback
     let userdata: UnsafeMutableRawPointer?
 
-    func call(with response: DataResponse) {
-        let status = ResponseHandle.status(of: response)
-        let message = response.error.map { CBuffer($0.description) }
+    func call(with outcome: TaskHandle.Outcome) {
+        let status = ResponseHandle.status(of: outcome.response)
+        let message = outcome.response.error.map { CBuffer($0.description) }
         withExtendedLifetime(message) {
             function(
-                userdata, status, message?.cString ?? StaticCString.empty, ResponseHandle.retainedPointer(for: response)
+                userdata, status, message?.cString ?? StaticCString.empty, ResponseHandle.retainedPointer(for: outcome)
             )
         }
     }
@@ -176,6 +206,11 @@ struct CompletionCallback: @unchecked Sendable {
 @c @implementation
 public func satchel_task_cancel(_ task: OpaquePointer?) -> satchel_status {
     guarded { try TaskHandle.from(task).cancel() }
+}
+
+@c @implementation
+public func satchel_task_resume(_ task: OpaquePointer?) -> satchel_status {
+    guarded { try TaskHandle.from(task).resume() }
 }
 
 @c @implementation

@@ -18,6 +18,17 @@ final class RequestHandle: CHandle {
     var body = RequestBody.none
     var progress: Progress?
     var progressUserdata: UnsafeMutableRawPointer?
+    var destination = Destination.memory
+
+    /// Where the response body goes.
+    enum Destination {
+        /// Kept and decoded (the default).
+        case memory
+        /// Saved to a file, continuing a partial download when `resume` is set.
+        case file(path: String, resume: Bool)
+        /// Delivered to a C callback as it arrives.
+        case callback(DataCallback)
+    }
 
     init(method: HTTPRequest.Method, url: String) {
         self.method = method

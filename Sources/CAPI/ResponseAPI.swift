@@ -78,3 +78,58 @@ public func satchel_response_body(
 public func satchel_response_value(_ response: OpaquePointer?) -> OpaquePointer? {
     (try? ResponseHandle.from(response))?.value?.borrowedPointer
 }
+
+@c @implementation
+public func satchel_response_download(
+    _ outFileSize: UnsafeMutablePointer<Int64>?, _ outResumedFrom: UnsafeMutablePointer<Int64>?,
+    _ response: OpaquePointer?
+) -> satchel_status {
+    outFileSize?.pointee = 0
+    outResumedFrom?.pointee = 0
+    return guarded {
+        let handle = try ResponseHandle.from(response)
+        guard let download = handle.download else {
+            throw SatchelError(.valueNotFound, "the response is not of a download that saved a file")
+        }
+        outFileSize?.pointee = download.fileSize
+        outResumedFrom?.pointee = download.resumedFrom
+    }
+}
+
+@c @implementation
+public func satchel_response_metrics(
+    _ metrics: UnsafeMutablePointer<satchel_metrics>?, _ response: OpaquePointer?
+) -> satchel_status {
+    guarded {
+        let metrics = try Arguments.versioned(metrics, "metrics")
+        let handle = try ResponseHandle.from(response)
+        metrics.pointee.fill(from: handle.response.metrics, httpVersion: handle.httpVersion)
+    }
+}
+
+extension satchel_metrics {
+    /// The C form of `metrics`, its HTTP version pointing into `httpVersion` (which must outlive
+    /// it); `struct_size` and `abi_version` are left as they are.
+    mutating func fill(from metrics: TransferMetrics, httpVersion: CBuffer) {
+        name_lookup_ms = metrics.nameLookup.milliseconds
+        connect_ms = metrics.connect.milliseconds
+        tls_handshake_ms = metrics.tlsHandshake.milliseconds
+        first_byte_ms = metrics.firstByte.milliseconds
+        total_ms = metrics.total.milliseconds
+        elapsed_ms = metrics.elapsed.milliseconds
+        bytes_sent = metrics.bytesSent
+        bytes_received = metrics.bytesReceived
+        redirect_count = UInt32(clamping: metrics.redirectCount)
+        retry_count = UInt32(clamping: metrics.retryCount)
+        reused_connection = metrics.reusedConnection ? 1 : 0
+        http_version = httpVersion.cString
+    }
+}
+
+extension Duration {
+    /// The duration in milliseconds, with fractions.
+    var milliseconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) * 1_000 + Double(attoseconds) / 1e15
+    }
+}

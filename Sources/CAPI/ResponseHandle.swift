@@ -16,18 +16,25 @@ final class ResponseHandle: @unchecked Sendable, CHandle {
     let body: CBuffer
     /// The decoded value, owned by the response.
     let value: ValueHandle?
+    /// What a download saved, when the request was one and something was saved.
+    let download: (fileSize: Int64, resumedFrom: Int64)?
+    /// The metrics' HTTP version, as a C string.
+    let httpVersion: CBuffer
 
-    init(_ response: DataResponse) {
+    init(_ outcome: TaskHandle.Outcome) {
+        let response = outcome.response
         self.response = response
         headers = (response.response?.headerFields ?? [:]).map { (CBuffer($0.name.rawName), CBuffer($0.value)) }
         body = CBuffer(response.body)
         value = response.value.map { ValueHandle($0, ownedByParent: true) }
+        download = outcome.download
+        httpVersion = CBuffer(response.metrics.httpVersion)
     }
 
     /// A retained pointer for C, when a response arrived.
-    static func retainedPointer(for response: DataResponse) -> OpaquePointer? {
-        guard response.response != nil else { return nil }
-        return ResponseHandle(response).retainedPointer
+    static func retainedPointer(for outcome: TaskHandle.Outcome) -> OpaquePointer? {
+        guard outcome.response.response != nil else { return nil }
+        return ResponseHandle(outcome).retainedPointer
     }
 
     /// The status a transfer ends with: OK, or the response's error.

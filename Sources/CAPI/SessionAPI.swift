@@ -142,3 +142,15 @@ extension HTTPField {
         return value
     }
 }
+
+@c @implementation
+public func satchel_session_set_event_callback(
+    _ session: OpaquePointer?, _ onEvent: satchel_event_callback?, _ userdata: UnsafeMutableRawPointer?
+) -> satchel_status {
+    configure(session) { configuration in
+        configuration.eventMonitors.removeAll { $0 is EventCallbackMonitor }
+        if let onEvent {
+            configuration.eventMonitors.append(EventCallbackMonitor(function: onEvent, userdata: userdata))
+        }
+    }
+}

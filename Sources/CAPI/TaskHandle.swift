@@ -1,61 +1,175 @@
 import CSatchel
 import Dispatch
+import HTTPTypes
 import SerializerRegistry
 import Synchronization
 import Transport
 
-/// The object behind a `satchel_task *`, and the machinery of every send: a ``SessionTask``
-/// whose end wakes the C threads waiting for it.
+/// The object behind a `satchel_task *`, and the machinery of every send: a Swift task that
+/// sends the request with the body going where the request says (memory, a file, a data
+/// callback), whose end wakes the C threads waiting for it.
 final class TaskHandle: Sendable, CHandle {
     static let parameterName = "task"
 
+    /// What a send produced: the response, and for a download what was saved.
+    struct Outcome: Sendable {
+        var response: DataResponse
+        var download: (fileSize: Int64, resumedFrom: Int64)?
+    }
+
     private struct State {
-        var task: SessionTask?
+        var task: Task<Void, Never>?
         var cancelRequested = false
+        /// The data callback's pause, waiting for ``resume()``.
+        var pause: CheckedContinuation<Void, Never>?
+        /// A resume that arrived before the pause it answers.
+        var resumeRequested = false
     }
 
     private let state = Mutex(State())
     private let finished = DispatchSemaphore(value: 0)
+    /// Whether the caller holds the task (satchel_session_send_async) and can resume a pause.
+    private let isResumable: Bool
 
-    private init() {}
+    private init(isResumable: Bool) {
+        self.isResumable = isResumable
+    }
 
-    /// Starts sending `request`; `completion` runs once with the response, then waiters wake.
+    /// Starts sending `request`; `completion` runs once with the outcome, then waiters wake.
     ///
+    /// - Parameter isResumable: whether the caller gets the task, so that a data callback may
+    ///   pause.
     /// - Throws: What building the request throws (no request serializer for the parameters'
     ///   media type).
     static func start(
-        session: Session, request: RequestHandle, completion: @escaping @Sendable (DataResponse) -> Void
+        session: Session, request: RequestHandle, isResumable: Bool,
+        completion: @escaping @Sendable (Outcome) -> Void
     ) throws -> TaskHandle {
-        let handle = TaskHandle()
+        let handle = TaskHandle(isResumable: isResumable)
         let sessionRequest = try request.sessionRequest(registry: session.registry) { [weak handle] in
             handle?.cancel()
         }
-        let task = session.task(for: sessionRequest)
+        let destination = request.destination
+        let task = Task {
+            let outcome = await handle.send(sessionRequest, to: destination, on: session)
+            completion(outcome)
+            handle.finished.signal()
+        }
         let cancelledEarly = handle.state.withLock { state in
             state.task = task
             return state.cancelRequested
         }
         if cancelledEarly { task.cancel() }
-        Task {
-            let response = await task.response
-            completion(response)
-            handle.finished.signal()
-        }
         return handle
     }
 
-    /// Cancels the transfer (also before it has started).
+    /// Cancels the transfer (also before it has started, and while paused).
     func cancel() {
-        let task = state.withLock { state in
+        let (task, pause) = state.withLock { state in
             state.cancelRequested = true
-            return state.task
+            defer { state.pause = nil }
+            return (state.task, state.pause)
         }
         task?.cancel()
+        pause?.resume()
+    }
+
+    /// Lets a paused data callback's transfer go on; a resume before the pause cancels it out.
+    func resume() {
+        let pause = state.withLock { state in
+            defer { state.pause = nil }
+            if state.pause == nil { state.resumeRequested = true }
+            return state.pause
+        }
+        pause?.resume()
     }
 
     /// Blocks the calling thread until the completion has returned.
     func wait() {
         finished.wait()
         finished.signal()  // lets the next waiter through too
+    }
+
+    private func send(
+        _ request: SessionRequest, to destination: RequestHandle.Destination, on session: Session
+    ) async -> Outcome {
+        switch destination {
+        case .memory:
+            return Outcome(response: await session.task(for: request).response)
+        case .file(let path, let resume):
+            let result = await session.downloadResponse(for: request, to: path, resume: resume)
+            let saved = result.error == nil ? (result.fileSize, result.resumedFrom) : nil
+            return Outcome(
+                response: DataResponse(
+                    request: result.request, url: result.url, response: result.response, body: result.errorBody,
+                    decoded: nil, error: result.error, metrics: result.metrics),
+                download: saved)
+        case .callback(let callback):
+            return Outcome(response: await stream(request, to: callback, on: session))
+        }
+    }
+
+    /// Delivers the body to `callback` chunk by chunk, pausing when it asks.
+    private func stream(
+        _ request: SessionRequest, to callback: DataCallback, on session: Session
+    ) async -> DataResponse {
+        let head = HTTPRequest(method: request.method, scheme: nil, authority: nil, path: request.url)
+        var response = DataResponse(
+            request: head, url: request.url, response: nil, body: [], decoded: nil, error: nil,
+            metrics: TransferMetrics())
+        do {
+            let body = try await session.bytes(for: request)
+            response.response = body.response
+            for try await chunk in body {
+                switch callback.deliver(chunk) {
+                case SATCHEL_DATA_CONTINUE: continue
+                case SATCHEL_DATA_PAUSE:
+                    guard isResumable else {
+                        body.cancel()
+                        throw SatchelError(
+                            .misuse,
+                            "the data callback paused a transfer sent with satchel_session_send: no task resumes it")
+                    }
+                    await waitForResume()
+                    try Task.checkCancellation()
+                default:
+                    body.cancel()
+                    throw SatchelError(.cancelled, "\(request.url): the data callback cancelled the transfer")
+                }
+            }
+        } catch {
+            response.error =
+                error is CancellationError
+                ? SatchelError(.cancelled, "\(request.url): the request was cancelled") : SatchelError.wrap(error)
+            if response.response == nil { response.response = response.error?.response }
+        }
+        return response
+    }
+
+    /// Suspends until ``resume()`` or ``cancel()``.
+    private func waitForResume() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let proceed = state.withLock { state in
+                if state.resumeRequested || state.cancelRequested {
+                    state.resumeRequested = false
+                    return true
+                }
+                state.pause = continuation
+                return false
+            }
+            if proceed { continuation.resume() }
+        }
+    }
+}
+
+/// A C data callback and its userdata, called on a library thread, one call at a time.
+struct DataCallback: @unchecked Sendable {
+    // Safe to send: the header makes the caller keep `userdata` valid, and the callback callable
+    // from a library thread, until the transfer ends; the stream calls it from one task.
+    let function: satchel_data_callback
+    let userdata: UnsafeMutableRawPointer?
+
+    func deliver(_ chunk: [UInt8]) -> Int32 {
+        chunk.withUnsafeBufferPointer { function(userdata, $0.baseAddress, $0.count) }
     }
 }

@@ -28,6 +28,17 @@ struct ABIProgramTests {
         #expect(result.output.contains(" 0 failed"))
     }
 
+    /// A reachability monitor in a new network namespace, whose loopback link starts down, hears
+    /// the link come up (`abi_test --reachability-change`; root, as in CI).
+    @Test func reachabilityMonitorHearsALinkComeUp() async throws {
+        try #require(getuid() == 0, "a network namespace of its own needs root, as in CI")
+        let program = try CLibrary.temporaryDirectory().appendingPathComponent("abi_test")
+        try await CLibrary.compile([Self.source], compiler: "gcc", flags: ["-std=c99"], output: program)
+        let result = try await Command.run("/usr/bin/unshare", ["--net", program.path, "--reachability-change"])
+        #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
+        #expect(result.output.contains(" 0 failed"))
+    }
+
     @Test func programIsCleanUnderValgrind() async throws {
         let program = try CLibrary.temporaryDirectory().appendingPathComponent("abi_test")
         try await CLibrary.compile([Self.source], compiler: "gcc", flags: ["-std=c99", "-g"], output: program)

@@ -22,7 +22,19 @@ extension Session {
     ) async throws(SatchelError) -> DownloadResponse {
         var request = SessionRequest(.get, url, parameters: parameters, headers: headers)
         request.progress = progress
-        let resolved = (try? ResolvedURL(url, relativeTo: baseURL))?.absolute ?? url
+        let result = await downloadResponse(for: request, to: destination, resume: resume)
+        if let error = result.error { throw error }
+        return result
+    }
+
+    /// Sends `request` and saves its body to the file `destination`, as
+    /// ``download(_:to:parameters:headers:resume:progress:)`` does; never throws — failures are in
+    /// ``DownloadResponse/error`` (the form the C ABI uses).
+    public func downloadResponse(
+        for request: SessionRequest, to destination: String, resume: Bool = true
+    ) async -> DownloadResponse {
+        var request = request
+        let resolved = (try? ResolvedURL(request.url, relativeTo: baseURL))?.absolute ?? request.url
         if !resume { ResumeData.discard(for: destination) }
         let policy = configuration.retryPolicy
         var retries = 0
@@ -40,23 +52,19 @@ extension Session {
                 request.headers[.range] = nil
                 request.headers[.ifRange] = nil
             }
-            let result = await download(request, from: resolved, to: destination, offset: offset)
+            var result = await download(request, from: resolved, to: destination, offset: offset)
             if offset > 0, result.response?.status.code == 416, !restarted {
                 // The bytes on disk do not fit the resource any more: start over, once.
                 ResumeData.discard(for: destination)
                 restarted = true
                 continue
             }
-            guard let error = result.error else {
-                var done = result
-                done.metrics.retryCount = retries
-                return done
-            }
+            result.metrics.retryCount = retries
             // A transport failure is retried from the bytes now on disk (never by resending
             // the same Range, which would duplicate what arrived meanwhile).
-            guard retries < policy.retryLimit, policy.retryableErrorCodes.contains(error.code), !Task.isCancelled else {
-                throw error
-            }
+            guard let error = result.error, retries < policy.retryLimit,
+                policy.retryableErrorCodes.contains(error.code), !Task.isCancelled
+            else { return result }
             let delay = policy.backoff(beforeRetry: retries)
             for monitor in configuration.eventMonitors {
                 monitor.requestWillRetry(
@@ -65,7 +73,8 @@ extension Session {
             do {
                 try await Task.sleep(for: delay)
             } catch {
-                throw SatchelError(.cancelled, "\(result.url): cancelled while waiting to retry the download")
+                result.error = SatchelError(.cancelled, "\(result.url): cancelled while waiting to retry the download")
+                return result
             }
             retries += 1
         }

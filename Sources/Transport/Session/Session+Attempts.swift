@@ -200,9 +200,13 @@ extension Session {
     ) async -> Transfer.Outcome {
         let url = options.url
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
+            let outcome = await withCheckedContinuation { continuation in
                 cancellation.start(Transfer(options: options, sink: sink) { continuation.resume(returning: $0) })
             }
+            // The transfer holds its sink, which may hold the cancellation (a stream's channel does):
+            // let go of it once it has ended.
+            cancellation.finish()
+            return outcome
         } onCancel: {
             cancellation.cancel(SatchelError(.cancelled, "\(url): the request was cancelled"))
         }
@@ -276,7 +280,7 @@ extension Session {
 
 extension SatchelError {
     /// `error` as a SatchelError (another error becomes ``SatchelError/Code/internal`` with it underlying).
-    static func wrap(_ error: any Error) -> SatchelError {
+    package static func wrap(_ error: any Error) -> SatchelError {
         if let error = error as? SatchelError { return error }
         return SatchelError(.internal, "\(error)", underlying: error)
     }

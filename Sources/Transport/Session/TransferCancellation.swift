@@ -38,6 +38,11 @@ final class TransferCancellation: Sendable {
         if let reason { engine.enqueue(.cancel(transfer, reason)) }
     }
 
+    /// Forgets the attempt that has ended (a later ``cancel(_:)`` still stops later attempts).
+    func finish() {
+        state.withLock { $0.transfer = nil }
+    }
+
     /// Asks the engine to resume a paused transfer.
     func resume() {
         if let transfer = state.withLock({ $0.transfer }) { engine.enqueue(.resume(transfer)) }

@@ -3,16 +3,19 @@
 ** output. Compiles as C99 and as C++. Exit status 0 when every check passed.
 **
 **   abi_test PNG_FILE PLUGIN_SO [HTTP_BASE [TLS_BASE CA_FILE PIN WRONG_PIN]]
+**   abi_test --reachability-change   (as root in a new network namespace: `unshare --net`)
 **
 ** HTTP_BASE is an httpbin ("http://127.0.0.1:PORT"); TLS_BASE an httpbin over TLS whose
 ** certificate chains to CA_FILE and whose public key hashes to PIN ("sha256//...").
 */
-#define _POSIX_C_SOURCE 200809L /* mkstemp, write, unlink under -std=c99 */
+#define _POSIX_C_SOURCE 200809L /* mkstemp, mkdtemp, write, unlink, nanosleep under -std=c99 */
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "satchel.h"
@@ -947,8 +950,441 @@ static void test_transport(const char *base, const char *tls_base, const char *c
     satchel_request_free(request);
 }
 
+static void sleep_ms(long milliseconds) {
+    struct timespec wait;
+    wait.tv_sec = milliseconds / 1000;
+    wait.tv_nsec = (milliseconds % 1000) * 1000000L;
+    nanosleep(&wait, NULL);
+}
+
+static long file_size(const char *path) {
+    struct stat info;
+    return stat(path, &info) == 0 ? (long)info.st_size : -1;
+}
+
+/* Whether the file holds httpbin's /range bytes: 'a' + i % 26. */
+static int holds_range_bytes(const char *path, long expected) {
+    FILE *file = fopen(path, "rb");
+    long i = 0;
+    int c;
+    if (!file) return 0;
+    while ((c = fgetc(file)) != EOF) {
+        if (c != 'a' + (int)(i % 26)) { fclose(file); return 0; }
+        i++;
+    }
+    fclose(file);
+    return i == expected;
+}
+
+static int cancel_after_200_bytes(void *userdata, int64_t uploaded, int64_t upload_total, int64_t downloaded, int64_t download_total) {
+    (void)userdata; (void)uploaded; (void)upload_total; (void)download_total;
+    return downloaded >= 200;
+}
+
+static void test_downloads(const char *base) {
+    satchel_session *session = NULL;
+    satchel_request *request = NULL;
+    satchel_response *response = NULL;
+    const uint8_t *body = NULL;
+    size_t length = 0;
+    int64_t size = -1, resumed = -1;
+    char directory[] = "/tmp/satchel-abi-XXXXXX";
+    char destination[64], partial[80], url[512];
+
+    CHECK(mkdtemp(directory) != NULL);
+    sprintf(destination, "%s/range.bin", directory);
+    sprintf(partial, "%s.part", destination);
+    sprintf(url, "%s/range/1000?duration=2&chunk_size=50", base);
+    OK(satchel_session_create(&session, NULL, 0, NULL));
+    OK(satchel_session_set_retries(session, 0));
+
+    /* Interrupted (the progress callback cancels): the partial file stays, the file is not there. */
+    OK(satchel_request_create(&request, "GET", 3, url, SATCHEL_NTS));
+    CHECK_STATUS(satchel_request_set_destination(request, destination, 8), SATCHEL_E_INVALID_ARGUMENT);
+    OK(satchel_request_set_destination(request, destination, SATCHEL_DOWNLOAD_RESUME));
+    OK(satchel_request_set_progress(request, cancel_after_200_bytes, NULL));
+    CHECK_STATUS(satchel_session_send(&response, session, request), SATCHEL_E_CANCELLED);
+    satchel_response_free(response);
+    CHECK(file_size(destination) == -1);
+    CHECK(file_size(partial) >= 200 && file_size(partial) < 1000);
+
+    /* Resumed: a Range request for the rest, appended; the file appears whole. */
+    {
+        long on_disk = file_size(partial);
+        OK(satchel_request_set_progress(request, NULL, NULL));
+        OK(satchel_session_send(&response, session, request));
+        CHECK(satchel_response_status(response) == 206);
+        OK(satchel_response_download(&size, &resumed, response));
+        CHECK(size == 1000 && resumed == on_disk);
+        OK(satchel_response_body(&body, &length, response));
+        CHECK(length == 0);
+        CHECK(satchel_response_value(response) == NULL);
+        satchel_response_free(response);
+        CHECK(holds_range_bytes(destination, 1000));
+        CHECK(file_size(partial) == -1);
+    }
+    satchel_request_free(request);
+
+    /* Without RESUME, a partial file is discarded and the download starts over. */
+    {
+        FILE *stale = fopen(partial, "wb");
+        if (stale) { fputs("stale", stale); fclose(stale); }
+        sprintf(url, "%s/range/300", base);
+        OK(satchel_request_create(&request, "GET", 3, url, SATCHEL_NTS));
+        OK(satchel_request_set_destination(request, destination, 0));
+        OK(satchel_session_send(&response, session, request));
+        OK(satchel_response_download(&size, &resumed, response));
+        CHECK(size == 300 && resumed == 0);
+        CHECK(holds_range_bytes(destination, 300));
+        satchel_response_free(response);
+        satchel_request_free(request);
+    }
+
+    /* An unacceptable status saves nothing; its body is the response's. */
+    sprintf(url, "%s/status/404", base);
+    unlink(destination);
+    OK(satchel_request_create(&request, "GET", 3, url, SATCHEL_NTS));
+    OK(satchel_request_set_destination(request, destination, SATCHEL_DOWNLOAD_RESUME));
+    CHECK_STATUS(satchel_session_send(&response, session, request), SATCHEL_E_UNACCEPTABLE_STATUS);
+    CHECK(response != NULL && satchel_response_status(response) == 404);
+    CHECK_STATUS(satchel_response_download(&size, &resumed, response), SATCHEL_E_NOT_FOUND);
+    CHECK(file_size(destination) == -1 && file_size(partial) == -1);
+    satchel_response_free(response);
+    /* NULL returns the body to memory. */
+    OK(satchel_request_set_destination(request, NULL, 0));
+    CHECK_STATUS(satchel_session_send(&response, session, request), SATCHEL_E_UNACCEPTABLE_STATUS);
+    CHECK_STATUS(satchel_response_download(NULL, NULL, response), SATCHEL_E_NOT_FOUND);
+    satchel_response_free(response);
+    satchel_request_free(request);
+    satchel_session_free(session);
+    rmdir(directory);
+}
+
+typedef struct stream_record {
+    pthread_mutex_t lock;
+    size_t bytes;
+    int calls;
+    int verdict;        /* what to return */
+    int pause_at_call;  /* return SATCHEL_DATA_PAUSE at this call (1-based), 0 never */
+    int bad_byte;       /* a byte differed from httpbin's /range pattern */
+} stream_record;
+
+static int on_data(void *userdata, const uint8_t *data, size_t length) {
+    stream_record *record = (stream_record *)userdata;
+    size_t i;
+    int calls;
+    pthread_mutex_lock(&record->lock);
+    for (i = 0; i < length; i++) {
+        if (data[i] != 'a' + (int)((record->bytes + i) % 26)) record->bad_byte = 1;
+    }
+    record->bytes += length;
+    calls = ++record->calls;
+    pthread_mutex_unlock(&record->lock);
+    if (record->pause_at_call == calls) return SATCHEL_DATA_PAUSE;
+    return record->verdict;
+}
+
+static stream_record stream_snapshot(stream_record *record) {
+    stream_record copy;
+    pthread_mutex_lock(&record->lock);
+    copy = *record;
+    pthread_mutex_unlock(&record->lock);
+    return copy;
+}
+
+static void reset_stream(stream_record *record, int verdict, int pause_at_call) {
+    pthread_mutex_lock(&record->lock);
+    record->bytes = 0;
+    record->calls = 0;
+    record->verdict = verdict;
+    record->pause_at_call = pause_at_call;
+    record->bad_byte = 0;
+    pthread_mutex_unlock(&record->lock);
+}
+
+static void test_streams(const char *base) {
+    satchel_session *session = NULL;
+    satchel_request *request = NULL;
+    satchel_response *response = NULL;
+    satchel_task *task = NULL;
+    const uint8_t *body = NULL;
+    size_t length = 0;
+    stream_record record;
+    completion_record done;
+    char url[512];
+
+    memset(&record, 0, sizeof record);
+    pthread_mutex_init(&record.lock, NULL);
+    OK(satchel_session_create(&session, NULL, 0, NULL));
+    OK(satchel_session_set_retries(session, 0));
+    sprintf(url, "%s/range/102400?chunk_size=4096", base);
+    OK(satchel_request_create(&request, "GET", 3, url, SATCHEL_NTS));
+
+    /* Every byte, in order, to the callback; the response keeps none. */
+    reset_stream(&record, SATCHEL_DATA_CONTINUE, 0);
+    OK(satchel_request_set_data_callback(request, on_data, &record));
+    OK(satchel_session_send(&response, session, request));
+    CHECK(satchel_response_status(response) == 200);
+    CHECK(record.bytes == 102400 && record.calls >= 2 && !record.bad_byte);
+    OK(satchel_response_body(&body, &length, response));
+    CHECK(length == 0 && satchel_response_value(response) == NULL);
+    satchel_response_free(response);
+
+    /* Any other return value cancels. */
+    reset_stream(&record, 7, 0);
+    CHECK_STATUS(satchel_session_send(&response, session, request), SATCHEL_E_CANCELLED);
+    CHECK(record.calls == 1);
+    satchel_response_free(response);
+
+    /* A pause with no task to resume it is a misuse. */
+    reset_stream(&record, SATCHEL_DATA_CONTINUE, 1);
+    CHECK_STATUS(satchel_session_send(&response, session, request), SATCHEL_E_MISUSE);
+    satchel_response_free(response);
+
+    /* Paused through an asynchronous task: nothing arrives until it is resumed. */
+    reset_stream(&record, SATCHEL_DATA_CONTINUE, 1);
+    memset(&done, 0, sizeof done);
+    OK(satchel_session_send_async(&task, session, request, on_completion, &done));
+    {
+        int waited = 0;
+        while (stream_snapshot(&record).calls < 1 && waited++ < 1000) sleep_ms(10);
+        sleep_ms(300);
+        CHECK(stream_snapshot(&record).calls == 1);
+        OK(satchel_task_resume(task));
+    }
+    OK(satchel_task_wait(task));
+    CHECK(done.calls == 1 && done.status == SATCHEL_OK && done.status_code == 200);
+    CHECK(record.bytes == 102400 && !record.bad_byte);
+    satchel_task_free(task);
+
+    /* Cancelled while paused. */
+    reset_stream(&record, SATCHEL_DATA_CONTINUE, 1);
+    memset(&done, 0, sizeof done);
+    OK(satchel_session_send_async(&task, session, request, on_completion, &done));
+    {
+        int waited = 0;
+        while (stream_snapshot(&record).calls < 1 && waited++ < 1000) sleep_ms(10);
+    }
+    OK(satchel_task_cancel(task));
+    OK(satchel_task_wait(task));
+    CHECK(done.calls == 1 && done.status == SATCHEL_E_CANCELLED);
+    CHECK(record.calls == 1);
+    satchel_task_free(task);
+
+    /* An unacceptable status ends the send before any data. */
+    sprintf(url, "%s/status/500", base);
+    satchel_request_free(request);
+    OK(satchel_request_create(&request, "GET", 3, url, SATCHEL_NTS));
+    reset_stream(&record, SATCHEL_DATA_CONTINUE, 0);
+    OK(satchel_request_set_data_callback(request, on_data, &record));
+    CHECK_STATUS(satchel_session_send(&response, session, request), SATCHEL_E_UNACCEPTABLE_STATUS);
+    CHECK(response != NULL && satchel_response_status(response) == 500);
+    CHECK(record.calls == 0);
+    satchel_response_free(response);
+    satchel_request_free(request);
+    satchel_session_free(session);
+    pthread_mutex_destroy(&record.lock);
+}
+
+typedef struct event_record {
+    pthread_mutex_t lock;
+    int starts, redirects, retries, metrics, completes;
+    int redirect_status, complete_status, retry_number;
+    satchel_status complete_error, retry_error;
+    char location[256], http_version[16], method[16];
+    double total_ms;
+    int wrong_size;
+} event_record;
+
+static void on_event(void *userdata, const satchel_event *event) {
+    event_record *record = (event_record *)userdata;
+    pthread_mutex_lock(&record->lock);
+    if (event->struct_size < sizeof(satchel_event) || event->abi_version != SATCHEL_ABI_VERSION) record->wrong_size = 1;
+    sprintf(record->method, "%.15s", event->method);
+    switch (event->kind) {
+    case SATCHEL_EVENT_START: record->starts++; break;
+    case SATCHEL_EVENT_REDIRECT:
+        record->redirects++;
+        record->redirect_status = event->status;
+        sprintf(record->location, "%.200s", event->location);
+        break;
+    case SATCHEL_EVENT_RETRY:
+        record->retries++;
+        record->retry_number = (int)event->retry;
+        record->retry_error = event->error;
+        break;
+    case SATCHEL_EVENT_METRICS:
+        record->metrics++;
+        record->total_ms = event->metrics->total_ms;
+        sprintf(record->http_version, "%.15s", event->metrics->http_version);
+        break;
+    case SATCHEL_EVENT_COMPLETE:
+        record->completes++;
+        record->complete_status = event->status;
+        record->complete_error = event->error;
+        if (event->error != SATCHEL_OK && (event->message == NULL || event->message[0] == 0)) record->wrong_size = 1;
+        break;
+    }
+    pthread_mutex_unlock(&record->lock);
+}
+
+static void test_events_and_metrics(const char *base) {
+    satchel_session *session = NULL;
+    satchel_request *request = NULL;
+    satchel_response *response = NULL;
+    satchel_metrics metrics;
+    event_record record;
+    char url[512];
+
+    memset(&record, 0, sizeof record);
+    pthread_mutex_init(&record.lock, NULL);
+    OK(satchel_session_create(&session, base, SATCHEL_NTS, NULL));
+    OK(satchel_session_set_event_callback(session, on_event, &record));
+    OK(satchel_request_create(&request, "GET", 3, "/redirect/1", SATCHEL_NTS));
+    OK(satchel_session_send(&response, session, request));
+    CHECK(satchel_response_status(response) == 200);
+    pthread_mutex_lock(&record.lock);
+    CHECK(record.starts == 2 && record.redirects == 1 && record.completes == 1 && !record.wrong_size);
+    CHECK(record.redirect_status == 302 && contains(record.location, "/get"));
+    CHECK(record.metrics >= 1 && record.total_ms > 0 && strcmp(record.http_version, "1.1") == 0);
+    CHECK(record.complete_status == 200 && record.complete_error == SATCHEL_OK && strcmp(record.method, "GET") == 0);
+    pthread_mutex_unlock(&record.lock);
+
+    memset(&metrics, 0, sizeof metrics);
+    CHECK_STATUS(satchel_response_metrics(&metrics, response), SATCHEL_E_ABI_MISMATCH);
+    metrics.struct_size = sizeof metrics;
+    metrics.abi_version = SATCHEL_ABI_VERSION;
+    OK(satchel_response_metrics(&metrics, response));
+    CHECK(metrics.redirect_count == 1 && metrics.retry_count == 0);
+    CHECK(metrics.bytes_received > 0 && metrics.total_ms > 0 && metrics.elapsed_ms >= metrics.total_ms);
+    CHECK(metrics.first_byte_ms <= metrics.total_ms && strcmp(metrics.http_version, "1.1") == 0);
+    satchel_response_free(response);
+    satchel_request_free(request);
+
+    /* A retry after a failure to connect, then the failure. */
+    OK(satchel_session_set_retries(session, 1));
+    sprintf(url, "http://127.0.0.1:1/");
+    OK(satchel_request_create(&request, "GET", 3, url, SATCHEL_NTS));
+    CHECK_STATUS(satchel_session_send(&response, session, request), SATCHEL_E_CANNOT_CONNECT);
+    pthread_mutex_lock(&record.lock);
+    CHECK(record.retries == 1 && record.retry_number == 1 && record.retry_error == SATCHEL_E_CANNOT_CONNECT);
+    CHECK(record.completes == 2 && record.complete_status == 0 && record.complete_error == SATCHEL_E_CANNOT_CONNECT);
+    pthread_mutex_unlock(&record.lock);
+    satchel_request_free(request);
+
+    /* Removed: later requests report nothing. */
+    OK(satchel_session_set_event_callback(session, NULL, NULL));
+    OK(satchel_request_create(&request, "GET", 3, "/get", SATCHEL_NTS));
+    OK(satchel_session_send(&response, session, request));
+    satchel_response_free(response);
+    CHECK(record.completes == 2);
+    satchel_request_free(request);
+    satchel_session_free(session);
+    pthread_mutex_destroy(&record.lock);
+}
+
+typedef struct reachability_record {
+    pthread_mutex_t lock;
+    int calls;
+    satchel_reachability_info last;
+} reachability_record;
+
+static void on_reachability(void *userdata, const satchel_reachability_info *info) {
+    reachability_record *record = (reachability_record *)userdata;
+    pthread_mutex_lock(&record->lock);
+    record->calls++;
+    record->last = *info;
+    pthread_mutex_unlock(&record->lock);
+}
+
+/* Waits (up to 10 s) until the callback has reported `status`. */
+static int await_reachability(reachability_record *record, satchel_reachability_status status) {
+    int waited;
+    for (waited = 0; waited < 1000; waited++) {
+        int seen;
+        pthread_mutex_lock(&record->lock);
+        seen = record->calls > 0 && record->last.status == status;
+        pthread_mutex_unlock(&record->lock);
+        if (seen) return 1;
+        sleep_ms(10);
+    }
+    return 0;
+}
+
+static void init_info(satchel_reachability_info *info) {
+    memset(info, 0, sizeof *info);
+    info->struct_size = sizeof *info;
+    info->abi_version = SATCHEL_ABI_VERSION;
+}
+
+static void test_reachability(void) {
+    satchel_reachability_info info;
+    satchel_reachability *monitor = NULL;
+    reachability_record record;
+
+    init_info(&info);
+    OK(satchel_reachability_check(&info, "127.0.0.1", SATCHEL_NTS));
+    CHECK(info.status == SATCHEL_REACHABILITY_REACHABLE && info.interface_kind == SATCHEL_INTERFACE_LOOPBACK);
+    CHECK(strcmp(info.interface_name, "lo") == 0 && info.interface_index > 0);
+    CHECK_STATUS(satchel_reachability_check(&info, "a b", SATCHEL_NTS), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_reachability_check(&info, "http://x/", SATCHEL_NTS), SATCHEL_E_INVALID_ARGUMENT);
+    info.struct_size = 4;
+    CHECK_STATUS(satchel_reachability_check(&info, "127.0.0.1", SATCHEL_NTS), SATCHEL_E_ABI_MISMATCH);
+    CHECK_STATUS(satchel_reachability_create(&monitor, "", 0), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK(monitor == NULL);
+
+    memset(&record, 0, sizeof record);
+    pthread_mutex_init(&record.lock, NULL);
+    OK(satchel_reachability_create(&monitor, "127.0.0.1", SATCHEL_NTS));
+    init_info(&info);
+    OK(satchel_reachability_current(&info, monitor));
+    CHECK(info.status == SATCHEL_REACHABILITY_UNKNOWN);
+    OK(satchel_reachability_start(monitor, on_reachability, &record));
+    CHECK_STATUS(satchel_reachability_start(monitor, on_reachability, &record), SATCHEL_E_MISUSE);
+    CHECK(await_reachability(&record, SATCHEL_REACHABILITY_REACHABLE));
+    CHECK(record.last.interface_kind == SATCHEL_INTERFACE_LOOPBACK && record.last.struct_size == sizeof(satchel_reachability_info));
+    OK(satchel_reachability_current(&info, monitor));
+    CHECK(info.status == SATCHEL_REACHABILITY_REACHABLE);
+    satchel_reachability_stop(monitor);
+    OK(satchel_reachability_current(&info, monitor));
+    CHECK(info.status == SATCHEL_REACHABILITY_UNKNOWN);
+    {
+        int calls = record.calls;
+        sleep_ms(200);
+        CHECK(record.calls == calls); /* nothing after stop returned */
+    }
+    satchel_reachability_free(monitor);
+    satchel_reachability_free(NULL);
+    pthread_mutex_destroy(&record.lock);
+}
+
+/* In a new network namespace, where the loopback link starts down: a monitor of 127.0.0.1
+** reports it unreachable, then reachable once the link comes up. */
+static int test_reachability_change(void) {
+    satchel_reachability_info info;
+    satchel_reachability *monitor = NULL;
+    reachability_record record;
+
+    init_info(&info);
+    OK(satchel_reachability_check(&info, "127.0.0.1", SATCHEL_NTS));
+    CHECK(info.status == SATCHEL_REACHABILITY_NOT_REACHABLE);
+    memset(&record, 0, sizeof record);
+    pthread_mutex_init(&record.lock, NULL);
+    OK(satchel_reachability_create(&monitor, "127.0.0.1", SATCHEL_NTS));
+    OK(satchel_reachability_start(monitor, on_reachability, &record));
+    CHECK(await_reachability(&record, SATCHEL_REACHABILITY_NOT_REACHABLE));
+    CHECK(system("ip link set lo up") == 0);
+    CHECK(await_reachability(&record, SATCHEL_REACHABILITY_REACHABLE));
+    CHECK(strcmp(record.last.interface_name, "lo") == 0 && record.calls == 2);
+    satchel_reachability_free(monitor);
+    pthread_mutex_destroy(&record.lock);
+    printf("abi_test: %d checks, %d failed\n", checks, failures);
+    return failures == 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
     satchel_registry *registry = NULL;
+    if (argc == 2 && strcmp(argv[1], "--reachability-change") == 0) return test_reachability_change();
     if (argc < 3) {
         fprintf(stderr, "usage: abi_test PNG_FILE PLUGIN_SO [HTTP_BASE [TLS_BASE CA_FILE PIN WRONG_PIN]]\n");
         return 64;
@@ -963,7 +1399,13 @@ int main(int argc, char **argv) {
     satchel_registry_free(registry);
     test_plugins(argv[2]);
     test_threads();
-    if (argc >= 4) test_transport(argv[3], argc >= 8 ? argv[4] : NULL, argc >= 8 ? argv[5] : NULL, argc >= 8 ? argv[6] : NULL, argc >= 8 ? argv[7] : NULL);
+    test_reachability();
+    if (argc >= 4) {
+        test_transport(argv[3], argc >= 8 ? argv[4] : NULL, argc >= 8 ? argv[5] : NULL, argc >= 8 ? argv[6] : NULL, argc >= 8 ? argv[7] : NULL);
+        test_downloads(argv[3]);
+        test_streams(argv[3]);
+        test_events_and_metrics(argv[3]);
+    }
     printf("abi_test: %d checks, %d failed\n", checks, failures);
     return failures == 0 ? 0 : 1;
 }

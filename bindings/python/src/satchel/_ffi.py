@@ -159,3 +159,54 @@ _declare("satchel_response_header_at", ctypes.c_int, P(ctypes.c_void_p), c_size_
 _declare("satchel_response_body", ctypes.c_int, P(ctypes.c_void_p), c_size_p, Handle)
 _declare("satchel_response_value", Handle, Handle)
 _declare("satchel_value_copy", ctypes.c_int, P(Handle), Handle)
+
+# Where the body goes, events, metrics and reachability.
+class Metrics(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32), ("abi_version", ctypes.c_uint32),
+        ("name_lookup_ms", ctypes.c_double), ("connect_ms", ctypes.c_double), ("tls_handshake_ms", ctypes.c_double),
+        ("first_byte_ms", ctypes.c_double), ("total_ms", ctypes.c_double), ("elapsed_ms", ctypes.c_double),
+        ("bytes_sent", ctypes.c_int64), ("bytes_received", ctypes.c_int64),
+        ("redirect_count", ctypes.c_uint32), ("retry_count", ctypes.c_uint32),
+        ("reused_connection", ctypes.c_int), ("http_version", ctypes.c_char_p),
+    ]
+
+
+class Event(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32), ("abi_version", ctypes.c_uint32), ("kind", ctypes.c_int),
+        ("method", ctypes.c_char_p), ("url", ctypes.c_char_p), ("location", ctypes.c_char_p),
+        ("status", ctypes.c_int), ("retry", ctypes.c_uint32), ("delay_ms", ctypes.c_uint64),
+        ("error", ctypes.c_int), ("message", ctypes.c_char_p), ("metrics", ctypes.POINTER(Metrics)),
+    ]
+
+
+class ReachabilityInfo(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32), ("abi_version", ctypes.c_uint32), ("status", ctypes.c_int),
+        ("interface_kind", ctypes.c_int), ("interface_index", ctypes.c_int32), ("interface_name", ctypes.c_char * 16),
+    ]
+
+
+DATA_CONTINUE, DATA_PAUSE, DATA_CANCEL = 0, 1, 2
+DOWNLOAD_RESUME = 1
+DATA = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t)
+COMPLETION = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_char_p, Handle)
+EVENT = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.POINTER(Event))
+REACHABILITY = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.POINTER(ReachabilityInfo))
+_declare("satchel_request_set_destination", ctypes.c_int, Handle, ctypes.c_char_p, ctypes.c_uint)
+_declare("satchel_request_set_data_callback", ctypes.c_int, Handle, DATA, ctypes.c_void_p)
+_declare("satchel_session_send_async", ctypes.c_int, P(Handle), Handle, Handle, COMPLETION, ctypes.c_void_p)
+_declare("satchel_task_cancel", ctypes.c_int, Handle)
+_declare("satchel_task_resume", ctypes.c_int, Handle)
+_declare("satchel_task_wait", ctypes.c_int, Handle)
+_declare("satchel_task_free", None, Handle)
+_declare("satchel_response_download", ctypes.c_int, P(ctypes.c_int64), P(ctypes.c_int64), Handle)
+_declare("satchel_response_metrics", ctypes.c_int, P(Metrics), Handle)
+_declare("satchel_session_set_event_callback", ctypes.c_int, Handle, EVENT, ctypes.c_void_p)
+_declare("satchel_reachability_check", ctypes.c_int, P(ReachabilityInfo), ctypes.c_char_p, ctypes.c_size_t)
+_declare("satchel_reachability_create", ctypes.c_int, P(Handle), ctypes.c_char_p, ctypes.c_size_t)
+_declare("satchel_reachability_start", ctypes.c_int, Handle, REACHABILITY, ctypes.c_void_p)
+_declare("satchel_reachability_current", ctypes.c_int, P(ReachabilityInfo), Handle)
+_declare("satchel_reachability_stop", None, Handle)
+_declare("satchel_reachability_free", None, Handle)
