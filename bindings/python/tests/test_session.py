@@ -8,6 +8,10 @@ import pytest
 import satchel
 
 
+#: The file the server offers at /file: byte i is (i * 7) % 251.
+FILE = bytes((i * 7) % 251 for i in range(300_000))
+
+
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
@@ -22,7 +26,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def do_GET(self):
-        if self.path.startswith("/json"):
+        if self.path.startswith("/file"):
+            self.send_file()
+        elif self.path == "/redirect":
+            self.send_response(302)
+            self.send_header("Location", "/json")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+        elif self.path.startswith("/json"):
             self.reply(200, json.dumps({"path": self.path, "agent": self.headers.get("X-Test")}).encode())
         elif self.path == "/missing":
             self.reply(404, b'{"error":"no such thing"}')
@@ -42,6 +53,29 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 pass
         else:
             self.reply(400, b"{}")
+
+    def send_file(self):
+        """FILE with a strong ETag and byte ranges; `?slow` sends it in 16 KiB pieces 20 ms apart."""
+        start = 0
+        match = self.headers.get("Range", "")
+        if match.startswith("bytes=") and match.endswith("-") and self.headers.get("If-Range") == '"v1"':
+            start = int(match[len("bytes="):-1])
+        body = FILE[start:]
+        self.send_response(206 if start else 200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("ETag", '"v1"')
+        self.send_header("Content-Length", str(len(body)))
+        if start:
+            self.send_header("Content-Range", f"bytes {start}-{len(FILE) - 1}/{len(FILE)}")
+        self.end_headers()
+        try:
+            for offset in range(0, len(body), 16384):
+                self.wfile.write(body[offset:offset + 16384])
+                self.wfile.flush()
+                if "slow" in self.path:
+                    time.sleep(0.02)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
 
     def do_POST(self):
         body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
@@ -122,3 +156,81 @@ def test_transport_failures_are_satchel_errors():
         assert raised.value.code in ("invalidArgument", "cannotConnect")
     with pytest.raises(ValueError):
         session.get("http://127.0.0.1:1/")
+
+
+def test_download_is_saved_whole_and_resumes_after_a_cancel(base_url, tmp_path):
+    target = tmp_path / "file.bin"
+    with satchel.Session(base_url, retries=0) as session:
+        with pytest.raises(satchel.SatchelError) as cancelled:
+            session.download("file?slow", target, progress=lambda up, ut, down, dt: down >= 100_000)
+        assert cancelled.value.code == "cancelled"
+        partial = tmp_path / "file.bin.part"
+        assert not target.exists() and 100_000 <= partial.stat().st_size < len(FILE)
+        on_disk = partial.stat().st_size
+        done = session.download("file?slow", target)
+        assert done.response.status == 206 and done.resumed_from == on_disk and done.size == len(FILE)
+        assert target.read_bytes() == FILE and not partial.exists()
+        again = session.download("file", target, resume=False)
+        assert again.response.status == 200 and again.resumed_from == 0 and target.read_bytes() == FILE
+        with pytest.raises(satchel.SatchelError) as missing:
+            session.download("missing", tmp_path / "missing.bin")
+        assert missing.value.code == "unacceptableStatusCode" and missing.value.response.status == 404
+        assert not (tmp_path / "missing.bin").exists() and not (tmp_path / "missing.bin.part").exists()
+
+
+def test_stream_yields_the_body_in_order_and_pauses_a_slow_consumer(base_url):
+    with satchel.Session(base_url) as session:
+        received = bytearray()
+        with session.stream("GET", "file", buffered_chunks=2) as body:
+            for chunk in body:
+                received += chunk
+                time.sleep(0.002)
+        assert bytes(received) == FILE
+        assert body.response.status == 200 and body.response.body == b""
+        assert body.pauses >= 1  # the consumer fell behind: the transfer was paused
+
+
+def test_stream_close_cancels_and_errors_are_raised(base_url):
+    with satchel.Session(base_url) as session:
+        with session.stream("GET", "slow") as body:
+            first = next(body)
+            assert first
+        assert session.get("json").status == 200  # the session goes on
+        with pytest.raises(satchel.SatchelError) as missing:
+            list(session.stream("GET", "missing"))
+        assert missing.value.code == "unacceptableStatusCode"
+
+
+def test_events_and_metrics(base_url):
+    events = []
+    with satchel.Session(base_url, on_event=events.append) as session:
+        response = session.get("redirect")
+    assert response.status == 200 and response.value["path"] == "/json"
+    kinds = [event.kind for event in events]
+    assert kinds.count("start") == 2 and kinds.count("redirect") == 1 and kinds[-1] == "complete"
+    redirect = next(event for event in events if event.kind == "redirect")
+    assert redirect.status == 302 and redirect.location.endswith("/json") and redirect.method == "GET"
+    metrics = [event.metrics for event in events if event.kind == "metrics"]
+    assert metrics and metrics[-1].http_version == "1.1" and metrics[-1].total_ms > 0
+    assert events[-1].status == 200 and events[-1].error is None
+    assert response.metrics.redirect_count == 1 and response.metrics.bytes_received > 0
+    assert response.metrics.http_version == "1.1"
+
+
+def test_reachability_of_loopback_once_and_watched():
+    status = satchel.check_reachability("127.0.0.1")
+    assert status.is_reachable and status.interface == "lo" and status.kind == "loopback" and status.index > 0
+    with pytest.raises(satchel.SatchelError) as bad:
+        satchel.check_reachability("a b")
+    assert bad.value.code == "invalidArgument"
+    seen = []
+    with satchel.ReachabilityMonitor("127.0.0.1", on_change=seen.append) as monitor:
+        deadline = time.monotonic() + 10
+        while not seen and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert seen and seen[0].is_reachable and monitor.status.is_reachable
+        with pytest.raises(satchel.SatchelError) as twice:
+            monitor.start()
+        assert twice.value.code == "misuse"
+        monitor.stop()
+        assert monitor.status.status == "unknown"

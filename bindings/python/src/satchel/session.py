@@ -1,9 +1,12 @@
 """HTTP through libsatchel's sessions (libcurl): requests with parameters encoded by the
-registry, responses decoded by it, progress and cancellation."""
+registry, responses decoded by it, downloads that resume, bodies streamed with backpressure,
+progress, cancellation and events."""
 from __future__ import annotations
 
+import collections
 import ctypes
 import os
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
@@ -19,18 +22,78 @@ Progress = Callable[[int, int, int, int], Any]
 
 
 @dataclass(frozen=True)
+class Metrics:
+    """What a transfer cost: times in milliseconds from the start of the attempt, bytes on the
+    wire, redirects and retries (libsatchel's ``satchel_metrics``)."""
+
+    name_lookup_ms: float = 0.0
+    connect_ms: float = 0.0
+    tls_handshake_ms: float = 0.0
+    first_byte_ms: float = 0.0
+    total_ms: float = 0.0
+    elapsed_ms: float = 0.0
+    bytes_sent: int = 0
+    bytes_received: int = 0
+    redirect_count: int = 0
+    retry_count: int = 0
+    reused_connection: bool = False
+    http_version: str = ""
+
+    @classmethod
+    def _from(cls, metrics: "_ffi.Metrics") -> "Metrics":
+        return cls(metrics.name_lookup_ms, metrics.connect_ms, metrics.tls_handshake_ms, metrics.first_byte_ms,
+                   metrics.total_ms, metrics.elapsed_ms, metrics.bytes_sent, metrics.bytes_received,
+                   metrics.redirect_count, metrics.retry_count, bool(metrics.reused_connection),
+                   (metrics.http_version or b"").decode())
+
+
+@dataclass(frozen=True)
 class Response:
-    """A response: status, headers as received, the raw body and its decoded value."""
+    """A response: status, headers as received, the raw body and its decoded value, and what
+    the transfer cost."""
 
     status: int
     headers: List[Tuple[str, str]]
     body: bytes = field(repr=False)
     value: Any = field(repr=False)
+    metrics: Metrics = field(default_factory=Metrics, repr=False)
 
     def header(self, name: str) -> Optional[str]:
         """The first field named ``name`` (any case), or ``None``."""
         lowered = name.lower()
         return next((value for key, value in self.headers if key.lower() == lowered), None)
+
+
+@dataclass(frozen=True)
+class Download:
+    """What :meth:`Session.download` saved: the response head, the file, its size and how many
+    of its bytes were already on disk (0 when the download started from the beginning)."""
+
+    response: Response
+    path: str
+    size: int
+    resumed_from: int
+
+
+#: Event kinds, as ``satchel_event_kind``.
+EVENT_KINDS = {1: "start", 2: "redirect", 3: "retry", 4: "metrics", 5: "complete"}
+
+
+@dataclass(frozen=True)
+class Event:
+    """What happened to a request (``Session(on_event=…)``): ``kind`` is ``"start"``,
+    ``"redirect"`` (``status``, ``location``), ``"retry"`` (``retry``, ``delay``, ``error``),
+    ``"metrics"`` (``metrics``) or ``"complete"`` (``status``, 0 when no response; ``error``)."""
+
+    kind: str
+    method: str
+    url: str
+    location: Optional[str] = None
+    status: int = 0
+    retry: int = 0
+    delay: float = 0.0
+    error: Optional[SatchelError] = None
+    metrics: Optional[Metrics] = None
 
 
 class Session:
@@ -44,6 +107,8 @@ class Session:
         max_redirects, retries: as libsatchel's defaults (16, 2) when ``None``.
         ca_file, pins: trust only that CA file; require one of these public-key pins
             (``"sha256//…"``).
+        on_event: called with each :class:`Event` of every request, on a library thread; an
+            exception it raises is ignored (it cannot cross C).
 
     Errors are :class:`SatchelError`: transport failures (``cannotConnect``, ``timedOut``,
     ``cancelled``, …) and a status outside 200–299 (``unacceptableStatusCode``, with
@@ -53,7 +118,7 @@ class Session:
     def __init__(self, base_url: Optional[str] = None, registry: Any = None, *, timeout: Optional[float] = None,
                  connect_timeout: Optional[float] = None, headers: Optional[Dict[str, str]] = None,
                  max_redirects: Optional[int] = None, retries: Optional[int] = None, ca_file: Optional[str] = None,
-                 pins: Tuple[str, ...] = ()) -> None:
+                 pins: Tuple[str, ...] = (), on_event: Optional[Callable[[Event], Any]] = None) -> None:
         self._registry = registry  # keeps the Python object (and its handle) alive
         handle = Handle()
         base = base_url.encode() if base_url is not None else None
@@ -76,6 +141,15 @@ class Session:
         for pin in pins:
             encoded = pin.encode()
             check(lib.satchel_session_add_pinned_public_key(self._handle, encoded, len(encoded)), "add_pin")
+        self._on_event = None
+        if on_event is not None:
+            def relay(_: Any, event: Any) -> None:
+                try:
+                    on_event(_event(event.contents))
+                except BaseException:  # an exception cannot cross C
+                    pass
+            self._on_event = _ffi.EVENT(relay)  # kept alive as long as the session
+            check(lib.satchel_session_set_event_callback(self._handle, self._on_event, None), "set_event_callback")
 
     def close(self) -> None:
         """Cancels what is in flight and releases the session."""
@@ -105,56 +179,32 @@ class Session:
                 session takes it over).
             progress: see :data:`Progress`; a true return value cancels.
         """
-        from . import FORMATS
-
-        if not self._handle:
-            raise ValueError("satchel: the session is closed")
-        request = Handle()
-        m, u = method.encode(), url.encode()
-        check(lib.satchel_request_create(ctypes.byref(request), m, len(m), u, len(u)), "request_create")
-        callback = None
-        try:
-            for name, value in (headers or {}).items():
-                n, v = name.encode(), value.encode()
-                check(lib.satchel_request_add_header(request, n, len(n), v, len(v)), "add_header")
-            if params is not None:
-                value = build(params)
-                media = FORMATS.get(as_, as_).encode()
-                try:
-                    check(lib.satchel_request_set_parameters(request, value, media, len(media)), "set_parameters")
-                finally:
-                    lib.satchel_value_free(value)
-            if isinstance(body, MultipartBody):
-                handle = body._live()
-                check(lib.satchel_request_set_body_multipart(request, handle), "set_body_multipart")
-                body._handle = None  # taken by the request
-            elif body is not None:
-                data = bytes(body)
-                t = content_type.encode() if content_type is not None else None
-                check(lib.satchel_request_set_body(request, data, len(data), t, len(t) if t else 0), "set_body")
-            if progress is not None:
-                def on_progress(_: Any, uploaded: int, upload_total: int, downloaded: int, download_total: int) -> int:
-                    try:
-                        return 1 if progress(uploaded, upload_total, downloaded, download_total) else 0
-                    except BaseException:  # an exception cannot cross C: it cancels
-                        return 1
-                callback = _ffi.PROGRESS(on_progress)
-                check(lib.satchel_request_set_progress(request, callback, None), "set_progress")
-            out = Handle()
-            status = lib.satchel_session_send(ctypes.byref(out), self._handle, request)
-            response = _response(out.value) if out.value else None
-            if status != 0:
-                if status == 8 and not check_status and response is not None:
-                    return response
-                error = SatchelError.from_status(status, lib.satchel_last_error_message().decode("utf-8", "replace"),
-                                                 "send")
-                error.response = response  # type: ignore[attr-defined]
-                raise error
-            assert response is not None
+        with _Request(self, method, url, params, as_, body, content_type, headers, progress) as request:
+            response, _ = request.send(check_status)
             return response
-        finally:
-            lib.satchel_request_free(request)
-            del callback
+
+    def download(self, url: str, to: Union[str, "os.PathLike[str]"], *, resume: bool = True, params: Any = None,
+                 headers: Optional[Dict[str, str]] = None, progress: Optional[Progress] = None) -> Download:
+        """GETs ``url`` into the file ``to``, safely: the bytes go to ``to.part``, renamed to
+        ``to`` only once complete. With ``resume``, a partial file left by an interrupted
+        download (error, cancel, crash) is continued with a ``Range`` request, as
+        AFNetworking's resume data does; a status outside 200–299 saves nothing."""
+        path = os.fspath(to)
+        with _Request(self, "GET", url, params, "form", None, None, headers, progress) as request:
+            check(lib.satchel_request_set_destination(request.handle, os.fsencode(path),
+                                                      _ffi.DOWNLOAD_RESUME if resume else 0), "set_destination")
+            response, handle_info = request.send(True)
+        size, resumed = handle_info or (0, 0)
+        return Download(response, path, size, resumed)
+
+    def stream(self, method: str, url: str, *, params: Any = None, as_: str = "json",
+               body: Union[bytes, MultipartBody, None] = None, content_type: Optional[str] = None,
+               headers: Optional[Dict[str, str]] = None, buffered_chunks: int = 16) -> "BodyStream":
+        """Sends a request and returns its body as an iterator of ``bytes`` chunks as they
+        arrive, never held whole. When the consumer falls ``buffered_chunks`` behind, the
+        transfer pauses (libsatchel's data callback returns ``SATCHEL_DATA_PAUSE``) until it
+        catches up. Use it as a context manager, or call :meth:`BodyStream.close` to cancel."""
+        return BodyStream(_Request(self, method, url, params, as_, body, content_type, headers, None), buffered_chunks)
 
     def get(self, url: str, **options: Any) -> Response:
         return self.request("GET", url, **options)
@@ -167,6 +217,202 @@ class Session:
 
     def delete(self, url: str, **options: Any) -> Response:
         return self.request("DELETE", url, **options)
+
+
+class _Request:
+    """A ``satchel_request`` being prepared and sent, with the callbacks it needs kept alive."""
+
+    def __init__(self, session: Session, method: str, url: str, params: Any, as_: str,
+                 body: Union[bytes, MultipartBody, None], content_type: Optional[str],
+                 headers: Optional[Dict[str, str]], progress: Optional[Progress]) -> None:
+        from . import FORMATS
+
+        if not session._handle:
+            raise ValueError("satchel: the session is closed")
+        self.session = session
+        self.callbacks: List[Any] = []
+        request = Handle()
+        m, u = method.encode(), url.encode()
+        check(lib.satchel_request_create(ctypes.byref(request), m, len(m), u, len(u)), "request_create")
+        self.handle: Optional[int] = request.value
+        try:
+            for name, value in (headers or {}).items():
+                n, v = name.encode(), value.encode()
+                check(lib.satchel_request_add_header(self.handle, n, len(n), v, len(v)), "add_header")
+            if params is not None:
+                built = build(params)
+                media = FORMATS.get(as_, as_).encode()
+                try:
+                    check(lib.satchel_request_set_parameters(self.handle, built, media, len(media)), "set_parameters")
+                finally:
+                    lib.satchel_value_free(built)
+            if isinstance(body, MultipartBody):
+                check(lib.satchel_request_set_body_multipart(self.handle, body._live()), "set_body_multipart")
+                body._handle = None  # taken by the request
+            elif body is not None:
+                data = bytes(body)
+                t = content_type.encode() if content_type is not None else None
+                check(lib.satchel_request_set_body(self.handle, data, len(data), t, len(t) if t else 0), "set_body")
+            if progress is not None:
+                def on_progress(_: Any, uploaded: int, upload_total: int, downloaded: int, download_total: int) -> int:
+                    try:
+                        return 1 if progress(uploaded, upload_total, downloaded, download_total) else 0
+                    except BaseException:  # an exception cannot cross C: it cancels
+                        return 1
+                self.keep(_ffi.PROGRESS(on_progress))
+                check(lib.satchel_request_set_progress(self.handle, self.callbacks[-1], None), "set_progress")
+        except BaseException:
+            self.close()
+            raise
+
+    def keep(self, callback: Any) -> Any:
+        """Keeps a ctypes callback alive as long as the request."""
+        self.callbacks.append(callback)
+        return callback
+
+    def send(self, check_status: bool) -> Tuple[Response, Optional[Tuple[int, int]]]:
+        """Sends synchronously: the response, and what a download saved."""
+        out = Handle()
+        status = lib.satchel_session_send(ctypes.byref(out), self.session._handle, self.handle)
+        return _outcome(status, out.value, check_status)
+
+    def close(self) -> None:
+        if self.handle:
+            lib.satchel_request_free(self.handle)
+            self.handle = None
+
+    def __enter__(self) -> "_Request":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+def _outcome(status: int, handle: Optional[int], check_status: bool,
+             message: Optional[str] = None) -> Tuple[Response, Optional[Tuple[int, int]]]:
+    """The response (and download figures) of a send that returned ``status``; raises its error."""
+    saved = None
+    if handle:
+        size, resumed = ctypes.c_int64(), ctypes.c_int64()
+        if lib.satchel_response_download(ctypes.byref(size), ctypes.byref(resumed), handle) == 0:
+            saved = (size.value, resumed.value)
+    if message is None and status != 0:
+        message = lib.satchel_last_error_message().decode("utf-8", "replace")
+    response = _response(handle) if handle else None
+    if status != 0:
+        if status == 8 and not check_status and response is not None:
+            return response, saved
+        error = SatchelError.from_status(status, message or "", "send")
+        error.response = response  # type: ignore[attr-defined]
+        raise error
+    assert response is not None
+    return response, saved
+
+
+class BodyStream:
+    """The body of :meth:`Session.stream`, chunk by chunk, with backpressure.
+
+    Iterate it for ``bytes`` chunks; :attr:`response` (status, headers, metrics; an empty body)
+    is set once the transfer has ended. An error (a transport failure, a status outside
+    200–299) is raised by the iteration. :meth:`close` cancels a transfer still running."""
+
+    def __init__(self, request: _Request, buffered_chunks: int) -> None:
+        self.response: Optional[Response] = None
+        self._limit = max(1, buffered_chunks)
+        self._lock = threading.Condition()
+        self._chunks: "collections.deque[bytes]" = collections.deque()
+        self._paused = False
+        #: How many times the transfer was paused because the consumer fell behind.
+        self.pauses = 0
+        self._done: Optional[Tuple[int, Optional[int], str]] = None
+        self._request = request
+        self._task: Optional[int] = None
+
+        def on_data(_: Any, data: int, length: int) -> int:
+            chunk = ctypes.string_at(data, length)
+            with self._lock:
+                self._chunks.append(chunk)
+                self._lock.notify_all()
+                if len(self._chunks) >= self._limit:
+                    self._paused = True
+                    self.pauses += 1
+                    return _ffi.DATA_PAUSE
+            return _ffi.DATA_CONTINUE
+
+        def on_completion(_: Any, status: int, message: bytes, response: Optional[int]) -> None:
+            with self._lock:
+                self._done = (status, response, (message or b"").decode("utf-8", "replace"))
+                self._lock.notify_all()
+
+        try:
+            check(lib.satchel_request_set_data_callback(request.handle, request.keep(_ffi.DATA(on_data)), None),
+                  "set_data_callback")
+            task = Handle()
+            check(lib.satchel_session_send_async(ctypes.byref(task), request.session._handle, request.handle,
+                                                 request.keep(_ffi.COMPLETION(on_completion)), None), "send_async")
+            self._task = task.value
+        finally:
+            request.handle, handle = None, request.handle
+            lib.satchel_request_free(handle)  # send_async copied it
+
+    def __iter__(self) -> "BodyStream":
+        return self
+
+    def __next__(self) -> bytes:
+        with self._lock:
+            while not self._chunks and self._done is None:
+                self._lock.wait()
+            chunk = self._chunks.popleft() if self._chunks else None
+            resume = chunk is not None and self._paused and len(self._chunks) <= self._limit // 2
+            if resume:
+                self._paused = False
+        if chunk is None:
+            self._finish()
+            raise StopIteration
+        if resume:
+            check(lib.satchel_task_resume(self._task), "task_resume")
+        return chunk
+
+    def _finish(self) -> None:
+        if self._task:
+            lib.satchel_task_wait(self._task)
+            lib.satchel_task_free(self._task)
+            self._task = None
+        if self._done is not None and self.response is None:
+            status, handle, message = self._done
+            self._done = (status, None, message)
+            self.response, _ = _outcome(status, handle, True, message)
+
+    def close(self) -> None:
+        """Cancels the transfer if it is still running and waits for it to end."""
+        if self._task:
+            lib.satchel_task_cancel(self._task)
+            lib.satchel_task_wait(self._task)
+            lib.satchel_task_free(self._task)
+            self._task = None
+            if self._done is not None and self._done[1]:
+                lib.satchel_response_free(self._done[1])
+                self._done = (self._done[0], None, self._done[2])
+
+    def __enter__(self) -> "BodyStream":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        self.close()
+
+
+def _event(event: "_ffi.Event") -> Event:
+    error = None
+    if event.error:
+        error = SatchelError.from_status(event.error, (event.message or b"").decode("utf-8", "replace"), "event")
+    return Event(
+        kind=EVENT_KINDS.get(event.kind, str(event.kind)), method=(event.method or b"").decode(),
+        url=(event.url or b"").decode(), location=event.location.decode() if event.location else None,
+        status=event.status, retry=event.retry, delay=event.delay_ms / 1000, error=error,
+        metrics=Metrics._from(event.metrics.contents) if event.metrics else None)
 
 
 def _response(handle: int) -> Response:
@@ -190,6 +436,8 @@ def _response(handle: int) -> Response:
             check(lib.satchel_value_copy(ctypes.byref(copy), value), "value_copy")
             with ValueOwner(copy.value) as owner:
                 decoded = owner.python()
-        return Response(lib.satchel_response_status(handle), headers, data, decoded)
+        metrics = _ffi.structure(_ffi.Metrics)
+        check(lib.satchel_response_metrics(ctypes.byref(metrics), handle), "metrics")
+        return Response(lib.satchel_response_status(handle), headers, data, decoded, Metrics._from(metrics))
     finally:
         lib.satchel_response_free(handle)
