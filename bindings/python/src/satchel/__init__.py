@@ -19,6 +19,7 @@ import ctypes
 import json
 from typing import Any, NamedTuple, Optional
 
+from . import _ffi
 from ._ffi import Handle, check, lib
 from .errors import SatchelError
 from .multipart import MultipartBody
@@ -123,8 +124,8 @@ class Registry:
         finally:
             lib.satchel_value_free(value)
         try:
-            return Encoded(ctypes.string_at(body.value, length.value) if length.value else b"",
-                           ctypes.string_at(content_type.value).decode())
+            return Encoded(_ffi.bytes_at(body.value, length.value),
+                           ctypes.string_at(_ffi.address(content_type)).decode())
         finally:
             lib.satchel_free(body)
             lib.satchel_free(content_type)
@@ -160,4 +161,5 @@ def encode(parameters: Any, as_: str = "json") -> Encoded:
 
 def version() -> str:
     """libsatchel's version, such as ``"0.1.0"``."""
-    return lib.satchel_version().decode()
+    number: bytes = lib.satchel_version()
+    return number.decode()

@@ -74,6 +74,18 @@ def structure(kind: type) -> Any:
     return value
 
 
+def address(handle: Any) -> int:
+    """The address a ``c_void_p`` out-parameter received; a NULL is a library bug, not input."""
+    if not handle.value:
+        raise SatchelError.from_status(14, "the library returned NULL where a handle was due", "handle")
+    return int(handle.value)
+
+
+def bytes_at(pointer: int | None, length: int) -> bytes:
+    """``length`` bytes at ``pointer``; empty for NULL or 0."""
+    return ctypes.string_at(pointer, length) if pointer and length else b""
+
+
 def text(pointer: int | None, length: int) -> str | None:
     """A UTF-8 string from a pointer and a length; ``None`` for NULL."""
     if not pointer:

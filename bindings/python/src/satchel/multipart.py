@@ -5,6 +5,7 @@ import ctypes
 import os
 from typing import Iterator, Optional, Union
 
+from . import _ffi
 from ._ffi import Handle, NTS, check, lib
 
 
@@ -75,7 +76,7 @@ class MultipartBody:
         pointer, length = ctypes.c_void_p(), ctypes.c_size_t()
         check(lib.satchel_multipart_content_type(ctypes.byref(pointer), ctypes.byref(length), self._live()),
               "content_type")
-        return ctypes.string_at(pointer.value, length.value).decode()
+        return _ffi.bytes_at(pointer.value, length.value).decode()
 
     def __len__(self) -> int:
         length = ctypes.c_int64()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ctypes
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Tuple
 
 from . import _ffi
 from ._ffi import Handle, check, lib
@@ -41,7 +41,7 @@ class Reachability:
         return cls(status, info.interface_name.decode(), KINDS.get(info.interface_kind), info.interface_index)
 
 
-def _host(host: Optional[str]) -> tuple:
+def _host(host: Optional[str]) -> Tuple[Optional[bytes], int]:
     encoded = host.encode() if host is not None else None
     return encoded, len(encoded) if encoded is not None else 0
 

@@ -427,7 +427,7 @@ def _response(handle: int) -> Response:
             headers.append((_ffi.text(name.value, name_length.value) or "", _ffi.text(value.value, value_length.value) or ""))
         body, length = ctypes.c_void_p(), ctypes.c_size_t()
         check(lib.satchel_response_body(ctypes.byref(body), ctypes.byref(length), handle), "body")
-        data = ctypes.string_at(body.value, length.value) if length.value else b""
+        data = _ffi.bytes_at(body.value, length.value)
         value = lib.satchel_response_value(handle)
         decoded = None
         if value:

@@ -79,8 +79,9 @@ class XMLDocument:
         nodes = Handle()
         encoded = expression.encode()
         check(lib.satchel_value_xml_query(ctypes.byref(nodes), self._handle, encoded, len(encoded), array), "xpath")
-        with ValueOwner(nodes.value) as owner:
-            return owner.python()
+        with ValueOwner(_ffi.address(nodes)) as owner:
+            selected: List[Any] = owner.python()
+            return selected
 
     @property
     def canonical(self) -> Any:
@@ -96,7 +97,7 @@ def to_json(handle: int, flags: int = 0) -> str:
     length = ctypes.c_size_t()
     check(lib.satchel_value_to_json(ctypes.byref(text), ctypes.byref(length), handle, flags), "to_json")
     try:
-        return ctypes.string_at(text.value, length.value).decode("utf-8")
+        return _ffi.bytes_at(text.value, length.value).decode("utf-8")
     finally:
         lib.satchel_free(text)
 
@@ -132,7 +133,7 @@ def _string(handle: int, getter: Any) -> bytes:
     pointer = ctypes.c_void_p()
     length = ctypes.c_size_t()
     check(getter(ctypes.byref(pointer), ctypes.byref(length), handle), "get")
-    return ctypes.string_at(pointer.value, length.value) if length.value else b""
+    return _ffi.bytes_at(pointer.value, length.value)
 
 
 def _headers(getter: Any, handle: int, *index: int, count: int) -> List[Tuple[str, str]]:
@@ -181,7 +182,7 @@ def _convert(handle: int, owner: ValueOwner) -> Any:
             items = []
             for index in range(count.value):
                 check(lib.satchel_value_array_get(ctypes.byref(element), handle, index), "array_get")
-                items.append(_convert(element.value, owner))
+                items.append(_convert(_ffi.address(element), owner))
             return items
         if kind == 9:
             result = {}
@@ -189,7 +190,7 @@ def _convert(handle: int, owner: ValueOwner) -> Any:
                 key, key_length, member = ctypes.c_void_p(), ctypes.c_size_t(), Handle()
                 check(lib.satchel_value_object_entry(ctypes.byref(key), ctypes.byref(key_length), ctypes.byref(member),
                                                      handle, index), "object_entry")
-                result[_ffi.text(key.value, key_length.value) or ""] = _convert(member.value, owner)
+                result[_ffi.text(key.value, key_length.value) or ""] = _convert(_ffi.address(member), owner)
             return result
         parts = []
         for index in range(count.value):
@@ -280,6 +281,6 @@ def build(value: Any) -> int:
             raise
     else:
         raise TypeError(f"satchel: a {type(value).__name__} has no Satchel value")
-    return out.value
+    return _ffi.address(out)
 
 
