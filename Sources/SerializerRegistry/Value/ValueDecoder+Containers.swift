@@ -15,7 +15,7 @@ struct KeyedValueDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
         return value
     }
 
-    func decodeNil(forKey key: Key) throws -> Bool { try member(key).isNull }
+    func decodeNil(forKey key: Key) throws -> Bool { decoder.isAbsent(try member(key)) }
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder.unboxBool(member(key), key: key) }
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
         try decoder.unboxString(member(key), key: key)
@@ -60,7 +60,7 @@ struct KeyedValueDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let value = members[key.stringValue], !value.isNull else { return nil }
+        guard let value = members[key.stringValue], !decoder.isAbsent(value) else { return nil }
         return try decoder.decode(type, from: value, key: key)
     }
 
@@ -108,7 +108,7 @@ struct UnkeyedValueDecodingContainer: UnkeyedDecodingContainer {
     }
 
     mutating func decodeNil() throws -> Bool {
-        guard !isAtEnd, elements[currentIndex].isNull else { return false }
+        guard !isAtEnd, decoder.isAbsent(elements[currentIndex]) else { return false }
         currentIndex += 1
         return true
     }

@@ -13,6 +13,26 @@ public struct ValueDecoder: Sendable {
     /// Values made available to `Decodable` implementations through `Decoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
+    /// How to read numbers, booleans, dates and bytes from strings, for a format that has only
+    /// text (forms); `nil` (the default) reads them only from values of their own kind.
+    package var textualScalars: TextualScalars?
+
+    /// The rules of a text-only format: a scalar is read from a string's text, a string where an
+    /// array is expected is an array of one, and an empty string is an absent optional.
+    package struct TextualScalars: Sendable {
+        /// A date from its text.
+        package var date: @Sendable (String) throws -> Date
+        /// Bytes from their text.
+        package var bytes: @Sendable (String) throws -> [UInt8]
+
+        package init(
+            date: @escaping @Sendable (String) throws -> Date, bytes: @escaping @Sendable (String) throws -> [UInt8]
+        ) {
+            self.date = date
+            self.bytes = bytes
+        }
+    }
+
     /// Creates a decoder.
     public init() {}
 
@@ -21,7 +41,8 @@ public struct ValueDecoder: Sendable {
     ///   ``SatchelError/Code/valueNotFound`` or ``SatchelError/Code/numberOutOfRange`` and the
     ///   key path of the offending value; errors thrown by `T` itself are wrapped as underlying.
     public func decode<T: Decodable>(_ type: T.Type, from value: Value) throws -> T {
-        let decoder = ValueDecodingNode(value: value, parent: nil, key: nil, userInfo: userInfo)
+        let decoder = ValueDecodingNode(
+            value: value, parent: nil, key: nil, userInfo: userInfo, textualScalars: textualScalars)
         do {
             return try decoder.decodeValue(type)
         } catch let error as SatchelError {
@@ -56,12 +77,17 @@ final class ValueDecodingNode: Decoder {
     let parent: ValueDecodingNode?
     let key: (any CodingKey)?
     let userInfoStorage: [CodingUserInfoKey: any Sendable]
+    let textualScalars: ValueDecoder.TextualScalars?
 
-    init(value: Value, parent: ValueDecodingNode?, key: (any CodingKey)?, userInfo: [CodingUserInfoKey: any Sendable]) {
+    init(
+        value: Value, parent: ValueDecodingNode?, key: (any CodingKey)?, userInfo: [CodingUserInfoKey: any Sendable],
+        textualScalars: ValueDecoder.TextualScalars?
+    ) {
         self.value = value
         self.parent = parent
         self.key = key
         self.userInfoStorage = userInfo
+        self.textualScalars = textualScalars
     }
 
     var userInfo: [CodingUserInfoKey: Any] { userInfoStorage }
@@ -92,7 +118,8 @@ final class ValueDecodingNode: Decoder {
     }
 
     func child(_ value: Value, key: any CodingKey) -> ValueDecodingNode {
-        ValueDecodingNode(value: value, parent: self, key: key, userInfo: userInfoStorage)
+        ValueDecodingNode(
+            value: value, parent: self, key: key, userInfo: userInfoStorage, textualScalars: textualScalars)
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
@@ -101,8 +128,25 @@ final class ValueDecodingNode: Decoder {
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        guard case .array(let elements) = value else { throw mismatch("an array", value) }
-        return UnkeyedValueDecodingContainer(decoder: self, elements: elements)
+        switch value {
+        case .array(let elements): return UnkeyedValueDecodingContainer(decoder: self, elements: elements)
+        case .string(let text) where textualScalars != nil:
+            // One value of a repeated key (`a=1` for `a=1&a=2`); an empty one is no element.
+            return UnkeyedValueDecodingContainer(decoder: self, elements: text.isEmpty ? [] : [value])
+        default: throw mismatch("an array", value)
+        }
+    }
+
+    /// The error for an empty text where a `expected` scalar is required (a text-only format).
+    func emptyText(_ expected: String, key: (any CodingKey)?) -> SatchelError {
+        SatchelError(.valueNotFound, "expected \(expected), found an empty value", keyPath: path(appending: key))
+    }
+
+    /// Whether `value` stands for no value: null, or in a text-only format an empty string.
+    func isAbsent(_ value: Value) -> Bool {
+        if value.isNull { return true }
+        if textualScalars != nil, case .string(let text) = value { return text.isEmpty }
+        return false
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
@@ -125,6 +169,17 @@ final class ValueDecodingNode: Decoder {
     // MARK: Unboxing scalars (shared by all containers)
 
     func unboxBool(_ value: Value, key: (any CodingKey)?) throws -> Bool {
+        if textualScalars != nil, case .string(let text) = value {
+            if text.isEmpty { throw emptyText("a bool", key: key) }
+            switch text.lowercased() {
+            case "1", "true", "on", "yes": return true
+            case "0", "false", "off", "no": return false
+            default:
+                throw SatchelError(
+                    .typeMismatch, "expected a bool (1, 0, true, false, on, off, yes, no), found \"\(text)\"",
+                    keyPath: path(appending: key))
+            }
+        }
         guard case .bool(let flag) = value else { throw mismatch("a bool", value, key: key) }
         return flag
     }
@@ -135,6 +190,14 @@ final class ValueDecodingNode: Decoder {
     }
 
     func unboxDouble(_ value: Value, key: (any CodingKey)?) throws -> Double {
+        if textualScalars != nil, case .string(let text) = value {
+            if text.isEmpty { throw emptyText("a number", key: key) }
+            guard let number = Double(text), number.isFinite || text.lowercased().contains("inf") else {
+                throw SatchelError(
+                    .typeMismatch, "expected a number, found \"\(text)\"", keyPath: path(appending: key))
+            }
+            return number
+        }
         guard let number = value.doubleValue else { throw mismatch("a number", value, key: key) }
         return number
     }
@@ -154,6 +217,16 @@ final class ValueDecodingNode: Decoder {
         case .integer(let number): result = I(exactly: number)
         case .unsignedInteger(let number): result = I(exactly: number)
         case .double(let number): result = number.isFinite ? I(exactly: number) : nil
+        case .string(let text) where textualScalars != nil:
+            if text.isEmpty { throw emptyText("an integer", key: key) }
+            guard let digits = text.utf8.first.map({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") }),
+                text.utf8.dropFirst(digits ? 1 : 0).allSatisfy({ (0x30...0x39).contains($0) }),
+                text.utf8.count > (digits ? 1 : 0)
+            else {
+                throw SatchelError(
+                    .typeMismatch, "expected an integer, found \"\(text)\"", keyPath: path(appending: key))
+            }
+            result = I(text)
         default: throw mismatch("an integer", value, key: key)
         }
         guard let result else {
@@ -163,6 +236,15 @@ final class ValueDecodingNode: Decoder {
     }
 
     func unboxDate(_ value: Value, key: (any CodingKey)?) throws -> Date {
+        if let textualScalars, case .string(let text) = value {
+            if text.isEmpty { throw emptyText("a date", key: key) }
+            do {
+                return try textualScalars.date(text)
+            } catch {
+                throw SatchelError(
+                    .typeMismatch, "\"\(text)\" is not a date: \(error)", keyPath: path(appending: key))
+            }
+        }
         switch value {
         case .date(let date): return date
         case .string(let text):
@@ -178,6 +260,13 @@ final class ValueDecodingNode: Decoder {
     }
 
     func unboxBytes(_ value: Value, key: (any CodingKey)?) throws -> [UInt8] {
+        if let textualScalars, case .string(let text) = value {
+            do {
+                return try textualScalars.bytes(text)
+            } catch {
+                throw SatchelError(.typeMismatch, "\"\(text)\" is not data: \(error)", keyPath: path(appending: key))
+            }
+        }
         switch value {
         case .bytes(let bytes): return bytes
         case .string(let text):
@@ -203,7 +292,7 @@ final class ValueDecodingNode: Decoder {
 }
 
 extension ValueDecodingNode: SingleValueDecodingContainer {
-    func decodeNil() -> Bool { value.isNull }
+    func decodeNil() -> Bool { isAbsent(value) }
     func decode(_ type: Bool.Type) throws -> Bool { try unboxBool(value, key: nil) }
     func decode(_ type: String.Type) throws -> String { try unboxString(value, key: nil) }
     func decode(_ type: Double.Type) throws -> Double { try unboxDouble(value, key: nil) }

@@ -38,16 +38,42 @@ struct KeyedValueEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
         builder.set(key.stringValue, try node.encodeChild(value, key: key))
     }
 
+    // Absent optionals: left out, or written as null (``ValueEncoder/encodesAbsentOptionals``).
+    private mutating func encodeOptional<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        if let value {
+            try encode(value, forKey: key)
+        } else if node.encodesAbsentOptionals {
+            encodeNil(forKey: key)
+        }
+    }
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        try encodeOptional(value, forKey: key)
+    }
+
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
-        let child = ValueEncodingNode(codingPath: codingPath + [key], userInfo: node.userInfoStorage)
+        let child = node.child(at: key)
         builder.set(key.stringValue, .node(child))
         return child.container(keyedBy: keyType)
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        let child = ValueEncodingNode(codingPath: codingPath + [key], userInfo: node.userInfoStorage)
+        let child = node.child(at: key)
         builder.set(key.stringValue, .node(child))
         return child.unkeyedContainer()
     }
@@ -61,7 +87,7 @@ struct KeyedValueEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
     }
 
     private func superEncoder(forKey key: any CodingKey) -> any Encoder {
-        let child = ValueEncodingNode(codingPath: codingPath + [key], userInfo: node.userInfoStorage)
+        let child = node.child(at: key)
         builder.set(key.stringValue, .node(child))
         return child
     }
@@ -99,19 +125,19 @@ struct UnkeyedValueEncodingContainer: UnkeyedEncodingContainer {
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type
     ) -> KeyedEncodingContainer<NestedKey> {
-        let child = ValueEncodingNode(codingPath: codingPath + [nextKey], userInfo: node.userInfoStorage)
+        let child = node.child(at: nextKey)
         builder.elements.append(.node(child))
         return child.container(keyedBy: keyType)
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-        let child = ValueEncodingNode(codingPath: codingPath + [nextKey], userInfo: node.userInfoStorage)
+        let child = node.child(at: nextKey)
         builder.elements.append(.node(child))
         return child.unkeyedContainer()
     }
 
     mutating func superEncoder() -> any Encoder {
-        let child = ValueEncodingNode(codingPath: codingPath + [nextKey], userInfo: node.userInfoStorage)
+        let child = node.child(at: nextKey)
         builder.elements.append(.node(child))
         return child
     }

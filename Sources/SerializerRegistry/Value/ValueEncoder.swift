@@ -13,6 +13,10 @@ public struct ValueEncoder: Sendable {
     /// Values made available to `Encodable` implementations through `Encoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
+    /// Whether an optional that is `nil` still writes its key, as ``Value/null`` (`true`), or is
+    /// left out (`false`, as synthesized `Codable` does): the form encoder's nil encodings need it.
+    package var encodesAbsentOptionals = false
+
     /// Creates an encoder.
     public init() {}
 
@@ -20,7 +24,7 @@ public struct ValueEncoder: Sendable {
     /// - Throws: ``SatchelError`` with ``SatchelError/Code/unencodableValue`` when the value
     ///   encodes nothing, or the error thrown by its `encode(to:)` as underlying.
     public func encode<T: Encodable>(_ value: T) throws -> Value {
-        let node = ValueEncodingNode(codingPath: [], userInfo: userInfo)
+        let node = ValueEncodingNode(codingPath: [], userInfo: userInfo, absentOptionals: encodesAbsentOptionals)
         do {
             try node.encodeValue(value)
         } catch let error as SatchelError {
@@ -48,10 +52,19 @@ final class ValueEncodingNode: Encoder {
     var storage = Storage.empty
     let codingPath: [any CodingKey]
     let userInfoStorage: [CodingUserInfoKey: any Sendable]
+    /// ``ValueEncoder/encodesAbsentOptionals``.
+    let encodesAbsentOptionals: Bool
 
-    init(codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: any Sendable]) {
+    init(codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: any Sendable], absentOptionals: Bool) {
         self.codingPath = codingPath
         self.userInfoStorage = userInfo
+        self.encodesAbsentOptionals = absentOptionals
+    }
+
+    /// A node for a member or element of this one.
+    func child(at key: any CodingKey) -> ValueEncodingNode {
+        ValueEncodingNode(
+            codingPath: codingPath + [key], userInfo: userInfoStorage, absentOptionals: encodesAbsentOptionals)
     }
 
     var userInfo: [CodingUserInfoKey: Any] { userInfoStorage }
@@ -117,7 +130,7 @@ final class ValueEncodingNode: Encoder {
     /// Encodes `value` in a child node at `key` and returns what it became.
     func encodeChild<T: Encodable>(_ value: T, key: any CodingKey) throws -> ValueSlot {
         if let native = Self.native(value) { return .value(native) }
-        let child = ValueEncodingNode(codingPath: codingPath + [key], userInfo: userInfoStorage)
+        let child = child(at: key)
         try value.encode(to: child)
         return .node(child)
     }
