@@ -222,3 +222,12 @@ public struct SatchelError: Error, Sendable, CustomStringConvertible {
             offset: offset, keyPath: keyPath, limit: limit)
     }
 }
+
+extension SatchelError {
+    /// `error` as a SatchelError (another error becomes ``SatchelError/Code/internal`` with it
+    /// underlying).
+    package static func wrap(_ error: any Error) -> SatchelError {
+        if let error = error as? SatchelError { return error }
+        return SatchelError(.internal, "\(error)", underlying: error)
+    }
+}

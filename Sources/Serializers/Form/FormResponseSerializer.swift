@@ -2,7 +2,7 @@ import SerializerRegistry
 
 /// Decodes `application/x-www-form-urlencoded` response bodies (OAuth 1 token responses, some
 /// payment gateways) into an object with ``FormReader``.
-public struct FormResponseSerializer: ResponseSerializer {
+public struct FormResponseSerializer: TypedResponseSerializer {
     /// `"form"`.
     public var name: String { "form" }
 
@@ -36,5 +36,17 @@ public struct FormResponseSerializer: ResponseSerializer {
     public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws(SatchelError) -> Value? {
         if body.isEmpty { return nil }
         return try FormReader(options: options, limits: limits).read(body)
+    }
+
+    /// Decodes a form body straight into `T` with ``URLEncodedFormDecoder`` (numbers and
+    /// booleans read from their text, arrays in every style); `nil` for an empty body.
+    /// - Throws: As ``URLEncodedFormDecoder/decode(_:from:)-(_,[UInt8])``.
+    public func decode<T: Decodable>(
+        _ type: T.Type, from body: [UInt8], contentType: MediaType?, limits: Limits
+    ) throws -> T? {
+        if body.isEmpty { return nil }
+        var decoder = URLEncodedFormDecoder()
+        decoder.limits = limits
+        return try decoder.decode(type, from: body)
     }
 }

@@ -5,7 +5,7 @@ import SerializerRegistry
 /// Accepts `application/json`, `text/json`, `text/javascript` and any `application/*+json`.
 /// A blank body (empty, or only white space such as the one space some servers send) decodes
 /// to no value without error (``BlankBody``).
-public struct JSONResponseSerializer: ResponseSerializer {
+public struct JSONResponseSerializer: TypedResponseSerializer {
     /// `"json"`.
     public var name: String { "json" }
     /// The acceptable media types.
@@ -61,6 +61,17 @@ public struct JSONResponseSerializer: ResponseSerializer {
     ///   ``JSONReader/read(_:from:)``.
     public func decode<T: Decodable>(_ type: T.Type, from body: [UInt8], limits: Limits = .default) throws -> T {
         try JSONReader(options: options, limits: limits).read(type, from: body)
+    }
+
+    /// Decodes a body straight into `T` (``TypedResponseSerializer``), transcoding UTF-16 and
+    /// UTF-32 first as ``decode(_:contentType:limits:)`` does; `nil` for a blank body.
+    /// - Throws: The errors of ``JSONReader/read(_:from:)``.
+    public func decode<T: Decodable>(
+        _ type: T.Type, from body: [UInt8], contentType: MediaType?, limits: Limits
+    ) throws -> T? {
+        if BlankBody.isBlank(body, ignoringWhiteSpace: true) { return nil }
+        return try JSONReader(options: options, limits: limits).read(
+            type, from: Self.utf8(body, contentType: contentType))
     }
 
     /// A reader fed the body as it arrives (a UTF-16 or UTF-32 body is collected and decoded

@@ -277,11 +277,3 @@ extension Session {
         return (next, nextBody)
     }
 }
-
-extension SatchelError {
-    /// `error` as a SatchelError (another error becomes ``SatchelError/Code/internal`` with it underlying).
-    package static func wrap(_ error: any Error) -> SatchelError {
-        if let error = error as? SatchelError { return error }
-        return SatchelError(.internal, "\(error)", underlying: error)
-    }
-}

@@ -189,7 +189,8 @@ struct URLEncodedFormCoderTests {
             try decoder.decode(
                 Profile.self, from: "userName=a&age=1&score=1&isAdmin=maybe&tags=&address[city]=x&address[postCode]=1")
         }
-        #expect(flag.code == .typeMismatch && flag.keyPath == "$.isAdmin" && flag.message.contains("\"maybe\""), "\(flag)")
+        #expect(
+            flag.code == .typeMismatch && flag.keyPath == "$.isAdmin" && flag.message.contains("\"maybe\""), "\(flag)")
         let nested = try #require(throws: SatchelError.self) {
             try decoder.decode(Profile.self, from: "userName=a&age=1&score=x&isAdmin=1&tags=&address[city]=x")
         }
@@ -205,7 +206,8 @@ struct URLEncodedFormCoderTests {
         let date = try #require(throws: SatchelError.self) {
             try URLEncodedFormDecoder().decode(Stamped.self, from: "at=soon&blob=AA==")
         }
-        #expect(date.code == .typeMismatch && date.keyPath == "$.at" && date.message.contains("not a number"), "\(date)")
+        #expect(
+            date.code == .typeMismatch && date.keyPath == "$.at" && date.message.contains("not a number"), "\(date)")
         var limited = URLEncodedFormDecoder()
         limited.limits.maxPairs = 2
         let limit = try #require(throws: SatchelError.self) { try limited.decode(Address.self, from: "a=1&b=2&c=3") }

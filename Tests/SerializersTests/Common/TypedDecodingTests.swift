@@ -1,0 +1,97 @@
+import Foundation
+import HTTPTypes
+import SerializerRegistry
+import Serializers
+import Testing
+
+@Suite("Registry.decode(_:response:body:): typed decoding by Content-Type")
+struct TypedDecodingTests {
+    struct User: Codable, Equatable {
+        var id: Int
+        var name: String
+    }
+
+    let registry = Registry.standard()
+
+    func response(_ contentType: String?, status: HTTPResponse.Status = .ok) -> HTTPResponse {
+        var fields = HTTPFields()
+        if let contentType { fields[.contentType] = contentType }
+        return HTTPResponse(status: status, headerFields: fields)
+    }
+
+    @Test("JSON and form bodies decode with their own typed decoders")
+    func typedFormats() throws {
+        let json = Array(#"{"id": 7, "name": "Ann"}"#.utf8)
+        #expect(
+            try registry.decode(User.self, response: response("application/json"), body: json)
+                == User(id: 7, name: "Ann"))
+        // A form holds text: only the form's typed decoder reads `7` as an Int (the Value path
+        // would find the string "7").
+        let form = Array("id=7&name=Ann".utf8)
+        #expect(
+            try registry.decode(User.self, response: response("application/x-www-form-urlencoded"), body: form)
+                == User(id: 7, name: "Ann"))
+        let valuePath = try #require(throws: SatchelError.self) {
+            try registry.decode(response: response("application/x-www-form-urlencoded"), body: form).decode(User.self)
+        }
+        #expect(valuePath.code == .typeMismatch)
+        // UTF-16 JSON is transcoded first, as for a Value.
+        var utf16: [UInt8] = [0xFF, 0xFE]
+        for unit in #"{"id":1,"name":"é"}"#.utf16 { utf16 += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        #expect(
+            try registry.decode(User.self, response: response("application/json"), body: utf16)
+                == User(id: 1, name: "é"))
+    }
+
+    @Test("other serializers, sniffed types and plists take the Value path with the same results")
+    func valuePath() throws {
+        let json = Array(#"{"id": 7, "name": "Ann"}"#.utf8)
+        #expect(try registry.decode(User.self, response: response(nil), body: json) == User(id: 7, name: "Ann"))
+        #expect(
+            try registry.decode(User.self, response: response("application/octet-stream"), body: json)
+                == User(id: 7, name: "Ann"))
+        let plist = Array(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>id</key><integer>7</integer><key>name</key><string>Ann</string></dict></plist>
+            """.utf8)
+        #expect(
+            try registry.decode(User.self, response: response("application/x-plist"), body: plist)
+                == User(id: 7, name: "Ann"))
+    }
+
+    @Test("errors: key path, status, content type, no value; each carries the response")
+    func errors() throws {
+        let mismatch = try #require(throws: SatchelError.self) {
+            try registry.decode(
+                User.self, response: response("application/json"), body: Array(#"{"id":"7","name":"x"}"#.utf8))
+        }
+        #expect(mismatch.code == .typeMismatch && mismatch.keyPath == "$.id" && mismatch.response?.status == .ok)
+        #expect(mismatch.body == Array(#"{"id":"7","name":"x"}"#.utf8))
+        let syntax = try #require(throws: SatchelError.self) {
+            try registry.decode(User.self, response: response("application/json"), body: Array(#"{"id":7,}"#.utf8))
+        }
+        #expect(syntax.code == .syntaxError && syntax.offset == 8 && syntax.response != nil)
+        let status = try #require(throws: SatchelError.self) {
+            try registry.decode(
+                User.self, response: response("application/json", status: .notFound),
+                body: Array(#"{"id":7,"name":"x"}"#.utf8))
+        }
+        #expect(status.code == .unacceptableStatusCode && status.decodedValue != nil)
+        let type = try #require(throws: SatchelError.self) {
+            try registry.decode(User.self, response: response("application/pdf"), body: Array("%PDF".utf8))
+        }
+        #expect(type.code == .unacceptableContentType)
+        for blank in [[], Array(" \r\n".utf8)] as [[UInt8]] {
+            let none = try #require(throws: SatchelError.self) {
+                try registry.decode(User.self, response: response("application/json"), body: blank)
+            }
+            #expect(none.code == .valueNotFound && none.message.contains("no value"))
+        }
+        let form = try #require(throws: SatchelError.self) {
+            try registry.decode(
+                User.self, response: response("application/x-www-form-urlencoded"), body: Array("id=x&name=a".utf8))
+        }
+        #expect(form.code == .typeMismatch && form.keyPath == "$.id" && form.response != nil)
+    }
+}
