@@ -38,6 +38,9 @@ public struct FormReader: Sendable {
         /// Whether an object whose keys are exactly `"0"` to `"n-1"` becomes an array in index
         /// order (`true`). The top-level object always stays an object.
         public var indexedKeysAsArrays: Bool
+        /// The charset of the percent-decoded bytes; UTF-8 by default. The form response
+        /// serializer takes it from the Content-Type's `charset`.
+        public var charset: Charset = .utf8
 
         /// Creates options; by default the last duplicate wins and keys nest.
         public init(
@@ -122,13 +125,13 @@ public struct FormReader: Sendable {
     ) throws(SatchelError) {
         let keyRange = pair.lowerBound..<(equals ?? pair.upperBound)
         let keyBytes = try PercentEncoding.unescape(input, keyRange, what: "key", maxBytes: limits.maxStringBytes)
-        let key = try Self.string(keyBytes, input, keyRange, what: "key")
+        let key = try string(keyBytes, input, keyRange, what: "key")
         var value = Value.null
         if let equals {
             let valueRange = (equals + 1)..<pair.upperBound
             let valueBytes = try PercentEncoding.unescape(
                 input, valueRange, what: "value", maxBytes: limits.maxStringBytes)
-            value = try .string(Self.string(valueBytes, input, valueRange, what: "value"))
+            value = try .string(string(valueBytes, input, valueRange, what: "value"))
         }
         let segments: [KeySegment]
         if options.parsesNestedKeys {
@@ -150,9 +153,19 @@ public struct FormReader: Sendable {
     ///
     /// - Throws: ``SatchelError/Code/invalidEncoding`` at the offset in `input` where the first
     ///   invalid sequence starts.
-    private static func string(
+    private func string(
         _ bytes: [UInt8], _ input: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, what: String
     ) throws(SatchelError) -> String {
+        if options.charset != .utf8 {
+            do {
+                return try options.charset.decode(bytes[...])
+            } catch {
+                var failure = error
+                failure.message = "the \(what) is not valid \(options.charset.rawValue) after percent-decoding"
+                failure.offset = PercentEncoding.rawOffset(ofDecoded: error.offset ?? 0, in: input, range)
+                throw failure
+            }
+        }
         if let string = String(validating: bytes, as: UTF8.self) { return string }
         var parser = Unicode.UTF8.ForwardParser()
         var iterator = bytes.makeIterator()

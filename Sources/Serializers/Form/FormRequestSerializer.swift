@@ -28,8 +28,13 @@ public struct FormRequestSerializer: QueryStringSerializer {
     /// `"form"`.
     public var name: String { "form" }
 
-    /// `application/x-www-form-urlencoded`.
-    public var contentType: MediaType { .formURLEncoded }
+    /// `application/x-www-form-urlencoded`, with `charset=` naming ``FormWriter/Options/charset``
+    /// when it is not UTF-8.
+    public var contentType: MediaType {
+        let charset = options.encoding.effectiveCharset
+        return charset == .utf8
+            ? .formURLEncoded : MediaType.formURLEncoded.setting(parameter: "charset", to: charset.rawValue)
+    }
 
     /// Headers set on every serialized request unless it already has them; Accept-Language and
     /// User-Agent by default.

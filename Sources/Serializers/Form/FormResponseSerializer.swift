@@ -25,17 +25,32 @@ public struct FormResponseSerializer: TypedResponseSerializer {
         self.acceptableContentTypes = acceptableContentTypes
     }
 
-    /// Decodes a form body. Form bodies are percent-encoded UTF-8, whatever the charset says.
+    /// Decodes a form body: percent-encoded bytes in the Content-Type's `charset`, UTF-8 without
+    /// one (the media type's default).
     ///
     /// - Parameters:
     ///   - body: The body bytes.
-    ///   - contentType: The response's Content-Type (not consulted).
+    ///   - contentType: The response's Content-Type, for its `charset`.
     ///   - limits: The bounds to obey.
     /// - Returns: An ``Value/object(_:)``, or `nil` for an empty body.
-    /// - Throws: As ``FormReader/decode(_:)-([UInt8])``.
+    /// - Throws: As ``FormReader/decode(_:)-([UInt8])``, and ``SatchelError/Code/unsupportedFormat``
+    ///   for a charset Satchel does not know.
     public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws(SatchelError) -> Value? {
         if body.isEmpty { return nil }
-        return try FormReader(options: options, limits: limits).read(body)
+        return try FormReader(options: try Self.options(options, for: contentType), limits: limits).read(body)
+    }
+
+    /// `options` with the charset `contentType` declares.
+    static func options(
+        _ options: FormReader.Options, for contentType: MediaType?
+    ) throws(SatchelError) -> FormReader.Options {
+        guard let name = contentType?.charset else { return options }
+        guard let charset = Charset(name: name) else {
+            throw SatchelError(.unsupportedFormat, "the form's charset \"\(name)\" is not one Satchel reads")
+        }
+        var options = options
+        options.charset = charset
+        return options
     }
 
     /// Decodes a form body straight into `T` with ``URLEncodedFormDecoder`` (numbers and
@@ -47,6 +62,7 @@ public struct FormResponseSerializer: TypedResponseSerializer {
         if body.isEmpty { return nil }
         var decoder = URLEncodedFormDecoder()
         decoder.limits = limits
+        decoder.charset = try Self.options(options, for: contentType).charset
         return try decoder.decode(type, from: body)
     }
 }

@@ -59,6 +59,12 @@ public struct FormWriter: Sendable {
         /// The deepest nesting of objects and arrays below the parameters object, which is the
         /// number of brackets in the longest key; ``Limits/maxDepth`` by default.
         public var maxDepth: Int
+        /// The charset whose bytes are percent-encoded (AFNetworking's `stringEncoding`); UTF-8
+        /// by default. UTF-16 and UTF-32 write UTF-8, as browsers do (they are not ASCII-based).
+        public var charset: Charset
+        /// What to write for a character ``charset`` cannot: `&#N;` by default, as browsers do
+        /// when they submit a form in a legacy encoding.
+        public var unencodableCharacters: Charset.UnencodableCharacters
 
         /// Creates options; every argument defaults to AFNetworking's behaviour.
         public init(
@@ -66,13 +72,25 @@ public struct FormWriter: Sendable {
             boolStyle: BoolStyle = .numeric,
             spaceEncoding: SpaceEncoding = .percent20,
             sortsKeys: Bool = true,
-            maxDepth: Int = Limits.default.maxDepth
+            maxDepth: Int = Limits.default.maxDepth,
+            charset: Charset = .utf8,
+            unencodableCharacters: Charset.UnencodableCharacters = .characterReference
         ) {
             self.arrayStyle = arrayStyle
             self.boolStyle = boolStyle
             self.spaceEncoding = spaceEncoding
             self.sortsKeys = sortsKeys
             self.maxDepth = maxDepth
+            self.charset = charset
+            self.unencodableCharacters = unencodableCharacters
+        }
+
+        /// The charset written: ``charset``, or UTF-8 for UTF-16 and UTF-32.
+        var effectiveCharset: Charset {
+            switch charset {
+            case .utf16BigEndian, .utf16LittleEndian, .utf32BigEndian, .utf32LittleEndian: .utf8
+            default: charset
+            }
         }
     }
 
@@ -131,26 +149,43 @@ public struct FormWriter: Sendable {
     /// - Throws: As ``pairs(from:)``.
     public func write(_ parameters: Value) throws(SatchelError) -> [UInt8] {
         var output: [UInt8] = []
-        try forEachPair(in: parameters) { key, value in append(key: key, value: value, to: &output) }
+        var failure: SatchelError?
+        try forEachPair(in: parameters) { key, value in
+            do throws(SatchelError) {
+                try append(key: key, value: value, to: &output)
+            } catch {
+                failure = failure ?? error
+            }
+        }
+        if let failure { throw failure }
         return output
     }
 
     /// Writes `pairs` as they are, in their order, as a query string such as `q=a%20b&page=2`
     /// (for query items a caller has already named, like httpie's `name==value`).
     ///
-    /// - Parameter pairs: The unescaped pairs.
+    /// - Parameter pairs: The unescaped pairs (values as UTF-8 text or raw bytes).
     /// - Returns: The escaped pairs joined by `&`; empty for no pairs.
-    public func queryString(from pairs: [Pair]) -> String {
+    /// - Throws: ``SatchelError/Code/unencodableValue`` for a key ``Options/charset`` cannot
+    ///   write, with ``Options/unencodableCharacters`` set to fail.
+    public func queryString(from pairs: [Pair]) throws(SatchelError) -> String {
         var output: [UInt8] = []
-        for pair in pairs { append(key: pair.key, value: pair.value, to: &output) }
+        for pair in pairs { try append(key: pair.key, value: pair.value, to: &output) }
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// `text` in the charset written.
+    private func bytes(of text: String) throws(SatchelError) -> [UInt8] {
+        let charset = options.effectiveCharset
+        if charset == .utf8 { return Array(text.utf8) }
+        return try charset.encode(text, unencodable: options.unencodableCharacters)
     }
 
     /// Appends `&` (after the first pair), the escaped key and, unless `value` is `nil`, `=` and
     /// the escaped value.
-    private func append(key: String, value: [UInt8]?, to output: inout [UInt8]) {
+    private func append(key: String, value: [UInt8]?, to output: inout [UInt8]) throws(SatchelError) {
         if !output.isEmpty { output.append(UInt8(ascii: "&")) }
-        PercentEncoding.append(escaping: key.utf8, spaceEncoding: options.spaceEncoding, to: &output)
+        PercentEncoding.append(escaping: try bytes(of: key), spaceEncoding: options.spaceEncoding, to: &output)
         if let value {
             output.append(UInt8(ascii: "="))
             PercentEncoding.append(escaping: value, spaceEncoding: options.spaceEncoding, to: &output)
@@ -197,7 +232,7 @@ public struct FormWriter: Sendable {
         case .double(let number):
             emit(key, Array(try Self.text(of: number, path: path).utf8))
         case .string(let string):
-            emit(key, Array(string.utf8))
+            emit(key, try bytes(of: string))
         case .bytes(let bytes):
             emit(key, bytes)
         case .date(let date):

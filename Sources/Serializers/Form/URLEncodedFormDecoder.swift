@@ -67,6 +67,8 @@ public struct URLEncodedFormDecoder: Sendable {
     public var keyDecoding: KeyDecoding = .useDefaultKeys
     /// The bounds the text must keep (body size, pairs, nesting, string length).
     public var limits: Limits = .default
+    /// The charset of the percent-decoded bytes; UTF-8 by default.
+    public var charset: Charset = .utf8
     /// Values made available to `Decodable` implementations through `Decoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
@@ -86,7 +88,9 @@ public struct URLEncodedFormDecoder: Sendable {
     /// Decodes a `T` from the bytes of a form body.
     /// - Throws: As ``decode(_:from:)-(_,String)``.
     public func decode<T: Decodable>(_ type: T.Type, from body: [UInt8]) throws(SatchelError) -> T {
-        let reader = FormReader(options: FormReader.Options(duplicateKeys: .collectIntoArray), limits: limits)
+        var options = FormReader.Options(duplicateKeys: .collectIntoArray)
+        options.charset = charset
+        let reader = FormReader(options: options, limits: limits)
         let tree = convertingKeys(in: try reader.read(body))
         var decoder = ValueDecoder()
         decoder.userInfo = userInfo

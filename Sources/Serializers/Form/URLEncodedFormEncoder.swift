@@ -95,6 +95,10 @@ public struct URLEncodedFormEncoder: Sendable {
     public var nilEncoding: NilEncoding = .dropKey
     /// How a space is written.
     public var spaceEncoding: SpaceEncoding = .percent20
+    /// The charset whose bytes are percent-encoded; UTF-8 by default.
+    public var charset: Charset = .utf8
+    /// What to write for a character ``charset`` cannot: `&#N;` by default, as browsers do.
+    public var unencodableCharacters: Charset.UnencodableCharacters = .characterReference
     /// Whether pairs are sorted by key (`true`, AFNetworking's and Alamofire's default) or keep
     /// the model's order.
     public var alphabetizeKeyValuePairs = true
@@ -145,7 +149,7 @@ public struct URLEncodedFormEncoder: Sendable {
         FormWriter(
             options: FormWriter.Options(
                 arrayStyle: arrayEncoding, boolStyle: boolEncoding, spaceEncoding: spaceEncoding,
-                sortsKeys: alphabetizeKeyValuePairs))
+                sortsKeys: alphabetizeKeyValuePairs, charset: charset, unencodableCharacters: unencodableCharacters))
     }
 
     private func applyingStrategies(to value: Value) throws(SatchelError) -> Value {

@@ -79,7 +79,7 @@ struct RequestPlan {
         parameters = members.isEmpty ? nil : .object(members)
         var absolute = try Self.normalizedURL(url)
         if !query.isEmpty {
-            absolute = FormRequestSerializer.appending(query: FormWriter().queryString(from: query), to: absolute)
+            absolute = FormRequestSerializer.appending(query: try FormWriter().queryString(from: query), to: absolute)
         }
         self.url = absolute
     }

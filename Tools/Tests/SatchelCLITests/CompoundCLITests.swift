@@ -36,7 +36,12 @@ import Testing
         let latin1 = try CommandRunner.run(
             ["decode", "-c", "text/plain; charset=iso-8859-1"], input: [0x63, 0x61, 0x66, 0xE9])
         #expect(latin1.output == "\"café\"\n")
-        let unknown = try CommandRunner.run(["decode", "-c", "text/plain; charset=koi8-r"], input: [0xC1])
+        let koi8 = try CommandRunner.run(["decode", "-c", "text/plain; charset=koi8-r"], input: [0xD0, 0xD2, 0xC9])
+        #expect(koi8.output == "\"при\"\n")
+        let sjis = try CommandRunner.run(
+            ["decode", "-c", "text/plain; charset=Shift_JIS"], input: [0x93, 0xFA, 0x96, 0x7B])
+        #expect(sjis.output == "\"日本\"\n")
+        let unknown = try CommandRunner.run(["decode", "-c", "text/plain; charset=x-klingon"], input: [0xC1])
         #expect(unknown.status == 67)
         let invalid = try CommandRunner.run(["decode", "-c", "text/plain"], input: [0x61, 0xFF])
         #expect(invalid.status == 65)
