@@ -179,17 +179,17 @@ struct UnkeyedValueDecodingContainer: UnkeyedDecodingContainer {
     }
 }
 
-/// A coding key for array indices and `super`.
-struct ValueCodingKey: CodingKey {
-    let stringValue: String
-    let intValue: Int?
+/// A coding key for array indices and `super`, shared by the typed decoders.
+package struct ValueCodingKey: CodingKey {
+    package let stringValue: String
+    package let intValue: Int?
 
-    init(stringValue: String) {
+    package init(stringValue: String) {
         self.stringValue = stringValue
         self.intValue = nil
     }
 
-    init(intValue: Int) {
+    package init(intValue: Int) {
         self.stringValue = "\(intValue)"
         self.intValue = intValue
     }

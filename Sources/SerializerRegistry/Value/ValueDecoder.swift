@@ -171,14 +171,12 @@ final class ValueDecodingNode: Decoder {
     func unboxBool(_ value: Value, key: (any CodingKey)?) throws -> Bool {
         if textualScalars != nil, case .string(let text) = value {
             if text.isEmpty { throw emptyText("a bool", key: key) }
-            switch text.lowercased() {
-            case "1", "true", "on", "yes": return true
-            case "0", "false", "off", "no": return false
-            default:
+            guard let flag = TextualScalar.bool(text) else {
                 throw SatchelError(
-                    .typeMismatch, "expected a bool (1, 0, true, false, on, off, yes, no), found \"\(text)\"",
+                    .typeMismatch, "expected a bool (\(TextualScalar.boolWords)), found \"\(text)\"",
                     keyPath: path(appending: key))
             }
+            return flag
         }
         guard case .bool(let flag) = value else { throw mismatch("a bool", value, key: key) }
         return flag
@@ -192,7 +190,7 @@ final class ValueDecodingNode: Decoder {
     func unboxDouble(_ value: Value, key: (any CodingKey)?) throws -> Double {
         if textualScalars != nil, case .string(let text) = value {
             if text.isEmpty { throw emptyText("a number", key: key) }
-            guard let number = Double(text), number.isFinite || text.lowercased().contains("inf") else {
+            guard let number = TextualScalar.double(text) else {
                 throw SatchelError(
                     .typeMismatch, "expected a number, found \"\(text)\"", keyPath: path(appending: key))
             }
@@ -219,14 +217,13 @@ final class ValueDecodingNode: Decoder {
         case .double(let number): result = number.isFinite ? I(exactly: number) : nil
         case .string(let text) where textualScalars != nil:
             if text.isEmpty { throw emptyText("an integer", key: key) }
-            guard let digits = text.utf8.first.map({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") }),
-                text.utf8.dropFirst(digits ? 1 : 0).allSatisfy({ (0x30...0x39).contains($0) }),
-                text.utf8.count > (digits ? 1 : 0)
-            else {
+            switch TextualScalar.integer(text, as: I.self) {
+            case .value(let number): result = number
+            case .outOfRange: result = nil
+            case .notAnInteger:
                 throw SatchelError(
                     .typeMismatch, "expected an integer, found \"\(text)\"", keyPath: path(appending: key))
             }
-            result = I(text)
         default: throw mismatch("an integer", value, key: key)
         }
         guard let result else {

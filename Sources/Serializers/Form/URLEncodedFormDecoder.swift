@@ -24,40 +24,13 @@ import SerializerRegistry
 ///   given" — also for `String?`.
 /// Errors name the key path (`tags[1]`), and the byte offset for malformed text.
 public struct URLEncodedFormDecoder: Sendable {
-    /// How `Date` is read.
-    public enum DateDecoding: Sendable {
-        /// `Date`'s own `Decodable` form: seconds since 2001-01-01 (the default, as
-        /// ``URLEncodedFormEncoder/DateEncoding/deferredToDate`` writes).
-        case deferredToDate
-        /// Seconds since 1970.
-        case secondsSince1970
-        /// Milliseconds since 1970.
-        case millisecondsSince1970
-        /// ISO 8601 (with or without fractions and a time zone offset).
-        case iso8601
-        /// The date a closure returns for the text.
-        case custom(@Sendable (String) throws -> Date)
-    }
-
+    /// How `Date` is read; the default is `Date`'s own form (seconds since 2001), as
+    /// ``URLEncodedFormEncoder/DateEncoding/deferredToDate`` writes.
+    public typealias DateDecoding = TextDateDecoding
     /// How `Data` is read.
-    public enum DataDecoding: Sendable {
-        /// Base64 (the default).
-        case base64
-        /// The bytes a closure returns for the text.
-        case custom(@Sendable (String) throws -> Data)
-    }
-
+    public typealias DataDecoding = TextDataDecoding
     /// How keys are read.
-    public enum KeyDecoding: Sendable {
-        /// As written (the default).
-        case useDefaultKeys
-        /// `my_url_property` → `myUrlProperty`.
-        case convertFromSnakeCase
-        /// `my-url-property` → `myUrlProperty`.
-        case convertFromKebabCase
-        /// The key a closure returns.
-        case custom(@Sendable (String) -> String)
-    }
+    public typealias KeyDecoding = Serializers.KeyDecoding
 
     /// How `Date` is read.
     public var dateDecoding: DateDecoding = .deferredToDate
@@ -94,7 +67,7 @@ public struct URLEncodedFormDecoder: Sendable {
         let tree = convertingKeys(in: try reader.read(body))
         var decoder = ValueDecoder()
         decoder.userInfo = userInfo
-        decoder.textualScalars = ValueDecoder.TextualScalars(date: dateReader, bytes: dataReader)
+        decoder.textualScalars = ValueDecoder.TextualScalars(date: dateDecoding.reader, bytes: dataDecoding.reader)
         do {
             return try decoder.decode(type, from: tree)
         } catch {
@@ -102,66 +75,15 @@ public struct URLEncodedFormDecoder: Sendable {
         }
     }
 
-    private var dateReader: @Sendable (String) throws -> Date {
-        switch dateDecoding {
-        case .deferredToDate: { Date(timeIntervalSinceReferenceDate: try Self.seconds($0)) }
-        case .secondsSince1970: { Date(timeIntervalSince1970: try Self.seconds($0)) }
-        case .millisecondsSince1970: { Date(timeIntervalSince1970: try Self.seconds($0) / 1000) }
-        case .iso8601:
-            { text in
-                guard let date = ISO8601.date(from: text) else { throw TextSyntax.notISO8601 }
-                return date
-            }
-        case .custom(let read): read
-        }
-    }
-
-    private var dataReader: @Sendable (String) throws -> [UInt8] {
-        switch dataDecoding {
-        case .base64:
-            { text in
-                guard let data = Data(base64Encoded: text) else { throw TextSyntax.notBase64 }
-                return Array(data)
-            }
-        case .custom(let read): { Array(try read($0)) }
-        }
-    }
-
-    /// Why a date or data text was refused (the decoder's error names the key path and the text).
-    private enum TextSyntax: Error, CustomStringConvertible {
-        case notANumber, notISO8601, notBase64
-        var description: String {
-            switch self {
-            case .notANumber: "not a number"
-            case .notISO8601: "not ISO 8601"
-            case .notBase64: "not base64"
-            }
-        }
-    }
-
-    private static func seconds(_ text: String) throws -> Double {
-        guard let seconds = Double(text), seconds.isFinite else { throw TextSyntax.notANumber }
-        return seconds
-    }
-
     private func convertingKeys(in value: Value) -> Value {
         if case .useDefaultKeys = keyDecoding { return value }
         switch value {
         case .object(let members):
             var result = ValueObject()
-            for (key, member) in members { result[decodedKey(key)] = convertingKeys(in: member) }
+            for (key, member) in members { result[keyDecoding.key(key)] = convertingKeys(in: member) }
             return .object(result)
         case .array(let elements): return .array(elements.map(convertingKeys(in:)))
         default: return value
-        }
-    }
-
-    private func decodedKey(_ key: String) -> String {
-        switch keyDecoding {
-        case .useDefaultKeys: key
-        case .convertFromSnakeCase: KeyCase.camelCased(key, from: "_")
-        case .convertFromKebabCase: KeyCase.camelCased(key, from: "-")
-        case .custom(let convert): convert(key)
         }
     }
 }

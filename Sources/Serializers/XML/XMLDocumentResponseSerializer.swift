@@ -6,7 +6,7 @@ import SerializerRegistry
 /// Accepts `application/xml`, `text/xml` and every `+xml` type. A charset parameter overrides
 /// the document's encoding declaration (RFC 7303). An empty body, or one of only whitespace,
 /// is no value, as an empty JSON body is. Parsing is safe by default: see ``XMLEventReader``.
-public struct XMLDocumentResponseSerializer: ResponseSerializer {
+public struct XMLDocumentResponseSerializer: TypedResponseSerializer {
     /// `"xml"`.
     public var name: String { "xml" }
     /// The acceptable media types.
@@ -32,6 +32,18 @@ public struct XMLDocumentResponseSerializer: ResponseSerializer {
     public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
         if BlankBody.isBlank(body, ignoringWhiteSpace: true) { return nil }
         return .payload(try XMLDocumentPayload(parsing: body, encoding: contentType?.charset, limits: limits))
+    }
+
+    /// Decodes a body straight into `T` with ``XMLModelDecoder`` (XMLCoder's mapping); `nil` for
+    /// a blank body.
+    /// - Throws: As ``XMLModelDecoder/decode(_:from:encoding:)``.
+    public func decode<T: Decodable>(
+        _ type: T.Type, from body: [UInt8], contentType: MediaType?, limits: Limits
+    ) throws -> T? {
+        if BlankBody.isBlank(body, ignoringWhiteSpace: true) { return nil }
+        var decoder = XMLModelDecoder()
+        decoder.limits = limits
+        return try decoder.decode(type, from: body, encoding: contentType?.charset)
     }
 
     /// A decoder that feeds libxml2's push parser as the body arrives.
