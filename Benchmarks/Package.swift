@@ -10,6 +10,8 @@ let package = Package(
         .package(name: "Satchel", path: ".."),
         // The multipart peer: vapor's serializer and parser.
         .package(url: "https://github.com/vapor/multipart-kit", exact: "4.7.1"),
+        // The XML model peer: what Swift users decode XML into models with.
+        .package(url: "https://github.com/CoreOffice/XMLCoder", exact: "0.18.2"),
     ],
     targets: [
         // The raw json-c baseline: json-c's own strict parse, with no validator and no tree walk.
@@ -61,6 +63,7 @@ let package = Package(
                 "CSatchelABIBaseline",
                 "CFormBaseline",
                 .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "XMLCoder", package: "XMLCoder"),
             ]
         ),
         // A small driver for profiling the transport's per-request cost (callgrind, perf).

@@ -38,6 +38,7 @@ enum BenchmarkReport {
                 tables += try ImageBenchmarks(corpus: corpus, sampler: sampler).run()
             case "xml":
                 tables += try XMLBenchmarks(corpus: corpus, options: options).run()
+                tables += try XMLModelBenchmarks(corpus: corpus, sampler: sampler).run()
             case "plist":
                 tables += try PropertyListBenchmarks(corpus: corpus, sampler: sampler).run()
             case "multipart":

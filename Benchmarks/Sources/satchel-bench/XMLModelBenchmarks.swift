@@ -1,0 +1,38 @@
+import Foundation
+import Satchel
+import XMLCoder
+
+/// XML straight to a `Decodable` model: Satchel's `XMLModelDecoder` against CoreOffice's
+/// XMLCoder, the decoder Swift users pick for XML models.
+struct XMLModelBenchmarks {
+    /// The inputs.
+    let corpus: Corpus
+    /// The timer.
+    let sampler: Sampler
+
+    /// Guards, then times the catalog.
+    func run() throws -> [ComparisonTable] {
+        var table = ComparisonTable(
+            title: "XML parse to Decodable models: Satchel vs XMLCoder",
+            satchelCall: "XMLModelDecoder().decode(ProductCatalog.self, from: bytes)", peerName: "XMLCoder 0.18.2",
+            peerCall: "XMLCoder.XMLDecoder().decode(ProductCatalog.self, from: data)", sizeNote: "the XML file",
+            target: 3)
+        let url = corpus.directory.appendingPathComponent("xml/catalog.xml")
+        guard let data = try? Data(contentsOf: url) else {
+            throw BenchmarkFailure.corpus("cannot read \(url.path) (run scripts/corpus xml first)")
+        }
+        let bytes = [UInt8](data)
+        let satchel = try XMLModelDecoder().decode(ProductCatalog.self, from: bytes)
+        let peer = try XMLCoder.XMLDecoder().decode(ProductCatalog.self, from: data)
+        guard satchel == peer, satchel.product.count == 30_000 else {
+            throw BenchmarkFailure.guardFailed("catalog.xml: Satchel and XMLCoder decode different catalogs")
+        }
+        Progress.note("decode catalog.xml as ProductCatalog")
+        let samples = try sampler.measure([
+            { try XMLModelDecoder().decode(ProductCatalog.self, from: bytes) },
+            { try XMLCoder.XMLDecoder().decode(ProductCatalog.self, from: data) },
+        ])
+        table.rows.append(Comparison(input: "catalog.xml", bytes: bytes.count, satchel: samples[0], peer: samples[1]))
+        return [table]
+    }
+}
