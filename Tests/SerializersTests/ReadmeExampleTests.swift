@@ -25,6 +25,29 @@ import Testing
         #expect(failure?.description == "syntaxError: expected a value, found 'x' (at byte 9, line 3, column 2)")
     }
 
+    @Test func readmeModelExamplesHold() throws {
+        let registry = Registry.standard()
+        let response = HTTPResponse(status: .ok, headerFields: [.contentType: "application/json; charset=utf-8"])
+        struct User: Decodable, Equatable { var id: UInt64; var name: String }
+        let body = Array(#"{"id":1,"name":"Ann"}"#.utf8)
+        let typed = try registry.decode(User.self, response: response, body: body)
+        #expect(typed == User(id: 1, name: "Ann"))
+
+        struct Search: Codable, Equatable { var q: String; var page: Int }
+        let query = try URLEncodedFormEncoder().encode(Search(q: "satchel", page: 2))
+        #expect(query == "page=2&q=satchel")
+        let search = try URLEncodedFormDecoder().decode(Search.self, from: "q=satchel&page=2")
+        #expect(search == Search(q: "satchel", page: 2))
+
+        struct Book: Decodable { var id: Int; var title: String }
+        let xmlBytes = Array(#"<book id="7"><title>Dune</title></book>"#.utf8)
+        let book = try XMLModelDecoder().decode(Book.self, from: xmlBytes)
+        #expect(book.id == 7 && book.title == "Dune")
+        let bytes: [UInt8] = [0x93, 0xFA, 0x96, 0x7B]
+        let text = try Charset(name: "sjis")!.decode(bytes[...])
+        #expect(text == "日本")
+    }
+
     @Test func readmeMultipartExampleHolds() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent(
             "satchel-readme-\(UUID().uuidString).mp4"
