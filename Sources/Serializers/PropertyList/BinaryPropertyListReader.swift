@@ -14,9 +14,9 @@ struct BinaryPropertyListReader {
     let bytes: UnsafeRawBufferPointer
     let limits: Limits
     private let offsetIntSize: Int
-    private let objectRefSize: Int
+    let objectRefSize: Int
     private let objectCount: Int
-    private let topObject: Int
+    let topObject: Int
     private let offsetTableStart: Int
 
     /// Decoded objects by index.
@@ -94,6 +94,16 @@ struct BinaryPropertyListReader {
             throw error
         } catch {
             throw SatchelError(.internal, "unexpected error: \(error)")
+        }
+    }
+
+    /// Decodes the object at `index` and its subtree, `depth` levels below the top object.
+    /// - Throws: As ``read()``.
+    mutating func read(object index: Int, depth: Int) throws(SatchelError) -> Value {
+        do {
+            return try readObject(index, depth: depth)
+        } catch {
+            throw SatchelError.wrap(error)
         }
     }
 
@@ -208,7 +218,7 @@ struct BinaryPropertyListReader {
     /// The element count of a container and where its references start, after checking the
     /// nesting depth and that `count × perElement` references fit before the offset table.
     @inline(never)
-    private func readReferences(at offset: Int, perElement: Int, depth: Int) throws -> (Int, Int) {
+    func readReferences(at offset: Int, perElement: Int, depth: Int) throws -> (Int, Int) {
         if depth >= limits.maxDepth {
             throw SatchelError.limitExceeded("maxDepth", limits.maxDepth, "nesting", offset: offset)
         }
@@ -256,7 +266,7 @@ struct BinaryPropertyListReader {
     // small.
 
     @inline(__always)
-    private func objectOffset(_ index: Int) throws -> Int {
+    func objectOffset(_ index: Int) throws -> Int {
         let entry = offsetTableStart + index * offsetIntSize
         let offset = Self.bigEndian(bytes, at: entry, size: offsetIntSize)
         guard offset >= 8, offset < UInt64(offsetTableStart) else {
@@ -266,7 +276,7 @@ struct BinaryPropertyListReader {
     }
 
     @inline(__always)
-    private func readReference(at position: Int) throws -> Int {
+    func readReference(at position: Int) throws -> Int {
         let reference = Self.bigEndian(bytes, at: position, size: objectRefSize)
         guard reference < UInt64(objectCount) else {
             throw Self.referenceFailure(reference, count: objectCount, at: position)

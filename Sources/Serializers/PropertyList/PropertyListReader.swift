@@ -50,4 +50,33 @@ public struct PropertyListReader: Sendable {
             return try reader.read()
         }
     }
+
+    /// Reads a property list straight into `T`: a binary one from its object table (no ``Value``
+    /// tree is built), an XML one through its value.
+    ///
+    /// - Throws: The errors of ``read(_:)-(UnsafeRawBufferPointer)``, then `typeMismatch`,
+    ///   `valueNotFound` or `numberOutOfRange` with the key path where `T` did not fit.
+    public func read<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
+        try bytes.withUnsafeBytes { buffer in
+            try limits.checkBody(count: buffer.count)
+            guard !buffer.isEmpty else {
+                throw SatchelError(.truncatedInput, "an empty body is not a property list", offset: 0)
+            }
+            guard try PropertyListFormat.sniff(buffer) == .binary else {
+                return try ValueDecoder().decode(type, from: try read(buffer))
+            }
+            let reader = try BinaryPropertyListReader(buffer, limits: limits)
+            let root = BinaryPropertyListDecodingNode(
+                context: .init(reader: reader), index: reader.topObject, depth: 0, parent: nil, key: nil)
+            do {
+                return try root.decodeValue(type)
+            } catch let error as SatchelError {
+                throw error
+            } catch let error as DecodingError {
+                throw SatchelError(decodingError: error)
+            } catch {
+                throw SatchelError(.typeMismatch, "\(T.self) could not be decoded", underlying: error)
+            }
+        }
+    }
 }

@@ -6,7 +6,7 @@ import SerializerRegistry
 /// Accepts `application/x-plist`, as AFNetworking. A blank body (empty, or only white space)
 /// is no value, as for every serializer (``BlankBody``); AFNetworking, which hands an empty body
 /// to `NSPropertyListSerialization`, fails on it instead.
-public struct PropertyListResponseSerializer: ResponseSerializer {
+public struct PropertyListResponseSerializer: TypedResponseSerializer {
     /// `"plist"`.
     public var name: String { "plist" }
     /// The acceptable media types.
@@ -33,11 +33,19 @@ public struct PropertyListResponseSerializer: ResponseSerializer {
         return try decode(body, contentType: contentType, limits: limits)
     }
 
-    /// Decodes a body straight into `T`.
-    /// - Throws: the errors of ``decode(_:contentType:limits:)`` and of ``ValueDecoder``.
+    /// Decodes a body straight into `T` (``PropertyListReader/read(_:from:)``).
+    /// - Throws: the errors of ``decode(_:contentType:limits:)`` and the key path where `T` did
+    ///   not fit.
     public func decode<T: Decodable>(_ type: T.Type, from body: [UInt8], limits: Limits = .default) throws -> T {
-        let value = try PropertyListReader(limits: limits).read(body) ?? .null
-        return try ValueDecoder().decode(type, from: value)
+        try PropertyListReader(limits: limits).read(type, from: body)
+    }
+
+    /// Decodes a body straight into `T` (``TypedResponseSerializer``); `nil` for a blank body.
+    public func decode<T: Decodable>(
+        _ type: T.Type, from body: [UInt8], contentType: MediaType?, limits: Limits
+    ) throws -> T? {
+        if BlankBody.isBlank(body, ignoringWhiteSpace: true) { return nil }
+        return try PropertyListReader(limits: limits).read(type, from: body)
     }
 }
 
