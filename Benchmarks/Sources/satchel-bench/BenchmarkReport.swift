@@ -41,6 +41,7 @@ enum BenchmarkReport {
                 tables += try XMLModelBenchmarks(corpus: corpus, sampler: sampler).run()
             case "plist":
                 tables += try PropertyListBenchmarks(corpus: corpus, sampler: sampler).run()
+                tables += try PropertyListDecodeBenchmarks(corpus: corpus, sampler: sampler).run()
             case "multipart":
                 let multipart = try MultipartBenchmarks(corpus: corpus, sampler: sampler, options: options).run()
                 summary.add(multipart.build)

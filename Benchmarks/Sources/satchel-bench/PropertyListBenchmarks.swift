@@ -84,7 +84,7 @@ struct PropertyListBenchmarks {
         return [readFoundation, writeFoundation, readLibplist, writeLibplist]
     }
 
-    private static func read(_ corpus: Corpus, _ name: String) throws(BenchmarkFailure) -> Corpus.File {
+    static func read(_ corpus: Corpus, _ name: String) throws(BenchmarkFailure) -> Corpus.File {
         let url = corpus.directory.appendingPathComponent("plist/\(name)")
         guard let data = try? Data(contentsOf: url) else {
             throw .corpus("cannot read \(url.path) (run scripts/corpus plist first)")
