@@ -60,6 +60,17 @@ struct PropertyListTypedTests {
         #expect(try registry.decode(Document.self, response: response, body: bytes) == Self.expected)
     }
 
+    @Test("a model writes both formats, and reads back", arguments: [PropertyListFormat.binary, .xml])
+    func writesModels(format: PropertyListFormat) throws {
+        let bytes = try PropertyListWriter(format: format).write(model: Self.expected)
+        #expect(try PropertyListReader().read(Document.self, from: bytes) == Self.expected)
+        struct WithNil: Encodable { var a: Int?; var b: [Int?] }
+        let null = try #require(throws: SatchelError.self) {
+            try PropertyListWriter(format: format).write(model: WithNil(a: nil, b: [1, nil]))
+        }
+        #expect(null.code == .unencodableValue && null.keyPath == "$.b[1]", "\(null)")
+    }
+
     @Test("errors name the key path on the typed path as on the value path")
     func errors() throws {
         var value = Self.document(items: [["name": "a", "count": 1], ["name": 7, "count": 2]])

@@ -2,8 +2,8 @@ import Foundation
 
 /// `Corpus/plist/catalog.(b)plist` as a model both decoders read (every member but `count`,
 /// whose values span -2^40 to 2^64-1: no Swift integer type holds them all).
-struct PlistCatalog: Decodable, Equatable {
-    struct Record: Decodable, Equatable {
+struct PlistCatalog: Codable, Equatable {
+    struct Record: Codable, Equatable {
         var id: Int
         var name: String
         var description: String
@@ -16,7 +16,7 @@ struct PlistCatalog: Decodable, Equatable {
         var dimensions: Dimensions
     }
 
-    struct Dimensions: Decodable, Equatable {
+    struct Dimensions: Codable, Equatable {
         var width: Int
         var height: Int
         var unit: String
