@@ -154,6 +154,8 @@ final class ValueDecodingNode: Decoder {
     /// Decodes `type` from this node's value, handling the types with a native representation.
     func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
         if type == Value.self { return value as! T }
+        // A payload decodes as itself (a spilled multipart part as its TemporaryFile, …).
+        if case .payload(let payload) = value, let typed = payload as? T { return typed }
         if type == Date.self { return try unboxDate(value, key: nil) as! T }
         if type == Data.self { return Data(try unboxBytes(value, key: nil)) as! T }
         if type == [UInt8].self, case .bytes(let bytes) = value { return bytes as! T }

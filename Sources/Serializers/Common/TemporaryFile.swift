@@ -124,6 +124,18 @@ public final class TemporaryFile: ValuePayload, Equatable {
 }
 
 /// A file stream that keeps its ``TemporaryFile`` from being removed while it is read.
+/// A model property of this type receives a spilled multipart part (``MultipartResponseSerializer``'s
+/// typed decoding); it cannot be decoded from anything else.
+extension TemporaryFile: Decodable {
+    public convenience init(from decoder: any Decoder) throws {
+        throw DecodingError.typeMismatch(
+            TemporaryFile.self,
+            .init(
+                codingPath: decoder.codingPath,
+                debugDescription: "a TemporaryFile is decoded only from a multipart part that was spilled to disk"))
+    }
+}
+
 private final class TemporaryFileBodyStream: BodyStream {
     let file: TemporaryFile
     let stream: FileBodyStream

@@ -20,7 +20,7 @@ import SerializerRegistry
 /// still decode; only a ``Limits`` hit fails the whole body. A spilled part (larger than
 /// ``MultipartReader/Options/memoryThreshold``) is not decoded: its value is its
 /// ``TemporaryFile`` (`{"$file": {"path": …, "size": N}}`).
-public struct MultipartResponseSerializer: ResponseSerializer {
+public struct MultipartResponseSerializer: TypedResponseSerializer {
     /// `"multipart"`.
     public var name: String { "multipart" }
     /// The acceptable media types; `multipart/*` by default.
@@ -68,5 +68,44 @@ public struct MultipartResponseSerializer: ResponseSerializer {
     /// A decoder fed the body as it arrives; parts are decoded as they complete.
     public func makeIncrementalReader(contentType: MediaType?, limits: Limits) -> (any IncrementalReader)? {
         MultipartIncrementalReader(serializer: self, contentType: contentType, limits: limits)
+    }
+
+    /// Decodes a `multipart/form-data` body straight into a model (``TypedResponseSerializer``):
+    /// each field by its name — text fields read as a form's are (numbers, booleans, ISO 8601
+    /// dates from their text, also when spilled to disk, up to ``Limits/maxStringBytes``), a file
+    /// part as `Data` (its bytes) or, when it was spilled to disk, as a ``TemporaryFile``
+    /// property; a name given more than once is an array. Parts are not
+    /// decoded by their Content-Type on this path. `nil` for an empty body.
+    /// - Throws: The body's errors, and the key path where the model does not fit.
+    public func decode<T: Decodable>(
+        _ type: T.Type, from body: [UInt8], contentType: MediaType?, limits: Limits
+    ) throws -> T? {
+        if body.isEmpty { return nil }
+        var raw = self
+        raw.rawParts = true
+        guard case .payload(let payload)? = try raw.decode(body, contentType: contentType, limits: limits),
+            let parts = payload as? MultipartParts
+        else { return nil }
+        var fields = ValueObject()
+        for element in parts {
+            guard let name = element.part.name else { continue }
+            var value = element.value
+            // A field (no file name) that was spilled to disk is still text for the model.
+            if element.part.filename == nil, case .payload(let payload) = value, let file = payload as? TemporaryFile {
+                let bytes = try file.readAll(limit: limits.maxStringBytes)
+                value = String(validating: bytes, as: UTF8.self).map(Value.string) ?? .bytes(bytes)
+            }
+            switch fields[name] {
+            case nil: fields[name] = value
+            case .array(var values)?:
+                values.append(value)
+                fields[name] = .array(values)
+            case let first?: fields[name] = .array([first, value])
+            }
+        }
+        var decoder = ValueDecoder()
+        decoder.textualScalars = ValueDecoder.TextualScalars(
+            date: TextDateDecoding.iso8601.reader, bytes: TextDataDecoding.base64.reader)
+        return try decoder.decode(type, from: .object(fields))
     }
 }
