@@ -39,10 +39,12 @@ import Testing
         let search = try URLEncodedFormDecoder().decode(Search.self, from: "q=satchel&page=2")
         #expect(search == Search(q: "satchel", page: 2))
 
-        struct Book: Decodable { var id: Int; var title: String }
+        struct Book: Codable { var id: Int; var title: String }
         let xmlBytes = Array(#"<book id="7"><title>Dune</title></book>"#.utf8)
         let book = try XMLModelDecoder().decode(Book.self, from: xmlBytes)
         #expect(book.id == 7 && book.title == "Dune")
+        let xml = try XMLModelEncoder().encode(book, rootElement: "book")
+        #expect(String(decoding: xml, as: UTF8.self).hasSuffix("<book><id>7</id><title>Dune</title></book>"))
         let bytes: [UInt8] = [0x93, 0xFA, 0x96, 0x7B]
         let text = try Charset(name: "sjis")!.decode(bytes[...])
         #expect(text == "日本")

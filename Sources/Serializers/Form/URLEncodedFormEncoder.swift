@@ -177,7 +177,10 @@ public struct URLEncodedFormEncoder: Sendable {
         }
     }
 
-    private func encodedKey(_ key: String) -> String {
+    private func encodedKey(_ key: String) -> String { Self.encodedKey(key, keyEncoding) }
+
+    /// `key` written with `keyEncoding` (shared with ``XMLModelEncoder``).
+    static func encodedKey(_ key: String, _ keyEncoding: KeyEncoding) -> String {
         switch keyEncoding {
         case .useDefaultKeys: key
         case .convertToSnakeCase: KeyCase.separated(key, by: "_")

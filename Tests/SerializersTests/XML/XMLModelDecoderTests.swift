@@ -151,3 +151,69 @@ struct XMLModelDecoderTests {
             ).name == "é")
     }
 }
+
+@Suite("XMLModelEncoder: models to XML, read back by XMLModelDecoder")
+struct XMLModelEncoderTests {
+    struct Book: Codable, Equatable {
+        struct Price: Codable, Equatable {
+            var currency: String
+            var value: Double
+            enum CodingKeys: String, CodingKey {
+                case currency
+                case value = ""
+            }
+        }
+        var id: Int
+        var title: String
+        var tag: [String]
+        var price: Price
+        var published: Date
+        var cover: Data
+        var subtitle: String?
+    }
+
+    static let book = Book(
+        id: 7, title: "Dune & <Sons>", tag: ["sf", "classic"], price: .init(currency: "EUR", value: 9.5),
+        published: Date(timeIntervalSince1970: -139_449_600), cover: Data([0, 1, 250]), subtitle: nil)
+
+    @Test("attributes, repeated elements, text, escaping; the decoder reads it back")
+    func roundTrip() throws {
+        var encoder = XMLModelEncoder()
+        encoder.attributeKeys = ["id", "currency"]
+        let bytes = try encoder.encode(Self.book, rootElement: "book")
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(
+            text
+                == #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+                + #"<book id="7"><title>Dune &amp; &lt;Sons&gt;</title><tag>sf</tag><tag>classic</tag><price currency="EUR">9.5</price><published>1965-08-01T00:00:00Z</published><cover>AAH6</cover></book>"#,
+            "\(text)")
+        #expect(try XMLModelDecoder().decode(Book.self, from: bytes) == Self.book)
+        // libxml2 reads it as well-formed XML with the same structure.
+        let document = try XMLDocumentPayload(parsing: bytes)
+        #expect(try document.string(xpath: "string(/book/price/@currency)") == "EUR")
+    }
+
+    @Test("key encoding; names XML cannot hold are errors with their key path")
+    func keysAndErrors() throws {
+        struct Snake: Codable, Equatable { var postCode: Int; var cityName: String }
+        var encoder = XMLModelEncoder()
+        encoder.keyEncoding = .convertToSnakeCase
+        encoder.attributeKeys = ["postCode"]
+        let bytes = try encoder.encode(Snake(postCode: 150, cityName: "Oslo"), rootElement: "address")
+        #expect(
+            String(decoding: bytes, as: UTF8.self).hasSuffix(
+                #"<address post_code="150"><city_name>Oslo</city_name></address>"#))
+        var decoder = XMLModelDecoder()
+        decoder.keyDecoding = .convertFromSnakeCase
+        #expect(try decoder.decode(Snake.self, from: bytes) == Snake(postCode: 150, cityName: "Oslo"))
+
+        let badName = try #require(throws: SatchelError.self) {
+            try XMLModelEncoder().encode(["a b": 1], rootElement: "r")
+        }
+        #expect(badName.code == .unencodableValue && badName.keyPath?.contains("a b") == true, "\(badName)")
+        let control = try #require(throws: SatchelError.self) {
+            try XMLModelEncoder().encode(["note": "bell \u{07}"], rootElement: "r")
+        }
+        #expect(control.code == .unencodableValue)
+    }
+}
