@@ -43,15 +43,7 @@ public struct ValueDecoder: Sendable {
     public func decode<T: Decodable>(_ type: T.Type, from value: Value) throws -> T {
         let decoder = ValueDecodingNode(
             value: value, parent: nil, key: nil, userInfo: userInfo, textualScalars: textualScalars)
-        do {
-            return try decoder.decodeValue(type)
-        } catch let error as SatchelError {
-            throw error
-        } catch let error as DecodingError {
-            throw SatchelError(decodingError: error)
-        } catch {
-            throw SatchelError(.typeMismatch, "\(T.self) could not be decoded", underlying: error)
-        }
+        return try SatchelError.decoding(type) { try decoder.decodeValue(type) }
     }
 }
 
@@ -60,9 +52,13 @@ extension SatchelError {
     package init(decodingError: DecodingError) {
         switch decodingError {
         case .typeMismatch(_, let context), .dataCorrupted(let context):
-            self.init(.typeMismatch, context.debugDescription, keyPath: ValueDecodingNode.render(context.codingPath))
+            self.init(
+                .typeMismatch, context.debugDescription,
+                keyPath: KeyPathComponent.render(codingPath: context.codingPath))
         case .valueNotFound(_, let context), .keyNotFound(_, let context):
-            self.init(.valueNotFound, context.debugDescription, keyPath: ValueDecodingNode.render(context.codingPath))
+            self.init(
+                .valueNotFound, context.debugDescription,
+                keyPath: KeyPathComponent.render(codingPath: context.codingPath))
         @unknown default:
             self.init(.typeMismatch, "\(decodingError)")
         }
@@ -70,9 +66,8 @@ extension SatchelError {
     }
 }
 
-/// One position in the value tree being decoded. The coding path is computed from the parent
-/// chain only when an error needs it, so decoding allocates no path arrays.
-final class ValueDecodingNode: Decoder {
+/// One position in the value tree being decoded.
+final class ValueDecodingNode: Decoder, DecodingNode {
     let value: Value
     let parent: ValueDecodingNode?
     let key: (any CodingKey)?
@@ -91,26 +86,6 @@ final class ValueDecodingNode: Decoder {
     }
 
     var userInfo: [CodingUserInfoKey: Any] { userInfoStorage }
-
-    var codingPath: [any CodingKey] {
-        var path: [any CodingKey] = []
-        var node: ValueDecodingNode? = self
-        while let current = node, let key = current.key {
-            path.append(key)
-            node = current.parent
-        }
-        return path.reversed()
-    }
-
-    static func render(_ path: [any CodingKey]) -> String {
-        KeyPathComponent.render(path.map { key in key.intValue.map { .index($0) } ?? .key(key.stringValue) })
-    }
-
-    func path(appending key: (any CodingKey)?) -> String {
-        var path = codingPath
-        if let key { path.append(key) }
-        return Self.render(path)
-    }
 
     func mismatch(_ expected: String, _ found: Value, key: (any CodingKey)? = nil) -> SatchelError {
         let code: SatchelError.Code = found.isNull ? .valueNotFound : .typeMismatch

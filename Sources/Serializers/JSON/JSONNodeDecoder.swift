@@ -12,7 +12,7 @@ import SerializerRegistry
 /// Keyed lookups use json-c's own hash table; only the members a type asks for are converted.
 /// Conversions follow ``ValueDecoder``: numbers convert only when exact, and `Date`, `Data`,
 /// `URL` and ``Value`` members are decoded by ``ValueDecoder`` from their converted value.
-final class JSONNodeDecoder: Decoder {
+final class JSONNodeDecoder: Decoder, DecodingNode {
     let node: OpaquePointer?
     let parent: JSONNodeDecoder?
     let key: (any CodingKey)?
@@ -37,34 +37,10 @@ final class JSONNodeDecoder: Decoder {
         _ type: T.Type, from root: OpaquePointer?, converter: JSONTree, treeOwner: AnyObject
     ) throws -> T {
         let decoder = JSONNodeDecoder(node: root, parent: nil, key: nil, converter: converter, treeOwner: treeOwner)
-        do {
-            return try decoder.decodeValue(type)
-        } catch let error as SatchelError {
-            throw error
-        } catch let error as DecodingError {
-            throw SatchelError(decodingError: error)
-        } catch {
-            throw SatchelError(.typeMismatch, "\(T.self) could not be decoded", underlying: error)
-        }
+        return try SatchelError.decoding(type) { try decoder.decodeValue(type) }
     }
 
     var userInfo: [CodingUserInfoKey: Any] { [:] }
-
-    var codingPath: [any CodingKey] {
-        var path: [any CodingKey] = []
-        var current: JSONNodeDecoder? = self
-        while let decoder = current, let key = decoder.key {
-            path.append(key)
-            current = decoder.parent
-        }
-        return path.reversed()
-    }
-
-    func path(appending key: (any CodingKey)?) -> String {
-        var path = codingPath
-        if let key { path.append(key) }
-        return KeyPathComponent.render(path.map { $0.intValue.map { .index($0) } ?? .key($0.stringValue) })
-    }
 
     static func kindName(_ node: OpaquePointer?) -> String {
         guard let node else { return "null" }
@@ -121,14 +97,8 @@ final class JSONNodeDecoder: Decoder {
     func decodeThroughValue<T: Decodable>(_ type: T.Type, node: OpaquePointer?, key: (any CodingKey)?) throws -> T {
         do {
             return try ValueDecoder().decode(type, from: converter.value(of: node))
-        } catch var error as SatchelError {
-            let prefix = path(appending: key)
-            if let inner = error.keyPath, inner != "$" {
-                error.keyPath = prefix + inner.dropFirst()
-            } else {
-                error.keyPath = prefix
-            }
-            throw error
+        } catch let error as SatchelError {
+            throw error.underKeyPath(path(appending: key))
         }
     }
 

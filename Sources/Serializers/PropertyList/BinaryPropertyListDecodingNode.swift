@@ -7,7 +7,7 @@ import SerializerRegistry
 /// The reader's bounds hold here too: nesting deeper than `maxDepth` (a reference cycle into a
 /// recursive model ends there), dictionaries past `maxPairs`, strings past `maxStringBytes`, and
 /// more than `maxBodyBytes` objects read in all (shared objects counted at each use).
-final class BinaryPropertyListDecodingNode: Decoder {
+final class BinaryPropertyListDecodingNode: Decoder, DecodingNode {
     /// What every node of one decode shares.
     final class Context {
         let reader: BinaryPropertyListReader
@@ -43,22 +43,6 @@ final class BinaryPropertyListDecodingNode: Decoder {
     }
 
     var userInfo: [CodingUserInfoKey: Any] { [:] }
-
-    var codingPath: [any CodingKey] {
-        var path: [any CodingKey] = []
-        var node: BinaryPropertyListDecodingNode? = self
-        while let current = node, let key = current.key {
-            path.append(key)
-            node = current.parent
-        }
-        return path.reversed()
-    }
-
-    func path(appending key: (any CodingKey)? = nil) -> String {
-        var path = codingPath
-        if let key { path.append(key) }
-        return KeyPathComponent.render(path.map { $0.intValue.map { .index($0) } ?? .key($0.stringValue) })
-    }
 
     func child(_ index: Int, key: any CodingKey) -> BinaryPropertyListDecodingNode {
         BinaryPropertyListDecodingNode(context: context, index: index, depth: depth + 1, parent: self, key: key)
@@ -126,14 +110,8 @@ final class BinaryPropertyListDecodingNode: Decoder {
     func decodeScalar<T: Decodable>(_ type: T.Type, from value: Value) throws -> T {
         do {
             return try ValueDecoder().decode(type, from: value)
-        } catch var error as SatchelError {
-            let prefix = path()
-            if let inner = error.keyPath, inner != "$" {
-                error.keyPath = prefix + inner.dropFirst()
-            } else {
-                error.keyPath = prefix
-            }
-            throw error
+        } catch let error as SatchelError {
+            throw error.underKeyPath(path())
         }
     }
 }

@@ -68,15 +68,7 @@ public struct PropertyListReader: Sendable {
             let reader = try BinaryPropertyListReader(buffer, limits: limits)
             let root = BinaryPropertyListDecodingNode(
                 context: .init(reader: reader), index: reader.topObject, depth: 0, parent: nil, key: nil)
-            do {
-                return try root.decodeValue(type)
-            } catch let error as SatchelError {
-                throw error
-            } catch let error as DecodingError {
-                throw SatchelError(decodingError: error)
-            } catch {
-                throw SatchelError(.typeMismatch, "\(T.self) could not be decoded", underlying: error)
-            }
+            return try SatchelError.decoding(type) { try root.decodeValue(type) }
         }
     }
 }

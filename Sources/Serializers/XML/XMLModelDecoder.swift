@@ -67,15 +67,7 @@ public struct XMLModelDecoder: Sendable {
             }
             let context = XMLModelContext(decoder: self)
             let node = XMLModelNode(items: [.element(root)], parent: nil, key: nil, context: context)
-            do {
-                return try node.decodeValue(type)
-            } catch let error as SatchelError {
-                throw error
-            } catch let error as DecodingError {
-                throw SatchelError(decodingError: error)
-            } catch {
-                throw SatchelError(.typeMismatch, "\(T.self) could not be decoded", underlying: error)
-            }
+            return try SatchelError.decoding(type) { try node.decodeValue(type) }
         }
     }
 }

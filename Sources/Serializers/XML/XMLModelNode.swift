@@ -9,7 +9,7 @@ import SerializerRegistry
 
 /// One value being decoded by ``XMLModelDecoder``: the elements a key named (one, several for an
 /// array, none when absent), or a text (an attribute's value, an element's own text).
-final class XMLModelNode: Decoder {
+final class XMLModelNode: Decoder, DecodingNode {
     enum Item {
         case element(xmlNodePtr)
         case text(String)
@@ -28,22 +28,6 @@ final class XMLModelNode: Decoder {
     }
 
     var userInfo: [CodingUserInfoKey: Any] { context.userInfo }
-
-    var codingPath: [any CodingKey] {
-        var path: [any CodingKey] = []
-        var node: XMLModelNode? = self
-        while let current = node, let key = current.key {
-            path.append(key)
-            node = current.parent
-        }
-        return path.reversed()
-    }
-
-    func path(appending key: (any CodingKey)? = nil) -> String {
-        var path = codingPath
-        if let key { path.append(key) }
-        return KeyPathComponent.render(path.map { $0.intValue.map { .index($0) } ?? .key($0.stringValue) })
-    }
 
     func child(_ items: [Item], key: any CodingKey) -> XMLModelNode {
         XMLModelNode(items: items, parent: self, key: key, context: context)
