@@ -78,4 +78,17 @@ struct MultipartTypedTests {
         }
         #expect(notSpilled.code == .typeMismatch && notSpilled.keyPath == "$.title", "\(notSpilled)")
     }
+
+    @Test("a spilled text field larger than maxStringBytes is refused, not read whole")
+    func oversizedSpilledField() throws {
+        let (bytes, contentType) = try Self.body()
+        var limits = Limits.default
+        limits.maxStringBytes = 64
+        let serializer = MultipartResponseSerializer(options: MultipartReader.Options(memoryThreshold: 50))
+        struct Note: Decodable { var note: String }
+        let error = try #require(throws: SatchelError.self) {
+            try serializer.decode(Note.self, from: bytes, contentType: contentType, limits: limits)
+        }
+        #expect(error.code == .limitExceeded, "\(error)")
+    }
 }
