@@ -33,7 +33,7 @@ extension FuzzTarget {
     /// `JSONReader` on the whole input and fed in chunks (the two must agree), `read(_:from:)`
     /// into a recursive `Decodable`, and the value written by `JSONWriter` read back to itself.
     static let json = FuzzTarget(
-        name: "json", summary: "JSONReader whole and chunked, Decodable, write/read round trip"
+        name: "json", summary: "JSONReader whole and chunked, JSONModelDecoder, write/read round trip"
     ) { input in
         var options = JSONReadingOptions()
         options.bigIntegers = input.flag(0) ? .throw : .double
@@ -56,6 +56,15 @@ extension FuzzTarget {
         }
         if case .success = whole, case .failure(let error) = decoded, error.code != .numberOutOfRange {
             FuzzCheck.fail("json: the Value path reads the text but the Decodable path fails: \(error)")
+        }
+        // The typed path indexes the text with its own scanner: same verdict, same value.
+        let typed = FuzzCheck.outcome("JSONModelDecoder.decode(Value)") {
+            try JSONModelDecoder(options: options, limits: FuzzLimits.tight).decode(Value.self, from: input.bytes)
+        }
+        switch (whole, typed) {
+        case (.success(let value), .success(let again)) where FuzzCheck.same(value, again): break
+        case (.failure(let error), .failure(let again)) where error.code == again.code: break
+        default: FuzzCheck.fail("json: JSONReader gives \(whole), JSONModelDecoder gives \(typed)")
         }
         guard case .success(let value) = whole else { return }
         var writing = JSONWriter.Options()

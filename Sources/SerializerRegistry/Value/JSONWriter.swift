@@ -148,7 +148,7 @@ public struct JSONWriter: Sendable {
         output.append(contentsOf: number.description.utf8)
     }
 
-    static func appendInteger(_ number: Int64, to output: inout [UInt8]) {
+    package static func appendInteger(_ number: Int64, to output: inout [UInt8]) {
         if number < 0 {
             appendUnsigned(number.magnitude, negative: true, to: &output)
         } else {
@@ -156,7 +156,7 @@ public struct JSONWriter: Sendable {
         }
     }
 
-    static func appendUnsigned(_ number: UInt64, negative: Bool, to output: inout [UInt8]) {
+    package static func appendUnsigned(_ number: UInt64, negative: Bool, to output: inout [UInt8]) {
         if negative { output.append(UInt8(ascii: "-")) }
         if number < 10 {
             output.append(UInt8(ascii: "0") &+ UInt8(number))
@@ -182,13 +182,21 @@ public struct JSONWriter: Sendable {
     }
 
     private func appendString(_ utf8: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        Self.appendString(utf8, escapesSlashes: options.escapesSlashes, to: &output)
+    }
+
+    /// Appends UTF-8 text as a JSON string: quoted, with `"`, `\\`, the control characters and,
+    /// when asked, `/` escaped.
+    package static func appendString(
+        _ utf8: UnsafeBufferPointer<UInt8>, escapesSlashes: Bool, to output: inout [UInt8]
+    ) {
         output.append(UInt8(ascii: "\""))
         var runStart = 0
         for index in 0..<utf8.count {
             let byte = utf8[index]
             let needsEscape =
                 byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
-                || (byte == UInt8(ascii: "/") && options.escapesSlashes)
+                || (byte == UInt8(ascii: "/") && escapesSlashes)
             guard needsEscape else { continue }
             if runStart < index {
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))

@@ -53,23 +53,8 @@ public struct URLEncodedFormEncoder: Sendable {
         case custom(@Sendable (Date) throws -> String)
     }
 
-    /// How keys are written.
-    public enum KeyEncoding: Sendable {
-        /// As declared (the default).
-        case useDefaultKeys
-        /// `myURLProperty` → `my_url_property`.
-        case convertToSnakeCase
-        /// `myURLProperty` → `my-url-property`.
-        case convertToKebabCase
-        /// `myKey` → `MyKey`.
-        case capitalized
-        /// `myKey` → `MYKEY`.
-        case uppercased
-        /// `myKey` → `mykey`.
-        case lowercased
-        /// The key a closure returns.
-        case custom(@Sendable (String) -> String)
-    }
+    /// How keys are written (the name this type has had since the form encoder came).
+    public typealias KeyEncoding = Serializers.KeyEncoding
 
     /// How an optional that is `nil` is written.
     public enum NilEncoding: Sendable {
@@ -177,20 +162,7 @@ public struct URLEncodedFormEncoder: Sendable {
         }
     }
 
-    private func encodedKey(_ key: String) -> String { Self.encodedKey(key, keyEncoding) }
-
-    /// `key` written with `keyEncoding` (shared with ``XMLModelEncoder``).
-    static func encodedKey(_ key: String, _ keyEncoding: KeyEncoding) -> String {
-        switch keyEncoding {
-        case .useDefaultKeys: key
-        case .convertToSnakeCase: KeyCase.separated(key, by: "_")
-        case .convertToKebabCase: KeyCase.separated(key, by: "-")
-        case .capitalized: key.prefix(1).uppercased() + key.dropFirst()
-        case .uppercased: key.uppercased()
-        case .lowercased: key.lowercased()
-        case .custom(let convert): convert(key)
-        }
-    }
+    private func encodedKey(_ key: String) -> String { keyEncoding.key(key) }
 
     private func encoded(_ date: Date) throws(SatchelError) -> Value {
         switch dateEncoding {

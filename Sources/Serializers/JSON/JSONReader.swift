@@ -40,32 +40,15 @@ public struct JSONReader: Sendable {
         }
     }
 
-    /// Reads one JSON document straight into `T`.
+    /// Reads one JSON document straight into `T`, with ``JSONModelDecoder``'s default strategies.
     ///
-    /// - Throws: the errors of ``read(_:)-([UInt8])``, then ``SatchelError/Code/typeMismatch`` or
-    ///   ``SatchelError/Code/valueNotFound`` with the key path where `T` did not fit.
+    /// - Throws: the errors of ``read(_:)-([UInt8])``, then ``SatchelError/Code/typeMismatch``,
+    ///   ``SatchelError/Code/valueNotFound`` or ``SatchelError/Code/numberOutOfRange`` with the
+    ///   key path and byte offset where `T` did not fit.
     ///
-    /// `T` is decoded from json-c's tree directly, without building a ``Value`` first.
+    /// `T` is decoded from an index of the text, without building a tree.
     public func read<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
-        try bytes.withUnsafeBytes { buffer in
-            let reader = JSONIncrementalReader(options: options, limits: limits)
-            let tree: (root: OpaquePointer?, converter: JSONTree)
-            do {
-                try reader.feed(buffer)
-                tree = try reader.finishTree()
-            } catch var error as SatchelError {
-                if let offset = error.offset { error.locate(offset: offset, in: buffer) }
-                throw error
-            }
-            // json-c's tree belongs to the reader: keep it alive on both paths.
-            return try withExtendedLifetime(reader) {
-                // Names rewritten for json-c, and removed nulls, need the Value path.
-                if tree.converter.restoresNullCharacters || options.removesKeysWithNullValues {
-                    return try ValueDecoder().decode(type, from: tree.converter.value(of: tree.root))
-                }
-                return try JSONNodeDecoder.decode(type, from: tree.root, converter: tree.converter, treeOwner: reader)
-            }
-        }
+        try JSONModelDecoder(options: options, limits: limits).decode(type, from: bytes)
     }
 
     /// Returns a reader fed the text in chunks.

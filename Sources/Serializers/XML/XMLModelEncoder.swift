@@ -19,7 +19,7 @@ public struct XMLModelEncoder: Sendable {
     /// The keys written as attributes wherever they appear.
     public var attributeKeys: Set<String> = []
     /// How coding keys become element and attribute names.
-    public var keyEncoding: URLEncodedFormEncoder.KeyEncoding = .useDefaultKeys
+    public var keyEncoding: KeyEncoding = .useDefaultKeys
     /// Values made available to `Encodable` implementations through `Encoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
@@ -52,7 +52,7 @@ public struct XMLModelEncoder: Sendable {
                 if key.isEmpty {
                     name = "#text"
                 } else {
-                    let encoded = URLEncodedFormEncoder.encodedKey(key, keyEncoding)
+                    let encoded = keyEncoding.key(key)
                     name = attributeKeys.contains(key) ? "@" + encoded : encoded
                 }
                 result[name] = try mapped(member)

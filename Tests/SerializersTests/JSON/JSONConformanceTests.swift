@@ -110,3 +110,24 @@ import Testing
         }
     }
 }
+
+/// The typed path indexes the text with its own scanner; on every case of the suite it must
+/// accept exactly what the reader accepts, with the same value, and refuse with the same error.
+@Suite struct JSONModelDecoderConformanceTests {
+    @Test(
+        arguments: JSONConformanceTests.cases(prefix: "y_") + JSONConformanceTests.cases(prefix: "n_")
+            + JSONConformanceTests.cases(prefix: "i_"))
+    func agreesWithTheReader(_ name: String) throws {
+        let bytes = try JSONConformanceTests.read(name)
+        let read = Result { try JSONReader().read(bytes) }
+        let decoded = Result { try JSONModelDecoder().decode(Value.self, from: bytes) }
+        switch (read, decoded) {
+        case (.success(let value), .success(let typed)):
+            #expect(value == typed, "\(name)")
+        case (.failure(let readError as SatchelError), .failure(let typedError as SatchelError)):
+            #expect(readError.code == typedError.code, "\(name): \(readError) / \(typedError)")
+        default:
+            Issue.record("\(name): the reader gives \(read), the typed path \(decoded)")
+        }
+    }
+}

@@ -80,6 +80,37 @@ public enum KeyDecoding: Sendable {
     }
 }
 
+/// How a typed encoder writes coding keys as names in the text (every format's encoder).
+public enum KeyEncoding: Sendable {
+    /// As declared (the default).
+    case useDefaultKeys
+    /// `myURLProperty` → `my_url_property`.
+    case convertToSnakeCase
+    /// `myURLProperty` → `my-url-property`.
+    case convertToKebabCase
+    /// `myKey` → `MyKey`.
+    case capitalized
+    /// `myKey` → `MYKEY`.
+    case uppercased
+    /// `myKey` → `mykey`.
+    case lowercased
+    /// The key a closure returns.
+    case custom(@Sendable (String) -> String)
+
+    /// The name written for the coding key `key`.
+    func key(_ key: String) -> String {
+        switch self {
+        case .useDefaultKeys: key
+        case .convertToSnakeCase: KeyCase.separated(key, by: "_")
+        case .convertToKebabCase: KeyCase.separated(key, by: "-")
+        case .capitalized: key.prefix(1).uppercased() + key.dropFirst()
+        case .uppercased: key.uppercased()
+        case .lowercased: key.lowercased()
+        case .custom(let convert): convert(key)
+        }
+    }
+}
+
 /// Why a date or data text was refused (the decoder's error names the key path and the text).
 enum TextSyntax: Error, CustomStringConvertible {
     case notANumber, notISO8601, notBase64

@@ -1,0 +1,155 @@
+import SerializerRegistry
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Decodes JSON text straight into `Decodable` models, with the strategies of Foundation's
+/// `JSONDecoder`.
+///
+/// ```swift
+/// var decoder = JSONModelDecoder()
+/// decoder.keyDecoding = .convertFromSnakeCase
+/// decoder.dateDecoding = .secondsSince1970
+/// let user = try decoder.decode(User.self, from: body)
+/// ```
+///
+/// The text is validated as strictly as ``JSONReader`` validates it (the same errors, with byte
+/// offset, line and column) and indexed in one pass; the model is then read from that index
+/// without building a tree, converting only the values it asks for. A type mismatch, a missing
+/// member or a number out of range names the key path and the byte offset of the value.
+///
+/// Numbers convert between kinds only when exact (`2.0` decodes as the `Int` 2, `2.5` does
+/// not), integers are exact to 64 bits signed and unsigned, and `Decimal` reads the number's
+/// digits. ``Value`` members decode as ``JSONReader`` reads them.
+public struct JSONModelDecoder: Sendable {
+    /// How a `Date` is read.
+    public enum DateDecoding: Sendable {
+        /// An ISO 8601 string, or a number of seconds since 1970 (the default, as
+        /// ``ValueDecoder`` reads dates).
+        case iso8601OrSecondsSince1970
+        /// `Date`'s own `Decodable` form: seconds since 2001-01-01.
+        case deferredToDate
+        /// A number of seconds since 1970.
+        case secondsSince1970
+        /// A number of milliseconds since 1970.
+        case millisecondsSince1970
+        /// An ISO 8601 string (with or without fractions and a time zone offset).
+        case iso8601
+        /// A string read by a parser, such as a `DateFormatter`'s `date(from:)`; `nil` from the
+        /// parser is a type mismatch naming the text.
+        case formatted(@Sendable (String) -> Date?)
+        /// The date a closure decodes from the value's decoder.
+        case custom(@Sendable (any Decoder) throws -> Date)
+    }
+
+    /// How `Data` is read.
+    public enum DataDecoding: Sendable {
+        /// A base64 string (the default).
+        case base64
+        /// `Data`'s own `Decodable` form: an array of byte values.
+        case deferredToData
+        /// The data a closure decodes from the value's decoder.
+        case custom(@Sendable (any Decoder) throws -> Data)
+    }
+
+    /// How a `Double` or `Float` is read from a string naming a value JSON numbers cannot express.
+    public enum NonConformingFloatDecoding: Sendable, Hashable {
+        /// Only numbers are numbers (the default).
+        case `throw`
+        /// These strings are positive infinity, negative infinity and NaN.
+        case convertFromString(positiveInfinity: String, negativeInfinity: String, nan: String)
+    }
+
+    /// How member names map to coding keys.
+    public var keyDecoding: KeyDecoding = .useDefaultKeys
+    /// How dates are read.
+    public var dateDecoding: DateDecoding = .iso8601OrSecondsSince1970
+    /// How data is read.
+    public var dataDecoding: DataDecoding = .base64
+    /// How NaN and the infinities are read.
+    public var nonConformingFloatDecoding: NonConformingFloatDecoding = .throw
+    /// How the text is read: big integers, null members, top-level scalars.
+    public var options: JSONReadingOptions
+    /// The bounds to obey: body bytes, depth, string bytes, members per object.
+    public var limits: Limits
+    /// Values made available to `Decodable` implementations through `Decoder.userInfo`.
+    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+
+    /// Creates a decoder.
+    public init(options: JSONReadingOptions = JSONReadingOptions(), limits: Limits = .default) {
+        self.options = options
+        self.limits = limits
+    }
+
+    /// Decodes a `T` from JSON text.
+    ///
+    /// - Throws: ``SatchelError``: the errors of ``JSONReader/read(_:)-([UInt8])`` for text that
+    ///   is not valid JSON; ``SatchelError/Code/typeMismatch``,
+    ///   ``SatchelError/Code/valueNotFound`` or ``SatchelError/Code/numberOutOfRange`` with the
+    ///   key path, byte offset, line and column where `T` did not fit; errors thrown by `T`
+    ///   itself with their coding path.
+    /// - Complexity: O(n) in the length of the text, plus the model's work.
+    public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
+        try bytes.withUnsafeBytes { try decode(type, from: $0) }
+    }
+
+    /// Decodes a `T` from JSON text in raw memory (copied: the model may keep its decoder).
+    public func decode<T: Decodable>(_ type: T.Type, from buffer: UnsafeRawBufferPointer) throws -> T {
+        try limits.checkBody(count: buffer.count)
+        let text = buffer.bindMemory(to: UInt8.self)
+        let document = try JSONTapeDocument(
+            text: text, tape: tape(of: text), options: options, maxPairs: limits.maxPairs)
+        let decoder = JSONTapeDecoder(
+            document: document, strategies: Strategies(self), index: 0, parent: nil, key: nil)
+        do {
+            return try SatchelError.decoding(type) { try decoder.decodeValue(type) }
+        } catch var error as SatchelError {
+            if let offset = error.offset { error.locate(offset: offset, in: buffer) }
+            throw error
+        }
+    }
+
+    /// The tape of the text; for text the scanner refuses, the error ``JSONReader`` gives.
+    private func tape(of text: UnsafeBufferPointer<UInt8>) throws -> JSONTape {
+        let tape = JSONTapeScanner(options: options, limits: limits).scan(text)
+        if let tape, !tape.needsLexerVerdict { return tape }
+        _ = try JSONReader(options: options, limits: limits).read(UnsafeRawBufferPointer(text))
+        guard let tape else {
+            throw SatchelError(.internal, "the JSON index refused text that the JSON reader accepts")
+        }
+        return tape
+    }
+
+    /// What the decoders of one decode share.
+    struct Strategies {
+        let keyDecoding: KeyDecoding
+        let dateDecoding: DateDecoding
+        let dataDecoding: DataDecoding
+        let nonConformingFloatDecoding: NonConformingFloatDecoding
+        let userInfo: [CodingUserInfoKey: any Sendable]
+
+        init(_ decoder: JSONModelDecoder) {
+            keyDecoding = decoder.keyDecoding
+            dateDecoding = decoder.dateDecoding
+            dataDecoding = decoder.dataDecoding
+            nonConformingFloatDecoding = decoder.nonConformingFloatDecoding
+            userInfo = decoder.userInfo
+        }
+
+        /// The non-conforming value `text` names, if any.
+        func nonConformingFloat(_ text: String) -> Double? {
+            guard case .convertFromString(let positive, let negative, let nan) = nonConformingFloatDecoding else {
+                return nil
+            }
+            switch text {
+            case positive: return .infinity
+            case negative: return -.infinity
+            case nan: return .nan
+            default: return nil
+            }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import SerializerRegistry
+
+extension JSONTapeDocument {
+    /// The ``Value`` of the entry and everything in it, as ``JSONReader/read(_:)-([UInt8])``
+    /// would read it: with duplicate names the last value wins at the first name's place.
+    /// - Throws: ``SatchelError/Code/numberOutOfRange`` for a number beyond `Double`'s range,
+    ///   ``SatchelError/Code/limitExceeded`` past ``Limits/maxPairs``, with the key path.
+    func value(_ index: Int) throws -> Value {
+        let entry = entries[index]
+        switch entry.kind {
+        case .null: return .null
+        case .false: return .bool(false)
+        case .true: return .bool(true)
+        case .string: return .string(string(index) ?? "")
+        case .number:
+            if isBigIntegerString(entry) { return .string(numberText(index)) }
+            if entry.flags == 0 {
+                if let signed = integer(index, as: Int64.self) { return .integer(signed) }
+                if let unsigned = integer(index, as: UInt64.self) { return Value(unsigned) }
+            }
+            let number = Self.parseDouble(bytes(of: entry))
+            guard number.isFinite else {
+                throw SatchelError(
+                    .numberOutOfRange, "the number \(numberText(index)) is outside the range of Double",
+                    offset: Int(entry.start))
+            }
+            return .double(number)
+        case .array:
+            var elements: [Value] = []
+            elements.reserveCapacity(Int(entry.length))
+            var position = index + 1
+            var ordinal = 0
+            while position < Int(entry.next) {
+                let element: Value
+                do {
+                    element = try value(position)
+                } catch let error as SatchelError {
+                    throw error.underKeyPath(KeyPathComponent.render([.index(ordinal)]))
+                }
+                if !(options.removesKeysWithNullValues && element.isNull) { elements.append(element) }
+                position = Int(entries[position].next)
+                ordinal += 1
+            }
+            return .array(elements)
+        case .object:
+            if Int(entry.length) > maxPairs {
+                throw SatchelError.limitExceeded("maxPairs", maxPairs, "an object with \(entry.length) members")
+            }
+            var members = ValueObject(minimumCapacity: Int(entry.length))
+            var name = index + 1
+            while name < Int(entry.next) {
+                let key = string(name) ?? ""
+                let member: Value
+                do {
+                    member = try value(name + 1)
+                } catch let error as SatchelError {
+                    throw error.underKeyPath(KeyPathComponent.render([.key(key)]))
+                }
+                members[key] = member
+                name = Int(entries[name + 1].next)
+            }
+            // Nulls go after the last duplicate has won, keeping the first name's place.
+            if options.removesKeysWithNullValues { members.removeAll { $0.value.isNull } }
+            return .object(members)
+        }
+    }
+}
