@@ -336,4 +336,16 @@ import Testing
         #expect(throws: SatchelError.self) { try Self.decodeChunked(serializer, [[0xFF], [0x7B, 0x7D]]) }
         #expect(try Self.decodeChunked(serializer, [[0x7B], [0x7D]]) == [:])
     }
+
+    /// Fuzz target `json` (Fuzz/Seeds/json/duplicate-null-member.json): with
+    /// `removesKeysWithNullValues`, the typed decoder listed a name whose first value was `true`
+    /// in `allKeys` while its last value, the one that counts, was null and left out.
+    @Test func duplicateNameWithALastNullIsNotAKey() throws {
+        var options = JSONReadingOptions()
+        options.removesKeysWithNullValues = true
+        let text = Array(#"{"o":{"z":true,"f":false,"z":null}}"#.utf8)
+        let typed = try JSONModelDecoder(options: options).decode([String: [String: Bool]].self, from: text)
+        #expect(typed == ["o": ["f": false]])
+        #expect(try JSONReader(options: options).read(text) == ["o": ["f": false]])
+    }
 }

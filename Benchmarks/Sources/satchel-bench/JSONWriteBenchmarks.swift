@@ -13,7 +13,7 @@ struct JSONWriteBenchmarks {
     private struct ModelWork {
         /// `JSONEncoder().encode(model)`.
         let foundation: Sampler.Work
-        /// `JSONWriter().write(ValueEncoder().encode(model))`.
+        /// `JSONModelEncoder().encode(model)`.
         let satchel: Sampler.Work
     }
 
@@ -31,8 +31,8 @@ struct JSONWriteBenchmarks {
             peerCall: "JSONEncoder().encode(model)", sizeNote: Self.sizeNote)
         var codable = ComparisonTable(
             title: "JSON encode a Codable model: Satchel vs Foundation",
-            satchelCall: "JSONWriter().write(ValueEncoder().encode(model))", peerName: "JSONEncoder",
-            peerCall: "JSONEncoder().encode(model)", sizeNote: Self.sizeNote)
+            satchelCall: "JSONModelEncoder().encode(model)", peerName: "JSONEncoder",
+            peerCall: "JSONEncoder().encode(model)", sizeNote: Self.sizeNote, target: 1.5)
 
         for name in Corpus.jsonNames {
             let file = try corpus.json(name)
@@ -90,13 +90,15 @@ struct JSONWriteBenchmarks {
         guard try JSONDecoder().decode(Model.self, from: foundationText) == model else {
             throw BenchmarkFailure.guardFailed("\(file.name): JSONEncoder's output does not decode back as the model")
         }
-        let satchelText = try JSONWriter().write(ValueEncoder().encode(model))
-        guard try JSONReader().read(Model.self, from: satchelText) == model else {
+        let satchelText = try JSONModelEncoder().encode(model)
+        guard try JSONReader().read(Model.self, from: satchelText) == model,
+            try JSONReader().read(satchelText) == JSONReader().read(JSONWriter().write(ValueEncoder().encode(model)))
+        else {
             throw BenchmarkFailure.guardFailed(
                 "\(file.name): Satchel's encoded model does not decode back as the model")
         }
         return ModelWork(
             foundation: { try JSONEncoder().encode(model) },
-            satchel: { try JSONWriter().write(ValueEncoder().encode(model)) })
+            satchel: { try JSONModelEncoder().encode(model) })
     }
 }

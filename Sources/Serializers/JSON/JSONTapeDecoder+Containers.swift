@@ -7,22 +7,28 @@ struct KeyedJSONTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     private var document: JSONTapeDocument { decoder.document }
 
+    /// The members' keys in document order, each once; with duplicate names the last member's
+    /// value decides whether a null member is left out (``JSONReadingOptions/removesKeysWithNullValues``).
     var allKeys: [Key] {
-        var keys: [Key] = []
-        var seen: Set<String> = []
+        var names: [String] = []
+        var lastValues: [String: Int] = [:]
         var name = decoder.index + 1
         var ordinal = 0
         let end = Int(document.entries[decoder.index].next)
         while name < end {
-            let value = name + 1
-            if !(document.options.removesKeysWithNullValues && document.entries[value].kind == .null) {
-                let text = memberName(name, ordinal: ordinal)
-                if seen.insert(text).inserted, let key = Key(stringValue: text) { keys.append(key) }
-            }
-            name = Int(document.entries[value].next)
+            let text = memberName(name, ordinal: ordinal)
+            if lastValues.updateValue(name + 1, forKey: text) == nil { names.append(text) }
+            name = Int(document.entries[name + 1].next)
             ordinal += 1
         }
-        return keys
+        return names.compactMap { text in
+            if document.options.removesKeysWithNullValues, let value = lastValues[text],
+                document.entries[value].kind == .null
+            {
+                return nil
+            }
+            return Key(stringValue: text)
+        }
     }
 
     /// The name of the member whose name entry is `name`, after the key decoding strategy.

@@ -233,6 +233,9 @@ import Testing
         #expect(try decode([Int].self, "[null,1,null,2,null]", configure) == [1, 2])
         #expect(try decode([String: Int?].self, #"{"x":null,"y":1}"#, configure) == ["y": 1])
         #expect(failure(Pair.self, #"{"a":null}"#, configure)?.code == .valueNotFound)
+        // With duplicate names the last value decides, for `allKeys` as for look-ups.
+        #expect(try decode([String: Bool].self, #"{"z":true,"f":false,"z":null}"#, configure) == ["f": false])
+        #expect(try decode([String: Bool?].self, #"{"z":null,"z":true}"#, configure) == ["z": true])
     }
 
     @Test func readingOptionsAndLimits() throws {
