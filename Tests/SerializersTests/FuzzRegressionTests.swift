@@ -348,4 +348,20 @@ import Testing
         #expect(typed == ["o": ["f": false]])
         #expect(try JSONReader(options: options).read(text) == ["o": ["f": false]])
     }
+
+    /// Fuzz target `json` (Fuzz/Seeds/json/duplicate-overflowing-member.json): the typed path's
+    /// `Value` converted the value of a name that a later duplicate replaces, so an overflowing
+    /// `3.5e11615` there failed with `numberOutOfRange` where json-c, which drops the replaced
+    /// value while parsing, read the text. Members per object count distinct names, as json-c
+    /// counts them.
+    @Test func aReplacedDuplicateIsNotConverted() throws {
+        let text = Array(#"{"n":[3.5e11615],"o":1,"n":[2]}"#.utf8)
+        #expect(try JSONModelDecoder().decode(Value.self, from: text) == ["n": [2], "o": 1])
+        #expect(try JSONReader().read(text) == ["n": [2], "o": 1])
+        struct N: Decodable, Equatable { var n: [Double] }
+        #expect(try JSONModelDecoder().decode(N.self, from: text) == N(n: [2]))
+        let limited = JSONModelDecoder(limits: Limits(maxPairs: 2))
+        #expect(try limited.decode([String: Value].self, from: text).count == 2)
+        #expect(try limited.decode(Value.self, from: text) == ["n": [2], "o": 1])
+    }
 }

@@ -17,9 +17,15 @@ import Testing
         let decoded = registry.decode(response: response, body: Array(#"{"id":18446744073709551615}"#.utf8))
         #expect(decoded.value?["id"]?.uint64Value == 18_446_744_073_709_551_615)
 
-        struct User: Decodable, Equatable { var id: UInt64; var name: String }
+        struct User: Codable, Equatable { var id: UInt64; var name: String }
         let user = try JSONReader().read(User.self, from: Array(#"{"id":1,"name":"Ann"}"#.utf8))
         #expect(user == User(id: 1, name: "Ann"))
+        var models = JSONModelDecoder()
+        models.keyDecoding = .convertFromSnakeCase
+        let sameUser = try models.decode(User.self, from: Array(#"{"id":1,"name":"Ann"}"#.utf8))
+        #expect(sameUser == user)
+        let userJSON = try JSONModelEncoder().encode(user)
+        #expect(userJSON == Array(#"{"id":1,"name":"Ann"}"#.utf8))
 
         let failure = #expect(throws: SatchelError.self) { try JSONReader().read(Array("[1,\n 2,\n x]".utf8)) }
         #expect(failure?.description == "syntaxError: expected a value, found 'x' (at byte 9, line 3, column 2)")

@@ -62,10 +62,11 @@ final class JSONTapeDecoder: Decoder, DecodingNode {
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         let entry = document.entries[index]
         guard entry.kind == .object else { throw mismatch("an object", at: index, key: nil) }
-        if Int(entry.length) > document.maxPairs {
+        if Int(entry.length) > document.maxPairs, case let count = document.distinctMemberCount(index),
+            count > document.maxPairs
+        {
             throw SatchelError.limitExceeded(
-                "maxPairs", document.maxPairs, "an object with \(entry.length) members",
-                keyPath: path(appending: nil))
+                "maxPairs", document.maxPairs, "an object with \(count) members", keyPath: path(appending: nil))
         }
         cursor = index + 1
         return KeyedDecodingContainer(KeyedJSONTapeContainer<Key>(decoder: self))

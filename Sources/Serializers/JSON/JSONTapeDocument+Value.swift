@@ -1,3 +1,4 @@
+import OrderedCollections
 import SerializerRegistry
 
 extension JSONTapeDocument {
@@ -43,21 +44,24 @@ extension JSONTapeDocument {
             }
             return .array(elements)
         case .object:
-            if Int(entry.length) > maxPairs {
-                throw SatchelError.limitExceeded("maxPairs", maxPairs, "an object with \(entry.length) members")
-            }
-            var members = ValueObject(minimumCapacity: Int(entry.length))
+            // The last value of each name, at the first name's place; the values a later
+            // duplicate replaces are never converted (json-c drops them while parsing).
+            var lastValues = OrderedDictionary<String, Int>(minimumCapacity: Int(entry.length))
             var name = index + 1
             while name < Int(entry.next) {
-                let key = string(name) ?? ""
-                let member: Value
+                lastValues[string(name) ?? ""] = name + 1
+                name = Int(entries[name + 1].next)
+            }
+            if lastValues.count > maxPairs {
+                throw SatchelError.limitExceeded("maxPairs", maxPairs, "an object with \(lastValues.count) members")
+            }
+            var members = ValueObject(minimumCapacity: lastValues.count)
+            for (key, position) in lastValues {
                 do {
-                    member = try value(name + 1)
+                    members[key] = try value(position)
                 } catch let error as SatchelError {
                     throw error.underKeyPath(KeyPathComponent.render([.key(key)]))
                 }
-                members[key] = member
-                name = Int(entries[name + 1].next)
             }
             // Nulls go after the last duplicate has won, keeping the first name's place.
             if options.removesKeysWithNullValues { members.removeAll { $0.value.isNull } }

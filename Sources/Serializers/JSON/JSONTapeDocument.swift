@@ -54,6 +54,18 @@ final class JSONTapeDocument {
         }
     }
 
+    /// The number of distinct member names of the object at `index` (duplicates count once, as
+    /// in the ``Value`` tree, where the limit on members per object applies to them).
+    func distinctMemberCount(_ index: Int) -> Int {
+        var names: Set<String> = []
+        var name = index + 1
+        while name < Int(entries[index].next) {
+            names.insert(string(name) ?? "")
+            name = Int(entries[name + 1].next)
+        }
+        return names.count
+    }
+
     // MARK: Scalars
 
     /// The entry's text, if it is a string.
