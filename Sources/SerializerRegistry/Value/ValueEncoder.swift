@@ -1,3 +1,5 @@
+import OrderedCollections
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -24,7 +26,8 @@ public struct ValueEncoder: Sendable {
     /// - Throws: ``SatchelError`` with ``SatchelError/Code/unencodableValue`` when the value
     ///   encodes nothing, or the error thrown by its `encode(to:)` as underlying.
     public func encode<T: Encodable>(_ value: T) throws -> Value {
-        let node = ValueEncodingNode(codingPath: [], userInfo: userInfo, absentOptionals: encodesAbsentOptionals)
+        let node = ValueEncodingNode(
+            parent: nil, key: nil, userInfo: userInfo, absentOptionals: encodesAbsentOptionals)
         do {
             try node.encodeValue(value)
         } catch let error as SatchelError {
@@ -50,21 +53,37 @@ final class ValueEncodingNode: Encoder {
     }
 
     var storage = Storage.empty
-    let codingPath: [any CodingKey]
+    /// The node this one is a member or element of, and the key that leads here: the coding path
+    /// is computed from them only when asked for, so encoding allocates no path arrays.
+    let parent: ValueEncodingNode?
+    let key: (any CodingKey)?
     let userInfoStorage: [CodingUserInfoKey: any Sendable]
     /// ``ValueEncoder/encodesAbsentOptionals``.
     let encodesAbsentOptionals: Bool
 
-    init(codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: any Sendable], absentOptionals: Bool) {
-        self.codingPath = codingPath
+    init(
+        parent: ValueEncodingNode?, key: (any CodingKey)?, userInfo: [CodingUserInfoKey: any Sendable],
+        absentOptionals: Bool
+    ) {
+        self.parent = parent
+        self.key = key
         self.userInfoStorage = userInfo
         self.encodesAbsentOptionals = absentOptionals
     }
 
+    var codingPath: [any CodingKey] {
+        var path: [any CodingKey] = []
+        var node: ValueEncodingNode? = self
+        while let current = node, let key = current.key {
+            path.append(key)
+            node = current.parent
+        }
+        return path.reversed()
+    }
+
     /// A node for a member or element of this one.
     func child(at key: any CodingKey) -> ValueEncodingNode {
-        ValueEncodingNode(
-            codingPath: codingPath + [key], userInfo: userInfoStorage, absentOptionals: encodesAbsentOptionals)
+        ValueEncodingNode(parent: self, key: key, userInfo: userInfoStorage, absentOptionals: encodesAbsentOptionals)
     }
 
     var userInfo: [CodingUserInfoKey: Any] { userInfoStorage }
@@ -103,19 +122,21 @@ final class ValueEncodingNode: Encoder {
     func singleValueContainer() -> any SingleValueEncodingContainer { self }
 
     /// The value of `value` when it has a native representation, else `nil`.
+    ///
+    /// Metatype comparisons, not `as?` casts: in this unspecialized generic code a cast calls into
+    /// the runtime, a comparison is a load and a compare. Each `unsafeBitCast` reinterprets the
+    /// value as the very type the comparison before it proved `T` to be.
     static func native<T: Encodable>(_ value: T) -> Value? {
-        switch value {
-        case let value as Value: value
-        case let value as String: .string(value)
-        case let value as Bool: .bool(value)
-        case let value as Int: .integer(Int64(value))
-        case let value as Double: .double(value)
-        case let value as Int64: .integer(value)
-        case let value as Date: .date(value)
-        case let value as Data: .bytes(Array(value))
-        case let value as URL: .string(value.absoluteString)
-        default: nil
-        }
+        if T.self == String.self { return .string(unsafeBitCast(value, to: String.self)) }
+        if T.self == Int.self { return .integer(Int64(unsafeBitCast(value, to: Int.self))) }
+        if T.self == Double.self { return .double(unsafeBitCast(value, to: Double.self)) }
+        if T.self == Bool.self { return .bool(unsafeBitCast(value, to: Bool.self)) }
+        if T.self == Value.self { return unsafeBitCast(value, to: Value.self) }
+        if T.self == Int64.self { return .integer(unsafeBitCast(value, to: Int64.self)) }
+        if T.self == Date.self { return .date(unsafeBitCast(value, to: Date.self)) }
+        if T.self == Data.self { return .bytes(Array(unsafeBitCast(value, to: Data.self))) }
+        if T.self == URL.self { return .string(unsafeBitCast(value, to: URL.self).absoluteString) }
+        return nil
     }
 
     /// Encodes `value` as this node's value.
@@ -150,21 +171,13 @@ enum ValueSlot {
 }
 
 final class ValueObjectBuilder {
-    var members: [(String, ValueSlot)] = []
-    var index: [String: Int] = [:]
+    /// The members in the order of their first encoding; a key encoded again replaces the value
+    /// in place.
+    var members: OrderedDictionary<String, ValueSlot> = [:]
 
-    func set(_ key: String, _ slot: ValueSlot) {
-        if let position = index[key] {
-            members[position].1 = slot
-        } else {
-            index[key] = members.count
-            members.append((key, slot))
-        }
-    }
+    func set(_ key: String, _ slot: ValueSlot) { members[key] = slot }
 
-    var value: Value {
-        .object(ValueObject(uniqueKeysWithValues: members.map { ($0.0, $0.1.value) }))
-    }
+    var value: Value { .object(members.mapValues(\.value)) }
 }
 
 final class ValueArrayBuilder {

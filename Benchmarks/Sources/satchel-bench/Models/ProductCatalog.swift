@@ -1,7 +1,7 @@
-/// `Corpus/xml/catalog.xml` as a model both XML decoders read: attributes and child elements by
+/// `Corpus/xml/catalog.xml` as a model both XML decoders read and both encoders write: attributes and child elements by
 /// key, the repeated `product` element as an array, a price's text under the key `""`.
-struct ProductCatalog: Decodable, Equatable {
-    struct Product: Decodable, Equatable {
+struct ProductCatalog: Codable, Equatable, Sendable {
+    struct Product: Codable, Equatable, Sendable {
         var id: String
         var sku: Int
         var stock: Int
@@ -10,7 +10,7 @@ struct ProductCatalog: Decodable, Equatable {
         var dims: Dimensions
     }
 
-    struct Price: Decodable, Equatable {
+    struct Price: Codable, Equatable, Sendable {
         var currency: String
         var value: Double
 
@@ -20,7 +20,7 @@ struct ProductCatalog: Decodable, Equatable {
         }
     }
 
-    struct Dimensions: Decodable, Equatable {
+    struct Dimensions: Codable, Equatable, Sendable {
         var w: Int
         var h: Int
         var d: Int
@@ -28,4 +28,9 @@ struct ProductCatalog: Decodable, Equatable {
 
     var version: Int
     var product: [Product]
+}
+
+extension ProductCatalog {
+    /// The keys the catalog writes as attributes (``XMLModelEncoder/attributeKeys``).
+    static let attributeKeys: Set<String> = ["version", "id", "sku", "stock", "currency", "w", "h", "d"]
 }
