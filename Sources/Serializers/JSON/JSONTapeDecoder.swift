@@ -219,7 +219,7 @@ final class JSONTapeDecoder: Decoder, DecodingNode {
     func value(at entry: Int, key: (any CodingKey)?) throws -> Value {
         do {
             return try document.value(entry)
-        } catch let error as SatchelError {
+        } catch {
             throw error.underKeyPath(path(appending: key))
         }
     }

@@ -3,10 +3,23 @@ import SerializerRegistry
 
 extension JSONTapeDocument {
     /// The ``Value`` of the entry and everything in it, as ``JSONReader/read(_:)-([UInt8])``
-    /// would read it: with duplicate names the last value wins at the first name's place.
+    /// would read it: with duplicate names the last value wins at the first name's place, and a
+    /// value a later duplicate replaces is never converted (json-c drops it while parsing).
     /// - Throws: ``SatchelError/Code/numberOutOfRange`` for a number beyond `Double`'s range,
     ///   ``SatchelError/Code/limitExceeded`` past ``Limits/maxPairs``, with the key path.
-    func value(_ index: Int) throws -> Value {
+    func value(_ index: Int) throws(SatchelError) -> Value {
+        do {
+            return try convert(index)
+        } catch {
+            var failure = error.error
+            failure.keyPath = KeyPathComponent.render(error.reversedPath.reversed())
+            throw failure
+        }
+    }
+
+    /// The conversion, with ``JSONTree/Failure`` keeping the frames small (the supported depth
+    /// must fit a 512 KiB thread stack, as for json-c's tree).
+    private func convert(_ index: Int) throws(JSONTree.Failure) -> Value {
         let entry = entries[index]
         switch entry.kind {
         case .null: return .null
@@ -20,52 +33,67 @@ extension JSONTapeDocument {
                 if let unsigned = integer(index, as: UInt64.self) { return Value(unsigned) }
             }
             let number = Self.parseDouble(bytes(of: entry))
-            guard number.isFinite else {
-                throw SatchelError(
-                    .numberOutOfRange, "the number \(numberText(index)) is outside the range of Double",
-                    offset: Int(entry.start))
-            }
+            guard number.isFinite else { throw outOfRange(index) }
             return .double(number)
-        case .array:
-            var elements: [Value] = []
-            elements.reserveCapacity(Int(entry.length))
-            var position = index + 1
-            var ordinal = 0
-            while position < Int(entry.next) {
-                let element: Value
-                do {
-                    element = try value(position)
-                } catch let error as SatchelError {
-                    throw error.underKeyPath(KeyPathComponent.render([.index(ordinal)]))
-                }
-                if !(options.removesKeysWithNullValues && element.isNull) { elements.append(element) }
-                position = Int(entries[position].next)
-                ordinal += 1
-            }
-            return .array(elements)
-        case .object:
-            // The last value of each name, at the first name's place; the values a later
-            // duplicate replaces are never converted (json-c drops them while parsing).
-            var lastValues = OrderedDictionary<String, Int>(minimumCapacity: Int(entry.length))
-            var name = index + 1
-            while name < Int(entry.next) {
-                lastValues[string(name) ?? ""] = name + 1
-                name = Int(entries[name + 1].next)
-            }
-            if lastValues.count > maxPairs {
-                throw SatchelError.limitExceeded("maxPairs", maxPairs, "an object with \(lastValues.count) members")
-            }
-            var members = ValueObject(minimumCapacity: lastValues.count)
-            for (key, position) in lastValues {
-                do {
-                    members[key] = try value(position)
-                } catch let error as SatchelError {
-                    throw error.underKeyPath(KeyPathComponent.render([.key(key)]))
-                }
-            }
-            // Nulls go after the last duplicate has won, keeping the first name's place.
-            if options.removesKeysWithNullValues { members.removeAll { $0.value.isNull } }
-            return .object(members)
+        case .array: return try array(index)
+        case .object: return try object(index)
         }
+    }
+
+    @inline(never)
+    private func outOfRange(_ index: Int) -> JSONTree.Failure {
+        JSONTree.Failure(
+            error: SatchelError(
+                .numberOutOfRange, "the number \(numberText(index)) is outside the range of Double",
+                offset: Int(entries[index].start)))
+    }
+
+    @inline(never)
+    private func array(_ index: Int) throws(JSONTree.Failure) -> Value {
+        let entry = entries[index]
+        var elements: [Value] = []
+        elements.reserveCapacity(Int(entry.length))
+        var position = index + 1
+        var ordinal = 0
+        while position < Int(entry.next) {
+            let element: Value
+            do {
+                element = try convert(position)
+            } catch {
+                error.reversedPath.append(.index(ordinal))
+                throw error
+            }
+            if !(options.removesKeysWithNullValues && element.isNull) { elements.append(element) }
+            position = Int(entries[position].next)
+            ordinal += 1
+        }
+        return .array(elements)
+    }
+
+    @inline(never)
+    private func object(_ index: Int) throws(JSONTree.Failure) -> Value {
+        let entry = entries[index]
+        var lastValues = OrderedDictionary<String, Int>(minimumCapacity: Int(entry.length))
+        var name = index + 1
+        while name < Int(entry.next) {
+            lastValues[string(name) ?? ""] = name + 1
+            name = Int(entries[name + 1].next)
+        }
+        if lastValues.count > maxPairs {
+            throw JSONTree.Failure(
+                error: .limitExceeded("maxPairs", maxPairs, "an object with \(lastValues.count) members"))
+        }
+        var members = ValueObject(minimumCapacity: lastValues.count)
+        for (key, position) in lastValues {
+            do {
+                members[key] = try convert(position)
+            } catch {
+                error.reversedPath.append(.key(key))
+                throw error
+            }
+        }
+        // Nulls go after the last duplicate has won, keeping the first name's place.
+        if options.removesKeysWithNullValues { members.removeAll { $0.value.isNull } }
+        return .object(members)
     }
 }

@@ -223,27 +223,36 @@ extension AdversarialJSONTests {
             let arrays = Array((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8)
             let mixed = Array(
                 (String(repeating: #"{"a":["#, count: depth / 2) + String(repeating: "]}", count: depth / 2)).utf8)
-            for text in [arrays, mixed] {
-                var value = try? JSONReader(limits: limits).read(text)
-                #expect(value != nil)
-                var levels = 0
-                while let inner = value?.arrayValue?.first ?? value?["a"] {
-                    value = inner
-                    levels += 1
+            // The typed path's `Value` conversion recurses the same way.
+            let readers: [([UInt8]) throws -> Value] = [
+                { try JSONReader(limits: limits).read($0) },
+                { try JSONModelDecoder(limits: limits).decode(Value.self, from: $0) },
+            ]
+            for read in readers {
+                for text in [arrays, mixed] {
+                    var value = try? read(text)
+                    #expect(value != nil)
+                    var levels = 0
+                    while let inner = value?.arrayValue?.first ?? value?["a"] {
+                        value = inner
+                        levels += 1
+                    }
+                    #expect(levels == depth - 1)
                 }
-                #expect(levels == depth - 1)
             }
             // An error deep down still names its path.
             let failing = Array(
                 (String(repeating: "[", count: depth) + "1e400" + String(repeating: "]", count: depth)).utf8)
-            do {
-                _ = try JSONReader(limits: limits).read(failing)
-                Issue.record("1e400 was accepted")
-            } catch let error as SatchelError {
-                #expect(error.code == .numberOutOfRange)
-                #expect(error.keyPath == "$" + String(repeating: "[0]", count: depth))
-            } catch {
-                Issue.record("\(error)")
+            for read in readers {
+                do {
+                    _ = try read(failing)
+                    Issue.record("1e400 was accepted")
+                } catch let error as SatchelError {
+                    #expect(error.code == .numberOutOfRange)
+                    #expect(error.keyPath == "$" + String(repeating: "[0]", count: depth))
+                } catch {
+                    Issue.record("\(error)")
+                }
             }
         }
     }
