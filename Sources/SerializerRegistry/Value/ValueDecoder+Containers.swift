@@ -179,18 +179,23 @@ struct UnkeyedValueDecodingContainer: UnkeyedDecodingContainer {
     }
 }
 
-/// A coding key for array indices and `super`, shared by the typed decoders.
+/// A coding key for array indices and `super`, shared by the typed decoders and encoders.
+///
+/// An index's text is made only when asked for: keys are made for every element, their text
+/// mostly only for an error's key path.
 package struct ValueCodingKey: CodingKey {
-    package let stringValue: String
+    private let name: String?
     package let intValue: Int?
 
+    package var stringValue: String { name ?? "\(intValue ?? 0)" }
+
     package init(stringValue: String) {
-        self.stringValue = stringValue
+        self.name = stringValue
         self.intValue = nil
     }
 
     package init(intValue: Int) {
-        self.stringValue = "\(intValue)"
+        self.name = nil
         self.intValue = intValue
     }
 }

@@ -1,7 +1,7 @@
 import SerializerRegistry
 
-/// Reads JSON text (RFC 8259) into a ``Value`` or a `Decodable`, with json-c building the tree
-/// behind a strict validator.
+/// Reads JSON text (RFC 8259) into a ``Value``, with json-c building the tree behind a strict
+/// validator, or into a `Decodable` (``JSONModelDecoder``, from an index of the text).
 ///
 /// Strict about everything RFC 8259 forbids — comments, `NaN`, leading zeros, trailing commas,
 /// single quotes, unescaped control characters, invalid UTF-8, lone surrogates, trailing

@@ -74,7 +74,7 @@ struct KeyedJSONStreamContainer<Key: CodingKey>: KeyedEncodingContainerProtocol 
         return UnkeyedJSONStreamContainer(encoder: nested)
     }
 
-    func superEncoder() -> any Encoder { superEncoder(named: JSONSuperKey()) }
+    func superEncoder() -> any Encoder { superEncoder(named: ValueCodingKey(stringValue: "super")) }
 
     func superEncoder(forKey key: Key) -> any Encoder { superEncoder(named: key) }
 
@@ -91,15 +91,6 @@ struct KeyedJSONStreamContainer<Key: CodingKey>: KeyedEncodingContainerProtocol 
     }
 }
 
-/// The key of `superEncoder()`.
-struct JSONSuperKey: CodingKey {
-    var stringValue: String { "super" }
-    var intValue: Int? { nil }
-    init() {}
-    init?(stringValue: String) { nil }
-    init?(intValue: Int) { nil }
-}
-
 struct UnkeyedJSONStreamContainer: UnkeyedEncodingContainer {
     let encoder: JSONStreamEncoder
     private(set) var count = 0
@@ -112,10 +103,10 @@ struct UnkeyedJSONStreamContainer: UnkeyedEncodingContainer {
 
     private var writer: JSONStreamWriter { encoder.writer }
 
-    private mutating func next() throws -> JSONIndexKey {
+    private mutating func next() throws -> ValueCodingKey {
         try encoder.beginElement()
         defer { count += 1 }
-        return JSONIndexKey(count)
+        return ValueCodingKey(intValue: count)
     }
 
     mutating func encodeNil() throws {
@@ -162,7 +153,7 @@ struct UnkeyedJSONStreamContainer: UnkeyedEncodingContainer {
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type
     ) -> KeyedEncodingContainer<NestedKey> {
-        let nested = encoder.child(key: JSONIndexKey(count))
+        let nested = encoder.child(key: ValueCodingKey(intValue: count))
         do {
             _ = try next()
             try nested.open(keyed: true)
@@ -173,7 +164,7 @@ struct UnkeyedJSONStreamContainer: UnkeyedEncodingContainer {
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-        let nested = encoder.child(key: JSONIndexKey(count))
+        let nested = encoder.child(key: ValueCodingKey(intValue: count))
         do {
             _ = try next()
             try nested.open(keyed: false)
@@ -184,7 +175,7 @@ struct UnkeyedJSONStreamContainer: UnkeyedEncodingContainer {
     }
 
     mutating func superEncoder() -> any Encoder {
-        let nested = encoder.child(key: JSONIndexKey(count))
+        let nested = encoder.child(key: ValueCodingKey(intValue: count))
         do {
             _ = try next()
             writer.open.append(nested)

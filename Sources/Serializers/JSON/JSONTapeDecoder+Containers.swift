@@ -209,22 +209,17 @@ struct KeyedJSONTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func superDecoder() throws -> any Decoder {
         guard let entry = find(name: "super") else {
-            throw SatchelError(.valueNotFound, "no member \"super\"", keyPath: decoder.path(appending: SuperKey()))
+            throw SatchelError(
+                .valueNotFound, "no member \"super\"",
+                keyPath: decoder.path(appending: ValueCodingKey(stringValue: "super")))
         }
-        return decoder.child(entry, key: SuperKey())
+        return decoder.child(entry, key: ValueCodingKey(stringValue: "super"))
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
         try decoder.child(member(key), key: key)
     }
 
-    private struct SuperKey: CodingKey {
-        var stringValue: String { "super" }
-        var intValue: Int? { nil }
-        init() {}
-        init?(stringValue: String) { nil }
-        init?(intValue: Int) { nil }
-    }
 }
 
 struct UnkeyedJSONTapeContainer: UnkeyedDecodingContainer {
@@ -261,8 +256,8 @@ struct UnkeyedJSONTapeContainer: UnkeyedDecodingContainer {
         while position < end && decoder.document.entries[position].kind == .null { position += 1 }
     }
 
-    private mutating func next() throws -> (Int, JSONIndexKey) {
-        let key = JSONIndexKey(currentIndex)
+    private mutating func next() throws -> (Int, ValueCodingKey) {
+        let key = ValueCodingKey(intValue: currentIndex)
         guard !isAtEnd else {
             throw SatchelError(
                 .valueNotFound, "the array has only \(count ?? 0) elements", keyPath: decoder.path(appending: key))

@@ -243,12 +243,3 @@ extension JSONTapeDecoder: SingleValueDecodingContainer {
     func decode(_ type: UInt64.Type) throws -> UInt64 { try unboxInteger(index, as: type, key: nil) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeValue(type) }
 }
-
-/// An array index as a coding key.
-struct JSONIndexKey: CodingKey {
-    let intValue: Int?
-    var stringValue: String { "\(intValue ?? 0)" }
-    init(_ index: Int) { intValue = index }
-    init?(stringValue: String) { nil }
-    init?(intValue: Int) { self.intValue = intValue }
-}

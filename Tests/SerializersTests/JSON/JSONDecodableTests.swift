@@ -3,8 +3,8 @@ import SerializerRegistry
 import Serializers
 import Testing
 
-/// `JSONReader.read(_:from:)` decodes from json-c's tree directly; these check it agrees with
-/// the `Value` path (`ValueDecoder`) and reports errors with their key paths.
+/// `JSONReader.read(_:from:)` decodes from an index of the text (`JSONModelDecoder`); these check
+/// it agrees with the `Value` path (`ValueDecoder`) and reports errors with their key paths.
 @Suite struct JSONDecodableTests {
     struct Everything: Codable, Equatable {
         var flag: Bool
@@ -161,8 +161,8 @@ import Testing
         #expect(keyed == ["a\u{0}b": 1])
     }
 
-    /// A type that keeps its decoder and reads from it later must still see the document:
-    /// json-c's tree lives as long as any decoder over it.
+    /// A type that keeps its decoder and reads from it later must still see the document: the
+    /// text and its index live as long as any decoder over them.
     final class Deferred: Decodable, @unchecked Sendable {
         // Only touched by the test that made it.
         let decoder: any Decoder
