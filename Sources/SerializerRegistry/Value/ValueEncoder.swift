@@ -26,8 +26,7 @@ public struct ValueEncoder: Sendable {
     /// - Throws: ``SatchelError`` with ``SatchelError/Code/unencodableValue`` when the value
     ///   encodes nothing, or the error thrown by its `encode(to:)` as underlying.
     public func encode<T: Encodable>(_ value: T) throws -> Value {
-        let node = ValueEncodingNode(
-            parent: nil, key: nil, userInfo: userInfo, absentOptionals: encodesAbsentOptionals)
+        let node = ValueEncodingNode(path: nil, userInfo: userInfo, absentOptionals: encodesAbsentOptionals)
         do {
             try node.encodeValue(value)
         } catch let error as SatchelError {
@@ -53,37 +52,34 @@ final class ValueEncodingNode: Encoder {
     }
 
     var storage = Storage.empty
-    /// The node this one is a member or element of, and the key that leads here: the coding path
-    /// is computed from them only when asked for, so encoding allocates no path arrays.
-    let parent: ValueEncodingNode?
-    let key: (any CodingKey)?
+    /// The keys that lead here, as a list shared with this node's children: no array per node,
+    /// and no reference to the parent node (which holds its children, so that would be a cycle).
+    let path: ValueEncodingPath?
     let userInfoStorage: [CodingUserInfoKey: any Sendable]
     /// ``ValueEncoder/encodesAbsentOptionals``.
     let encodesAbsentOptionals: Bool
 
-    init(
-        parent: ValueEncodingNode?, key: (any CodingKey)?, userInfo: [CodingUserInfoKey: any Sendable],
-        absentOptionals: Bool
-    ) {
-        self.parent = parent
-        self.key = key
+    init(path: ValueEncodingPath?, userInfo: [CodingUserInfoKey: any Sendable], absentOptionals: Bool) {
+        self.path = path
         self.userInfoStorage = userInfo
         self.encodesAbsentOptionals = absentOptionals
     }
 
     var codingPath: [any CodingKey] {
-        var path: [any CodingKey] = []
-        var node: ValueEncodingNode? = self
-        while let current = node, let key = current.key {
-            path.append(key)
-            node = current.parent
+        var keys: [any CodingKey] = []
+        var link = path
+        while let current = link {
+            keys.append(current.key)
+            link = current.parent
         }
-        return path.reversed()
+        return keys.reversed()
     }
 
     /// A node for a member or element of this one.
     func child(at key: any CodingKey) -> ValueEncodingNode {
-        ValueEncodingNode(parent: self, key: key, userInfo: userInfoStorage, absentOptionals: encodesAbsentOptionals)
+        ValueEncodingNode(
+            path: ValueEncodingPath(key: key, parent: path), userInfo: userInfoStorage,
+            absentOptionals: encodesAbsentOptionals)
     }
 
     var userInfo: [CodingUserInfoKey: Any] { userInfoStorage }
@@ -154,6 +150,17 @@ final class ValueEncodingNode: Encoder {
         let child = child(at: key)
         try value.encode(to: child)
         return .node(child)
+    }
+}
+
+/// A coding path as a linked list from the innermost key.
+final class ValueEncodingPath {
+    let key: any CodingKey
+    let parent: ValueEncodingPath?
+
+    init(key: any CodingKey, parent: ValueEncodingPath?) {
+        self.key = key
+        self.parent = parent
     }
 }
 

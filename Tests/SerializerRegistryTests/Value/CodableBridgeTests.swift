@@ -155,4 +155,33 @@ import Testing
         let decoded = try ValueDecoder().decode(Derived.self, from: ["own": 5, "super": ["base": 7]])
         #expect(decoded.own == 5 && decoded.base == 7)
     }
+
+    final class Tracked: Sendable {}
+
+    struct Nested: Encodable {
+        enum Keys: String, CodingKey { case outer, list }
+        enum Inner: String, CodingKey { case a }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            var inner = container.nestedContainer(keyedBy: Inner.self, forKey: .outer)
+            try inner.encode(1, forKey: .a)
+            var list = container.nestedUnkeyedContainer(forKey: .list)
+            try list.encode([["x": 1]])
+        }
+    }
+
+    /// Fuzz target `typed` (Fuzz/Seeds/typed/nested-encoder-leak): an encoding node held its
+    /// parent, which holds its children, so every nested value leaked its nodes and with them
+    /// the encoder's `userInfo`.
+    @Test func encodingLeavesNothingBehind() throws {
+        weak var tracked: Tracked?
+        try { () throws in
+            let object = Tracked()
+            tracked = object
+            var encoder = ValueEncoder()
+            encoder.userInfo[CodingUserInfoKey(rawValue: "tracked")!] = object
+            #expect(try encoder.encode(Nested()) == ["outer": ["a": 1], "list": [[["x": 1]]]])
+        }()
+        #expect(tracked == nil)
+    }
 }
