@@ -88,6 +88,9 @@ public struct JSONModelEncoder: Sendable {
     /// - Complexity: O(n) in the size of the text, plus the model's work.
     public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
         let writer = JSONStreamWriter(strategies: Strategies(self))
+        // Open encoders hold the writer that lists them: a model that fails half-way leaves
+        // some listed.
+        defer { writer.open.removeAll() }
         let root = JSONStreamEncoder(writer: writer, parent: nil, key: nil, depth: 0)
         do {
             try root.encode(value)

@@ -275,4 +275,22 @@ import Testing
         #expect(error?.code == .unencodableValue)
         #expect(error?.underlying is Refuses.Problem)
     }
+
+    final class Tracked: Sendable {}
+
+    /// A model that fails half-way, and one that writes out of order, leave nothing behind:
+    /// open encoders hold the writer that lists them.
+    @Test func failuresLeaveNothingBehind() throws {
+        weak var tracked: Tracked?
+        let run = {
+            let object = Tracked()
+            tracked = object
+            var encoder = JSONModelEncoder()
+            encoder.userInfo[CodingUserInfoKey(rawValue: "tracked")!] = object
+            #expect(throws: SatchelError.self) { try encoder.encode(["a": [["b": Refuses()]]]) }
+            #expect((try? encoder.encode(OutOfOrder())) != nil)
+        }
+        run()
+        #expect(tracked == nil)
+    }
 }
