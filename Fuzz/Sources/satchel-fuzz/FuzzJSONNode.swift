@@ -48,4 +48,22 @@ enum FuzzJSONNode: Decodable {
             }
         }
     }
+
+    /// Equal structure and values, a NaN equal to a NaN with the same bits (`==` on doubles
+    /// would call two reads of the same NaN different).
+    func same(as other: FuzzJSONNode) -> Bool {
+        switch (self, other) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.integer(let a), .integer(let b)): return a == b
+        case (.unsigned(let a), .unsigned(let b)): return a == b
+        case (.double(let a), .double(let b)): return a.bitPattern == b.bitPattern
+        case (.string(let a), .string(let b)): return a == b
+        case (.array(let a), .array(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.same(as: $1) }
+        case (.object(let a), .object(let b)):
+            return a.count == b.count && a.allSatisfy { key, value in b[key].map { value.same(as: $0) } ?? false }
+        default: return false
+        }
+    }
 }

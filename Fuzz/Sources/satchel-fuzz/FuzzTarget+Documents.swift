@@ -42,14 +42,15 @@ extension FuzzTarget {
     /// both readers; they differ in their seeds); a value read must be written by
     /// `PropertyListWriter` in either format and read back to itself.
     static let plistXML = FuzzTarget(
-        name: "plist-xml", summary: "PropertyListReader (XML seeds), round trips through both writers"
+        name: "plist-xml", summary: "PropertyListReader (XML seeds), typed vs Value, round trips through both writers"
     ) { input in
         propertyListRoundTrip(input)
     }
 
     /// As ``plistXML``, seeded with binary property lists.
     static let plistBinary = FuzzTarget(
-        name: "plist-binary", summary: "PropertyListReader (binary seeds), round trips through both writers"
+        name: "plist-binary",
+        summary: "PropertyListReader (binary seeds), typed vs Value, round trips through both writers"
     ) { input in
         propertyListRoundTrip(input)
     }
@@ -59,6 +60,22 @@ extension FuzzTarget {
         guard case .success(let value) = FuzzCheck.outcome("PropertyListReader.read", { try reader.read(input.bytes) }),
             let value
         else { return }
+        // Typed decoding (binary: from the object table, with fast scalar reads) gives what the
+        // Value path gives.
+        if case .success(let throughValue) = FuzzCheck.outcome(
+            "ValueDecoder.decode(FuzzJSONNode)", { try ValueDecoder().decode(FuzzJSONNode.self, from: value) })
+        {
+            switch FuzzCheck.outcome(
+                "PropertyListReader.read(FuzzJSONNode)",
+                {
+                    try reader.read(FuzzJSONNode.self, from: input.bytes)
+                })
+            {
+            case .success(let typed) where typed.same(as: throughValue): break
+            case .failure(let error) where error.code == .limitExceeded: break  // typed reads count every use
+            case let other: FuzzCheck.fail("plist typed: \(throughValue) from the Value path, \(other) typed")
+            }
+        }
         for format in PropertyListFormat.allCases {
             let writer = PropertyListWriter(format: format, maxDepth: FuzzLimits.tight.maxDepth + 1)
             // A value the writer refuses (a UID in XML, say) is a documented limit, not a bug;

@@ -189,9 +189,7 @@ final class ValueDecodingNode: Decoder, DecodingNode {
     func unboxInteger<I: FixedWidthInteger>(_ value: Value, as type: I.Type, key: (any CodingKey)?) throws -> I {
         let result: I?
         switch value {
-        case .integer(let number): result = I(exactly: number)
-        case .unsignedInteger(let number): result = I(exactly: number)
-        case .double(let number): result = number.isFinite ? I(exactly: number) : nil
+        case .integer, .unsignedInteger, .double: result = ValueDecoder.integer(value, as: I.self)
         case .string(let text) where textualScalars != nil:
             if text.isEmpty { throw emptyText("an integer", key: key) }
             switch TextualScalar.integer(text, as: I.self) {
@@ -282,4 +280,42 @@ extension ValueDecodingNode: SingleValueDecodingContainer {
     func decode(_ type: UInt32.Type) throws -> UInt32 { try unboxInteger(value, as: type, key: nil) }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try unboxInteger(value, as: type, key: nil) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeValue(type) }
+}
+
+extension ValueDecoder {
+    /// Whether ``scalar(_:from:)`` converts `type`: `String`, `Bool`, `Double`, `Int`, `Int64`.
+    package static func convertsScalar<T>(_ type: T.Type) -> Bool {
+        type == String.self || type == Int.self || type == Double.self || type == Bool.self || type == Int64.self
+    }
+
+    /// `value` as `T`, for the types ``convertsScalar(_:)`` names, exactly as a decoder without
+    /// text rules converts it; `nil` where that decoder throws (the caller then takes the general
+    /// path, which throws the same error). Typed decoders of formats whose scalars are values
+    /// (property lists) read their common scalars through it without a decoding node.
+    ///
+    /// Metatype comparisons and `unsafeBitCast`s to the type each comparison proved `T` to be.
+    package static func scalar<T>(_ type: T.Type, from value: Value) -> T? {
+        if type == String.self {
+            guard case .string(let text) = value else { return nil }
+            return unsafeBitCast(text, to: T.self)
+        }
+        if type == Bool.self {
+            guard case .bool(let flag) = value else { return nil }
+            return unsafeBitCast(flag, to: T.self)
+        }
+        if type == Double.self { return value.doubleValue.map { unsafeBitCast($0, to: T.self) } }
+        if type == Int.self { return integer(value, as: Int.self).map { unsafeBitCast($0, to: T.self) } }
+        if type == Int64.self { return integer(value, as: Int64.self).map { unsafeBitCast($0, to: T.self) } }
+        return nil
+    }
+
+    /// `value` as an `I` when it is a number `I` holds exactly (``ValueDecodingNode``'s rule).
+    static func integer<I: FixedWidthInteger>(_ value: Value, as type: I.Type) -> I? {
+        switch value {
+        case .integer(let number): I(exactly: number)
+        case .unsignedInteger(let number): I(exactly: number)
+        case .double(let number): number.isFinite ? I(exactly: number) : nil
+        default: nil
+        }
+    }
 }

@@ -107,6 +107,20 @@ final class BinaryPropertyListDecodingNode: Decoder, DecodingNode {
         return try decodeScalar(type, from: try scalar())
     }
 
+    /// The object `index` as `T` without a node, for the common scalar types
+    /// (``ValueDecoder/scalar(_:from:)``); `nil` for other types, containers and scalars that do
+    /// not fit, which then take the general path (and give its error).
+    func fastScalar<T>(_ type: T.Type, at index: Int) throws -> T? {
+        guard ValueDecoder.convertsScalar(type) else { return nil }
+        let reader = context.reader
+        let offset = try reader.objectOffset(index)
+        let kind = reader.bytes[offset] >> 4
+        guard kind != 0xA, kind != 0xD else { return nil }
+        guard let value = ValueDecoder.scalar(type, from: try reader.decodeScalar(at: offset)) else { return nil }
+        try context.count(at: offset)  // counted only here: the general path counts its own read
+        return value
+    }
+
     func decodeScalar<T: Decodable>(_ type: T.Type, from value: Value) throws -> T {
         do {
             return try ValueDecoder().decode(type, from: value)
@@ -117,12 +131,34 @@ final class BinaryPropertyListDecodingNode: Decoder, DecodingNode {
 }
 
 /// A node's single-value container (a property list has no null).
+///
+/// The standard library's scalars are read from the node's scalar (a container is a type
+/// mismatch): their `init(from:)` asks this container for themselves, so handing them back to
+/// ``BinaryPropertyListDecodingNode/decodeValue(_:)`` would recurse until the stack overflows.
 struct BinaryPropertyListSingleValue: SingleValueDecodingContainer {
     let node: BinaryPropertyListDecodingNode
 
     var codingPath: [any CodingKey] { node.codingPath }
     func decodeNil() -> Bool { false }
+    func decode(_ type: Bool.Type) throws -> Bool { try scalar(type) }
+    func decode(_ type: String.Type) throws -> String { try scalar(type) }
+    func decode(_ type: Double.Type) throws -> Double { try scalar(type) }
+    func decode(_ type: Float.Type) throws -> Float { try scalar(type) }
+    func decode(_ type: Int.Type) throws -> Int { try scalar(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try scalar(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try scalar(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try scalar(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try scalar(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try scalar(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try scalar(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try scalar(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try scalar(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try scalar(type) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try node.decodeValue(type) }
+
+    private func scalar<T: Decodable>(_ type: T.Type) throws -> T {
+        try node.decodeScalar(type, from: try node.scalar())
+    }
 }
 
 /// A dictionary's keys, read once, and its value references.
@@ -171,9 +207,13 @@ struct BinaryPropertyListKeyedContainer<Key: CodingKey>: KeyedDecodingContainerP
     }
 
     func decodeNil(forKey key: Key) throws -> Bool { false }  // a property list has no null
-    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try child(key).decodeValue(type) }
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        if let index = members[key.stringValue], let value = try node.fastScalar(type, at: index) { return value }
+        return try child(key).decodeValue(type)
+    }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard members[key.stringValue] != nil else { return nil }
+        guard let index = members[key.stringValue] else { return nil }
+        if let value = try node.fastScalar(type, at: index) { return value }
         return try child(key).decodeValue(type)
     }
     func nestedContainer<NestedKey: CodingKey>(
@@ -217,7 +257,17 @@ struct BinaryPropertyListUnkeyedContainer: UnkeyedDecodingContainer {
     }
 
     mutating func decodeNil() throws -> Bool { false }
-    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try next().decodeValue(type) }
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        if !isAtEnd {
+            let reader = node.context.reader
+            let index = try reader.readReference(at: start + currentIndex * reader.objectRefSize)
+            if let value = try node.fastScalar(type, at: index) {
+                currentIndex += 1
+                return value
+            }
+        }
+        return try next().decodeValue(type)
+    }
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type
     ) throws -> KeyedDecodingContainer<NestedKey> {

@@ -139,4 +139,80 @@ struct PropertyListTypedTests {
         }
         #expect(bomb.code == .limitExceeded && bomb.message.contains("maxBodyBytes"), "\(bomb)")
     }
+
+    struct Scalars: Codable, Equatable {
+        var text: String
+        var count: Int
+        var wide: Int64
+        var ratio: Double
+        var flag: Bool
+        var counts: [Int]
+        var ratios: [Double]
+        var maybe: String?
+    }
+
+    /// `String`, `Int`, `Int64`, `Double` and `Bool` are read where they lie in a binary property
+    /// list, without a decoding node; values and errors must be the general path's.
+    @Test("common scalars take the fast path with the general path's values and errors")
+    func fastScalars() throws {
+        let value: Value = [
+            "text": "é", "count": 2.0, "wide": Value(UInt64(Int64.max)), "ratio": 3, "flag": false,
+            "counts": [1, 2.0, -3], "ratios": [1, 2.5], "maybe": "x",
+        ]
+        let bytes = try PropertyListWriter(format: .binary).write(value)
+        let typed = try PropertyListReader().read(Scalars.self, from: bytes)
+        #expect(typed == (try ValueDecoder().decode(Scalars.self, from: value)))
+        #expect(typed.count == 2 && typed.ratio == 3 && typed.wide == .max)
+        let cases: [(Value, SatchelError.Code, String)] = [
+            (["count": 2.5], .numberOutOfRange, "$.count"),
+            (["count": "2"], .typeMismatch, "$.count"),
+            (["wide": Value(UInt64.max)], .numberOutOfRange, "$.wide"),
+            (["flag": 1], .typeMismatch, "$.flag"),
+            (["text": .bytes([1])], .typeMismatch, "$.text"),
+            (["counts": [1, "x"]], .typeMismatch, "$.counts[1]"),
+            (["ratios": [1, [2]]], .typeMismatch, "$.ratios[1]"),
+            (["maybe": 1], .typeMismatch, "$.maybe"),
+        ]
+        for (change, code, keyPath) in cases {
+            guard case .object(var members) = value, case .object(let changed) = change else { continue }
+            for (key, member) in changed { members[key] = member }
+            let document = try PropertyListWriter(format: .binary).write(.object(members))
+            let error = try #require(throws: SatchelError.self) {
+                try PropertyListReader().read(Scalars.self, from: document)
+            }
+            let general = try #require(throws: SatchelError.self) {
+                try ValueDecoder().decode(Scalars.self, from: .object(members))
+            }
+            #expect(error.code == code && error.keyPath == keyPath, "\(change): \(error)")
+            #expect(error.code == general.code && error.keyPath == general.keyPath, "\(change)")
+        }
+    }
+
+    struct OneOf<T: Decodable>: Decodable { var value: T }
+
+    /// Regression: a binary property list holding an array or a dictionary where a model expects
+    /// a scalar sent the standard library's scalar `init(from:)` back through the node's
+    /// `Decodable` path, which asked the single-value container again, until the stack overflowed
+    /// (a crash on hostile input, found by the fast-scalar test above).
+    @Test("a container where a scalar is expected is a type mismatch, not a stack overflow")
+    func containerForScalar() throws {
+        for container: Value in [[1, 2], ["a": 1], []] {
+            let bytes = try PropertyListWriter(format: .binary).write(["value": container])
+            func expectMismatch<T: Decodable>(_ type: T.Type) {
+                let error = #expect(throws: SatchelError.self) {
+                    try PropertyListReader().read(OneOf<T>.self, from: bytes)
+                }
+                #expect(
+                    error?.code == .typeMismatch && error?.keyPath == "$.value",
+                    "\(T.self): \(String(describing: error))")
+            }
+            expectMismatch(Double.self)
+            expectMismatch(Float.self)
+            expectMismatch(Int8.self)
+            expectMismatch(UInt64.self)
+            expectMismatch(String.self)
+            expectMismatch(Bool.self)
+            expectMismatch(Date.self)
+        }
+    }
 }
