@@ -99,8 +99,8 @@ final class JSONTapeDecoder: Decoder, DecodingNode {
     /// ``Value``; `nil` for other types.
     private func specialValue<T>(_ type: T.Type, at entry: Int, key: (any CodingKey)?) throws -> T? {
         // Each `as! T` casts a value to the very type the comparison before it proved `T` to be.
-        if type == Date.self { return try date(at: entry, key: key) as! T }
-        if type == Data.self { return try data(at: entry, key: key) as! T }
+        if type == Date.self { return (try date(at: entry, key: key) as! T) }
+        if type == Data.self { return (try data(at: entry, key: key) as! T) }
         if type == URL.self {
             guard let text = document.string(entry), let url = URL(string: text) else {
                 throw mismatch("a URL string", at: entry, key: key)
@@ -112,7 +112,7 @@ final class JSONTapeDecoder: Decoder, DecodingNode {
             else { throw mismatch("a number", at: entry, key: key) }
             return (number as! T)
         }
-        if type == Value.self { return try value(at: entry, key: key) as! T }
+        if type == Value.self { return (try value(at: entry, key: key) as! T) }
         return nil
     }
 
