@@ -67,7 +67,7 @@ extension SatchelError {
 }
 
 /// One position in the value tree being decoded.
-final class ValueDecodingNode: Decoder, DecodingNode {
+final class ValueDecodingNode: Decoder, CodingPathNode {
     let value: Value
     let parent: ValueDecodingNode?
     let key: (any CodingKey)?

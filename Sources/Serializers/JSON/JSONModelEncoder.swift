@@ -40,6 +40,19 @@ public struct JSONModelEncoder: Sendable {
         case formatted(@Sendable (Date) -> String)
         /// Whatever a closure encodes into the value's encoder.
         case custom(@Sendable (Date, any Encoder) throws -> Void)
+
+        /// The date as this strategy writes it (a string or a number), for both the streaming
+        /// and the tree path; `nil` for `.custom`, which encodes into an encoder.
+        func scalar(of date: Date) -> Value? {
+            switch self {
+            case .iso8601: .string(ISO8601.string(from: date))
+            case .deferredToDate: .double(date.timeIntervalSinceReferenceDate)
+            case .secondsSince1970: .double(date.timeIntervalSince1970)
+            case .millisecondsSince1970: .double((date.timeIntervalSince1970 * 1000).rounded())
+            case .formatted(let format): .string(format(date))
+            case .custom: nil
+            }
+        }
     }
 
     /// How `Data` is written.
@@ -125,16 +138,10 @@ public struct JSONModelEncoder: Sendable {
         case .array(let elements):
             return .array(try elements.map(applyStrategies))
         case .date(let date):
-            switch dateEncoding {
-            case .iso8601: return value
-            case .deferredToDate: return .double(date.timeIntervalSinceReferenceDate)
-            case .secondsSince1970: return .double(date.timeIntervalSince1970)
-            case .millisecondsSince1970: return .double((date.timeIntervalSince1970 * 1000).rounded())
-            case .formatted(let format): return .string(format(date))
-            case .custom(let encode):
-                return try applyStrategies(
-                    to: ValueEncoder().encode(JSONStreamEncoder.StrategyValue(value: date, encode: encode)))
-            }
+            if let scalar = dateEncoding.scalar(of: date) { return scalar }
+            guard case .custom(let encode) = dateEncoding else { return value }
+            return try applyStrategies(
+                to: ValueEncoder().encode(JSONStreamEncoder.StrategyValue(value: date, encode: encode)))
         case .bytes(let bytes):
             switch dataEncoding {
             case .base64: return value

@@ -155,7 +155,7 @@ final class JSONStreamWriter {
 
 /// One value being encoded: the `Encoder` a model's `encode(to:)` is given, and the single-value
 /// container.
-final class JSONStreamEncoder: Encoder {
+final class JSONStreamEncoder: Encoder, CodingPathNode {
     enum State {
         /// Nothing written yet.
         case empty
@@ -190,22 +190,6 @@ final class JSONStreamEncoder: Encoder {
         case .empty: writer.open.last === self
         case .single, .closed: false
         }
-    }
-
-    var codingPath: [any CodingKey] {
-        var path: [any CodingKey] = []
-        var node: JSONStreamEncoder? = self
-        while let current = node, let key = current.key {
-            path.append(key)
-            node = current.parent
-        }
-        return path.reversed()
-    }
-
-    func path(appending key: (any CodingKey)?) -> String {
-        var path = codingPath
-        if let key { path.append(key) }
-        return KeyPathComponent.render(codingPath: path)
     }
 
     var userInfo: [CodingUserInfoKey: Any] { writer.strategies.userInfo }
@@ -359,14 +343,11 @@ final class JSONStreamEncoder: Encoder {
     }
 
     private func writeDate(_ date: Date, key: (any CodingKey)?) throws {
-        switch writer.strategies.dateEncoding {
-        case .iso8601: writer.writeString(ISO8601.string(from: date))
-        case .secondsSince1970: try writer.writeDouble(date.timeIntervalSince1970, at: self, key: key)
-        case .millisecondsSince1970:
-            try writer.writeDouble((date.timeIntervalSince1970 * 1000).rounded(), at: self, key: key)
-        case .deferredToDate: try writer.writeDouble(date.timeIntervalSinceReferenceDate, at: self, key: key)
-        case .formatted(let format): writer.writeString(format(date))
-        case .custom(let encode):
+        switch writer.strategies.dateEncoding.scalar(of: date) {
+        case .string(let text)?: writer.writeString(text)
+        case .double(let number)?: try writer.writeDouble(number, at: self, key: key)
+        default:
+            guard case .custom(let encode) = writer.strategies.dateEncoding else { return }
             let encoder = key.map { child(key: $0) } ?? self
             try encoder.encodeWhole(StrategyValue(value: date, encode: encode))
         }

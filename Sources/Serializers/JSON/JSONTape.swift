@@ -35,6 +35,18 @@ struct JSONTape: Sendable {
     /// ``Entry/flags`` of a number: an integer outside both 64-bit ranges.
     static let big: UInt8 = 2
 
+    /// The UTF-16 code unit of the four hexadecimal digits of a `\u` escape at `offset`, or `nil`
+    /// when there are not four of them there.
+    static func codeUnit(_ text: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt32? {
+        guard offset >= 0, offset &+ 4 <= text.count else { return nil }
+        var unit: UInt32 = 0
+        for position in offset..<(offset &+ 4) {
+            guard let digit = JSONLexer.hexValue(text[position]) else { return nil }
+            unit = unit << 4 | digit
+        }
+        return unit
+    }
+
     /// The entries; the document's value is the first.
     var entries: [Entry]
     /// Whether the lexer must confirm the text before the tape is used.
@@ -277,13 +289,7 @@ struct JSONTapeScanner {
         }
 
         func hex4(at offset: Int) -> UInt32? {
-            guard offset &+ 4 <= count else { return nil }
-            var unit: UInt32 = 0
-            for position in offset..<(offset &+ 4) {
-                guard let digit = JSONLexer.hexValue(base[position]) else { return nil }
-                unit = unit << 4 | digit
-            }
-            return unit
+            JSONTape.codeUnit(UnsafeBufferPointer(start: base, count: count), at: offset)
         }
 
         /// A number starting at `index`: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.

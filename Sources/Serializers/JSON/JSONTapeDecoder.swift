@@ -13,7 +13,7 @@ import SerializerRegistry
 /// compare the names' bytes in the text, starting where the previous look-up ended, so a model
 /// that reads its keys in document order finds each at once. Numbers convert only when exact
 /// (`2.0` is the `Int` 2, `2.5` is not), as ``ValueDecoder`` converts them.
-final class JSONTapeDecoder: Decoder, DecodingNode {
+final class JSONTapeDecoder: Decoder, CodingPathNode {
     let document: JSONTapeDocument
     let strategies: JSONModelDecoder.Strategies
     /// The entry this decoder reads.

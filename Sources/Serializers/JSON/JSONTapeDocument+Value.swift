@@ -11,9 +11,7 @@ extension JSONTapeDocument {
         do {
             return try convert(index)
         } catch {
-            var failure = error.error
-            failure.keyPath = KeyPathComponent.render(error.reversedPath.reversed())
-            throw failure
+            throw error.located
         }
     }
 

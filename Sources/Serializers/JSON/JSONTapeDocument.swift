@@ -161,10 +161,9 @@ final class JSONTapeDocument {
         return String(decoding: output, as: UTF8.self)
     }
 
+    /// A `\u` escape's code unit in text the scanner validated.
     private static func hex4(_ raw: UnsafeBufferPointer<UInt8>, _ start: Int) -> UInt32 {
-        var unit: UInt32 = 0
-        for position in start..<(start + 4) { unit = unit << 4 | (JSONLexer.hexValue(raw[position]) ?? 0) }
-        return unit
+        JSONTape.codeUnit(raw, at: start) ?? 0
     }
 
     /// Whether a member name equals `name`: compared byte for byte, or decoded first when it has

@@ -25,15 +25,20 @@ struct JSONTree {
         init(error: SatchelError) {
             self.error = error
         }
+
+        /// The error with the path as its key path.
+        var located: SatchelError {
+            var located = error
+            located.keyPath = KeyPathComponent.render(reversedPath.reversed())
+            return located
+        }
     }
 
     func value(of root: OpaquePointer?) throws(SatchelError) -> Value {
         do {
             return try convert(root)
         } catch {
-            var failure = error.error
-            failure.keyPath = KeyPathComponent.render(error.reversedPath.reversed())
-            throw failure
+            throw error.located
         }
     }
 

@@ -7,7 +7,7 @@ import SerializerRegistry
 /// The reader's bounds hold here too: nesting deeper than `maxDepth` (a reference cycle into a
 /// recursive model ends there), dictionaries past `maxPairs`, strings past `maxStringBytes`, and
 /// more than `maxBodyBytes` objects read in all (shared objects counted at each use).
-final class BinaryPropertyListDecodingNode: Decoder, DecodingNode {
+final class BinaryPropertyListDecodingNode: Decoder, CodingPathNode {
     /// What every node of one decode shares.
     final class Context {
         let reader: BinaryPropertyListReader

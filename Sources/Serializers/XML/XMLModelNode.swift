@@ -9,7 +9,7 @@ import SerializerRegistry
 
 /// One value being decoded by ``XMLModelDecoder``: the elements a key named (one, several for an
 /// array, none when absent), or a text (an attribute's value, an element's own text).
-final class XMLModelNode: Decoder, DecodingNode {
+final class XMLModelNode: Decoder, CodingPathNode {
     enum Item {
         case element(xmlNodePtr)
         case text(String)

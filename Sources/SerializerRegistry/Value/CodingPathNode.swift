@@ -1,14 +1,15 @@
-/// A position in a typed decode (every format's `Decoder`): its parent and the key that leads
-/// to it. The coding path is computed from the parent chain only when something asks for it, so
-/// decoding allocates no path arrays; errors render it as a key path (`$.items[1].name`).
-package protocol DecodingNode: AnyObject {
+/// A position in a typed decode or encode (every format's `Decoder`, and an `Encoder` whose
+/// nodes its parents do not hold): its parent and the key that leads to it. The coding path is
+/// computed from the parent chain only when something asks for it, so no path arrays are
+/// allocated; errors render it as a key path (`$.items[1].name`).
+package protocol CodingPathNode: AnyObject {
     /// The node this one is a member or element of; `nil` at the top.
     var parent: Self? { get }
     /// The key or index that leads here from the parent; `nil` at the top.
     var key: (any CodingKey)? { get }
 }
 
-extension DecodingNode {
+extension CodingPathNode {
     /// The keys from the top to this node.
     package var codingPath: [any CodingKey] {
         var path: [any CodingKey] = []
