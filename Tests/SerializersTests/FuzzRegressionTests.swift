@@ -349,6 +349,29 @@ import Testing
         #expect(try JSONReader(options: options).read(text) == ["o": ["f": false]])
     }
 
+    /// Fuzz target `json` (Fuzz/Seeds/json/surrogate-pair-json-c-misdecodes.json): json-c 0.16
+    /// decodes an escaped pair whose scalar's low 16 bits fall in D800–DFFF (U+1D800–U+1DFFF,
+    /// CJK Extension F's U+2D800–U+2DFFF, …) to U+FFFD, so the `Value` path lost characters the
+    /// typed path kept. The lexer hands json-c those scalars as UTF-8; keys, values, whole and
+    /// byte by byte.
+    @Test func surrogatePairsJSONCMisdecodesSurvive() throws {
+        let scalars: [UInt32] = [0x1D800, 0x1DBFF, 0x1DC00, 0x1DFFF, 0x2D85A, 0x10DFFF, 0x1D7FF, 0x1E000, 0x1F600]
+        for scalar in scalars {
+            let high = 0xD800 + ((scalar - 0x10000) >> 10)
+            let low = 0xDC00 + ((scalar - 0x10000) & 0x3FF)
+            let escape = "\\u\(String(high, radix: 16, uppercase: true))\\u\(String(low, radix: 16))"
+            let character = String(Character(Unicode.Scalar(scalar)!))
+            let text = Array(#"{"k\#(escape)":["a\#(escape)b","\#(escape)\#(escape)","\n\#(escape)"]}"#.utf8)
+            let strings = ["a\(character)b", character + character, "\n" + character]
+            let expected: Value = ["k" + character: .array(strings.map(Value.string))]
+            #expect(try JSONReader().read(text) == expected, "U+\(String(scalar, radix: 16))")
+            let reader = JSONReader().makeIncrementalReader()
+            for byte in text { try reader.feed([byte]) }
+            #expect(try reader.finish() == expected, "U+\(String(scalar, radix: 16)) byte by byte")
+            #expect(try JSONReader().read([String: [String]].self, from: text) == ["k" + character: strings])
+        }
+    }
+
     /// Fuzz target `json` (Fuzz/Seeds/json/duplicate-overflowing-member.json): the typed path's
     /// `Value` converted the value of a name that a later duplicate replaces, so an overflowing
     /// `3.5e11615` there failed with `numberOutOfRange` where json-c, which drops the replaced

@@ -14,7 +14,9 @@ import SerializerRegistry
 /// - an integer beyond 64 bits, with ``JSONReadingOptions/BigIntegers/double`` or `.string`,
 ///   becomes `N.0` or `"N"`;
 /// - `\u0000` inside an object key becomes `\ufdd0` (a noncharacter), which the tree conversion
-///   turns back (a key holding a real U+FDD0 as well is refused as ambiguous).
+///   turns back (a key holding a real U+FDD0 as well is refused as ambiguous);
+/// - an escaped surrogate pair for U+1D800–U+1DFFF, U+2D800–U+2DFFF and the like (json-c 0.16
+///   decodes those to U+FFFD) becomes the character's UTF-8 bytes.
 struct JSONLexer {
     /// What the lexer expects next outside a token.
     enum Expectation: UInt8 {
@@ -258,7 +260,9 @@ struct JSONLexer {
                         expectation = containers.isEmpty ? .nothing : .commaOrEnd
                     }
                 case UInt8(ascii: "\\"):
+                    // Held from its backslash until the escape ends, so that it can be rewritten.
                     token = .escape
+                    holdStart = index - 1
                 case 0x80...0xFF:
                     try beginUTF8(byte, at: consumed + index - 1)
                     stringBytes += 1
@@ -294,11 +298,11 @@ struct JSONLexer {
                     UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                     token = .string
                     stringBytes += 1
+                    try releaseHeld(in: chunk, upTo: index + 1, runStart: &runStart, replacement: nil, emit: emit)
                 case UInt8(ascii: "u"):
                     token = .unicodeEscape
                     escapeDigits = 0
                     codeUnit = 0
-                    if stringIsKey && holdStart == nil { holdStart = index }
                 default:
                     throw failure(
                         .syntaxError, "invalid escape \\\(Character(Unicode.Scalar(byte)))", at: consumed + index - 1)
@@ -325,7 +329,17 @@ struct JSONLexer {
                             "lone surrogate \\u\(Self.hex4(highSurrogate)): the next escape \\u\(Self.hex4(codeUnit)) is not a low surrogate",
                             at: highSurrogateOffset)
                     }
+                    let scalar = 0x10000 + ((highSurrogate & 0x3FF) << 10) + (codeUnit & 0x3FF)
                     highSurrogate = 0
+                    if scalar & 0xF800 == 0xD800 {
+                        // json-c 0.16 takes a decoded scalar whose low 16 bits look like a
+                        // surrogate (U+1D800–U+1DFFF, U+2D800–U+2DFFF, …) for one and writes
+                        // U+FFFD: hand it the scalar's UTF-8 bytes instead of the escape pair.
+                        try releaseHeld(
+                            in: chunk, upTo: index, runStart: &runStart, replacement: Self.utf8(of: scalar),
+                            emit: emit)
+                        continue
+                    }
                 } else if (0xD800...0xDBFF).contains(codeUnit) {
                     highSurrogate = codeUnit
                     highSurrogateOffset = consumed + index - 6
@@ -336,12 +350,12 @@ struct JSONLexer {
                 } else if stringIsKey && codeUnit == 0 {
                     try noteNullCharacterInKey(at: consumed + index - 6)
                     try releaseHeld(
-                        in: chunk, upTo: index, runStart: &runStart, replacement: Array("ufdd0".utf8), emit: emit)
+                        in: chunk, upTo: index, runStart: &runStart, replacement: Array("\\ufdd0".utf8), emit: emit)
                     continue
                 } else if stringIsKey && codeUnit == 0xFDD0 {
                     try noteNoncharacterInKey(at: consumed + index - 6)
                 }
-                if stringIsKey && token == .string {
+                if token == .string {
                     try releaseHeld(in: chunk, upTo: index, runStart: &runStart, replacement: nil, emit: emit)
                 }
 
@@ -608,7 +622,7 @@ struct JSONLexer {
             if !heldFromEarlierChunk && start > runStart {
                 try emit(UnsafeBufferPointer(rebasing: chunk[runStart..<start]))
             }
-            // A held escape keeps its leading "\u" in `heldBytes` or the chunk; the replacement
+            // A held escape keeps its leading backslash in `heldBytes` or the chunk; the replacement
             // covers the whole token, so drop what was held and what the chunk has of it.
             heldBytes.removeAll(keepingCapacity: true)
             try replacement.withUnsafeBufferPointer { try emit($0) }
@@ -617,6 +631,14 @@ struct JSONLexer {
             try heldBytes.withUnsafeBufferPointer { try emit($0) }
             heldBytes.removeAll(keepingCapacity: true)
         }
+    }
+
+    /// The UTF-8 bytes of a supplementary-plane scalar (U+10000–U+10FFFF).
+    static func utf8(of scalar: UInt32) -> [UInt8] {
+        [
+            UInt8(0xF0 | scalar >> 18), UInt8(0x80 | (scalar >> 12) & 0x3F), UInt8(0x80 | (scalar >> 6) & 0x3F),
+            UInt8(0x80 | scalar & 0x3F),
+        ]
     }
 
     /// Whether any of the eight bytes is a quote, a backslash, a control byte or non-ASCII.
