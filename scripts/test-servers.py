@@ -312,10 +312,10 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
     # -- endpoints
 
     def typed_as(self, query):
-        """A JSON body under the Content-Type `type` asks for (none when `type` is empty), so
-        that sniffing can be tested."""
+        """A JSON body (or the text `body` asks for) under the Content-Type `type` asks for
+        (none when `type` is empty), so that sniffing and deferred decoding can be tested."""
         self.read_body()
-        body = json.dumps({"sniff": "me"}).encode()
+        body = query["body"].encode() if "body" in query else json.dumps({"sniff": "me"}).encode()
         self.send_response(200)
         if query.get("type"):
             self.send_header("Content-Type", query["type"])

@@ -102,6 +102,26 @@ public struct DispatchingResponseSerializer: ResponseSerializer {
         return result
     }
 
+    /// The typed decoder of the member the response's Content-Type (or its sniffed format)
+    /// picks, when the response passes `validation` (the member's own types unless it names
+    /// others).
+    public func typedDecoder(
+        for response: HTTPResponse, body: [UInt8], validation: ResponseValidation
+    ) -> (serializer: any TypedResponseSerializer, contentType: MediaType)? {
+        guard validation.accepts(status: response.status.code) else { return nil }
+        let declared: MediaType?
+        do {
+            declared = try response.contentType
+        } catch {
+            return nil
+        }
+        guard let type = effectiveType(declared: declared, body: body).type,
+            let entry = registry.responseEntry(for: type), let typed = entry.serializer as? any TypedResponseSerializer,
+            (validation.acceptableContentTypes ?? entry.mediaTypes).accepts(type)
+        else { return nil }
+        return (typed, type)
+    }
+
     /// The reader of the member the response's Content-Type picks (a body without a usable
     /// Content-Type is decoded whole, after sniffing).
     public func makeIncrementalReader(

@@ -45,6 +45,15 @@ public protocol ResponseSerializer: Sendable {
     /// - Complexity: Should be O(1) or at most linear in `prefix`.
     func sniff(prefix: ArraySlice<UInt8>) -> MediaType?
 
+    /// The typed decoder and Content-Type with which
+    /// ``decode(_:response:body:validation:limits:)`` reads this response's body straight into a
+    /// `Decodable`; `nil` when the response fails `validation` or no typed decoder reads it (it
+    /// then takes the ``Value`` path, which reports why). The default offers this serializer
+    /// when it is a ``TypedResponseSerializer``; the dispatching serializer asks the member the
+    /// Content-Type (or the sniffed format) picks.
+    func typedDecoder(
+        for response: HTTPResponse, body: [UInt8], validation: ResponseValidation
+    ) -> (serializer: any TypedResponseSerializer, contentType: MediaType)?
     /// Validates a response and decodes its body.
     ///
     /// The default implementation, ``validateAndDecode(response:body:validation:limits:)``, has

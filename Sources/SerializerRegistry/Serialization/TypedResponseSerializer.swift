@@ -1,8 +1,9 @@
 import HTTPTypes
 
 /// A response serializer that also decodes a body straight into a `Decodable` type, with its
-/// format's own typed decoder and no ``Value`` in between (``Registry/decode(_:response:body:)``
-/// takes this path when the serializer the Content-Type selects offers it).
+/// format's own typed decoder and no ``Value`` in between
+/// (``ResponseSerializer/decode(_:response:body:validation:limits:)`` takes this path when the
+/// response passes validation).
 public protocol TypedResponseSerializer: ResponseSerializer {
     /// Decodes `body` into `T`.
     ///
@@ -18,6 +19,50 @@ public protocol TypedResponseSerializer: ResponseSerializer {
     func decode<T: Decodable>(_ type: T.Type, from body: [UInt8], contentType: MediaType?, limits: Limits) throws -> T?
 }
 
+extension ResponseSerializer {
+    /// The typed decoder for `response` when it passes `validation` (status, and Content-Type
+    /// against ``acceptableContentTypes`` unless the validation names its own) and this
+    /// serializer is a ``TypedResponseSerializer``; `nil` otherwise.
+    public func typedDecoder(
+        for response: HTTPResponse, body: [UInt8], validation: ResponseValidation
+    ) -> (serializer: any TypedResponseSerializer, contentType: MediaType)? {
+        guard let typed = self as? any TypedResponseSerializer, validation.accepts(status: response.status.code),
+            let contentType = try? response.contentType,
+            (validation.acceptableContentTypes ?? acceptableContentTypes).accepts(contentType)
+        else { return nil }
+        return (typed, contentType)
+    }
+
+    /// Validates a response and decodes its body into `T`: straight from the bytes with the
+    /// format's typed decoder when ``typedDecoder(for:body:validation:)`` offers one, else
+    /// through ``serialize(response:body:validation:limits:)``'s ``Value``, which also reports
+    /// every validation failure.
+    ///
+    /// - Throws: What ``serialize(response:body:validation:limits:)`` reports (an unacceptable
+    ///   status or Content-Type, the format's errors), ``SatchelError/Code/valueNotFound`` when
+    ///   the body carries no value, and the key path where `T` did not fit. Errors carry the
+    ///   response and its body.
+    public func decode<T: Decodable>(
+        _ type: T.Type = T.self, response: HTTPResponse, body: [UInt8], validation: ResponseValidation, limits: Limits
+    ) throws -> T {
+        guard let (typed, contentType) = typedDecoder(for: response, body: body, validation: validation) else {
+            return try serialize(response: response, body: body, validation: validation, limits: limits).decode(type)
+        }
+        let value: T?
+        do {
+            value = try typed.decode(type, from: body, contentType: contentType, limits: limits)
+        } catch {
+            throw SatchelError.wrap(error).attaching(response: response, body: body)
+        }
+        guard let value else {
+            throw SatchelError(
+                .valueNotFound, "the response (status \(response.status.code)) has no value to decode as \(T.self)"
+            ).attaching(response: response, body: body)
+        }
+        return value
+    }
+}
+
 extension Registry {
     /// Validates a response and decodes its body into `T`, with the serializer its Content-Type
     /// (or, without a usable one, its bytes) selects — straight from the bytes when that
@@ -30,27 +75,6 @@ extension Registry {
     ///   the format's errors), ``SatchelError/Code/valueNotFound`` when the body carries no value,
     ///   and the key path where `T` did not fit. Errors carry the response and its body.
     public func decode<T: Decodable>(_ type: T.Type = T.self, response: HTTPResponse, body: [UInt8]) throws -> T {
-        let dispatching = dispatchingSerializer
-        if validation.accepts(status: response.status.code), let declared = try? response.contentType {
-            let (chosen, _) = dispatching.effectiveType(declared: declared, body: body)
-            if let chosen, let entry = responseEntry(for: chosen),
-                let typed = entry.serializer as? any TypedResponseSerializer,
-                (validation.acceptableContentTypes ?? entry.mediaTypes).accepts(chosen)
-            {
-                do {
-                    if let value = try typed.decode(type, from: body, contentType: chosen, limits: limits) {
-                        return value
-                    }
-                } catch {
-                    throw SatchelError.wrap(error).attaching(response: response, body: body)
-                }
-                throw SatchelError(
-                    .valueNotFound, "the response (status \(response.status.code)) has no value to decode as \(T.self)"
-                ).attaching(response: response, body: body)
-            }
-        }
-        // Every other case (a status or Content-Type to refuse, sniffing, a serializer without a
-        // typed decoder) takes the Value path, which reports it.
-        return try decode(response: response, body: body).decode(type)
+        try dispatchingSerializer.decode(type, response: response, body: body, validation: validation, limits: limits)
     }
 }

@@ -16,6 +16,8 @@ public protocol EventMonitor: Sendable {
     /// An attempt's metrics are in.
     func requestDidFinishCollecting(_ metrics: TransferMetrics, request: HTTPRequest, url: String)
     /// The request is done: `response` is nil when nothing came back, `error` nil on success.
+    /// `error` is a transport, validation or decoding failure; a body decoded only when the
+    /// caller asks (``DataResponse``) reports its decoding error there, not here.
     func requestDidComplete(_ request: HTTPRequest, url: String, response: HTTPResponse?, error: SatchelError?)
 }
 

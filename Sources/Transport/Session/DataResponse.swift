@@ -5,7 +5,10 @@ import SerializerRegistry
 /// error, and what it cost (Alamofire's `DataResponse`).
 ///
 /// A response with an unacceptable status still carries its decoded body next to the error
-/// (AFNetworking's behaviour).
+/// (AFNetworking's behaviour). A response that passes validation and whose format has a typed
+/// decoder (JSON, property lists, XML, forms, multipart) is decoded when it is first asked for:
+/// ``decode(_:)`` reads the bytes straight into the model and never builds a ``Value``;
+/// ``value``, ``decoded``, ``get()`` and ``error`` decode it into a ``Value`` once.
 ///
 /// ```swift
 /// let response = try await session.get("users/42")
@@ -21,14 +24,16 @@ public struct DataResponse: Sendable {
     public var response: HTTPResponse?
     /// The raw body when it was held in memory; empty when it was decoded as it arrived.
     public var body: [UInt8]
-    /// The validated and decoded response, as the registry's serializers produced it; `nil` when
-    /// no whole response arrived (a transport failure).
-    public var decoded: DecodedResponse?
-    /// What went wrong, if anything: a transport failure, or ``decoded``'s validation or
-    /// decoding error.
-    public var error: SatchelError?
     /// Timings, sizes, redirects and retries.
     public var metrics: TransferMetrics
+
+    /// The transport or validation failure, known when the response arrived.
+    var failure: SatchelError?
+    /// Whether ``error`` was set, which makes ``failure`` the whole answer.
+    private var errorIsSet = false
+    private var storedDecoded: DecodedResponse?
+    /// The body's decoding, when it waits to be asked for.
+    var deferred: DeferredDecoding?
 
     /// Creates a response.
     public init(
@@ -39,9 +44,40 @@ public struct DataResponse: Sendable {
         self.url = url
         self.response = response
         self.body = body
-        self.decoded = decoded
-        self.error = error
+        self.storedDecoded = decoded
+        self.failure = error
+        self.errorIsSet = true
         self.metrics = metrics
+    }
+
+    /// A validated response whose body `deferred` decodes when asked.
+    init(request: HTTPRequest, url: String, metrics: TransferMetrics, deferred: DeferredDecoding) {
+        self.request = request
+        self.url = url
+        self.response = deferred.response
+        self.body = deferred.body
+        self.metrics = metrics
+        self.deferred = deferred
+    }
+
+    /// The validated and decoded response, as the registry's serializers produced it; `nil` when
+    /// no whole response arrived (a transport failure). Reading it decodes a deferred body.
+    public var decoded: DecodedResponse? {
+        get { deferred?.decoded ?? storedDecoded }
+        set {
+            storedDecoded = newValue
+            deferred = nil
+        }
+    }
+
+    /// What went wrong, if anything: a transport failure, or ``decoded``'s validation or
+    /// decoding error (reading it decodes a deferred body).
+    public var error: SatchelError? {
+        get { errorIsSet ? failure : failure ?? decoded?.error }
+        set {
+            failure = newValue
+            errorIsSet = true
+        }
     }
 
     /// The decoded value; `nil` for no value or after a failure.
@@ -61,10 +97,14 @@ public struct DataResponse: Sendable {
         return value
     }
 
-    /// The decoded value as a `Decodable`.
+    /// The body as a `Decodable`, straight from its bytes with the format's typed decoder when it
+    /// has one (no ``Value`` is built), else from the decoded ``value``.
+    ///
     /// - Throws: ``error``, or ``SatchelError/Code/valueNotFound`` for no value, or the
-    ///   decoding error.
+    ///   decoding error with its key path (and, for a malformed body, the byte offset).
     public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
+        if let failure { throw failure }
+        if let deferred, !errorIsSet { return try deferred.decode(type) }
         if let error { throw error }
         guard let decoded else {
             throw SatchelError(.valueNotFound, "the request to \(url) has no response to decode as \(T.self)")

@@ -8,12 +8,17 @@ extension Session {
         await response(for: request, cancellation: TransferCancellation(engine: engine))
     }
 
-    /// Sends `request` and returns the decoded response.
-    /// - Throws: ``SatchelError``: transport failures, an unacceptable status (with the
-    ///   response, body and decoded value attached), decoding errors.
+    /// Sends `request` and returns the response, validated.
+    ///
+    /// A body that passed validation and has a typed decoder is decoded when it is asked for
+    /// (``DataResponse/decode(_:)`` straight into the model, ``DataResponse/value`` or
+    /// ``DataResponse/get()`` into a ``Value``), and its decoding error is thrown there.
+    /// - Throws: ``SatchelError``: transport failures, an unacceptable status or Content-Type
+    ///   (with the response, body and decoded value attached), the decoding errors of the other
+    ///   bodies.
     public func send(_ request: SessionRequest) async throws(SatchelError) -> DataResponse {
         let response = await response(for: request)
-        if let error = response.error { throw error }
+        if let failure = response.failure { throw failure }
         return response
     }
 
@@ -158,7 +163,7 @@ extension Session {
             MemorySink(limits: limits, readerFactory: { isFinal($0) ? factory($0) : nil })
         }
         let result = decode(attempt, serializer: serializer, validation: validation, limits: limits)
-        reportCompletion(attempt, error: result.error)
+        reportCompletion(attempt, error: result.failure)
         return result
     }
 
@@ -183,6 +188,14 @@ extension Session {
             result.decoded = decoded
             result.error = decoded.error
             return result
+        }
+        if serializer.typedDecoder(for: response, body: sink.body, validation: validation) != nil {
+            // Validated, and a typed decoder reads it: decoded when asked, into the model alone
+            // when only `decode(_:)` asks.
+            let deferred = DeferredDecoding(
+                serializer: serializer, validation: validation, limits: limits, response: response, body: sink.body)
+            return DataResponse(
+                request: attempt.request, url: attempt.url, metrics: attempt.metrics, deferred: deferred)
         }
         let decoded = serializer.serialize(response: response, body: sink.body, validation: validation, limits: limits)
         result.decoded = decoded

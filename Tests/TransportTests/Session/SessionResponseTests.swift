@@ -2,6 +2,8 @@ import Foundation
 import HTTPTypes
 import SatchelTestSupport
 import SerializerRegistry
+import Serializers
+import Synchronization
 import Testing
 
 @testable import Transport
@@ -47,6 +49,76 @@ struct SessionResponseTests {
         #expect(response.error?.code == .unacceptableStatusCode)
         #expect(response.decoded?.error?.code == .unacceptableStatusCode)
         #expect(throws: SatchelError.self) { _ = try response.decode(String.self) }
+    }
+
+    /// A JSON serializer under `application/x-counted` that counts how often it decodes into a
+    /// `Value` and into a model.
+    struct CountingSerializer: TypedResponseSerializer {
+        final class Counts: Sendable {
+            let values = Mutex(0)
+            let models = Mutex(0)
+        }
+        let counts = Counts()
+        var name: String { "counted" }
+        var acceptableContentTypes: MediaRangeList { MediaRangeList(accepting: [MediaType("application/x-counted")!]) }
+
+        func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
+            counts.values.withLock { $0 += 1 }
+            return try JSONResponseSerializer().decode(body, contentType: nil, limits: limits)
+        }
+
+        func decode<T: Decodable>(
+            _ type: T.Type, from body: [UInt8], contentType: MediaType?, limits: Limits
+        ) throws
+            -> T?
+        {
+            counts.models.withLock { $0 += 1 }
+            return try JSONResponseSerializer().decode(type, from: body, contentType: nil, limits: limits)
+        }
+    }
+
+    struct Sniff: Decodable, Equatable {
+        var sniff: String
+    }
+
+    @Test func aValidatedBodyIsDecodedWhenAskedForAndIntoTheModelAlone() async throws {
+        let registry = Registry.standard()
+        let counting = CountingSerializer()
+        _ = registry.register(counting)
+        let loopback = try Session(baseURL: try TestServers.shared().fast.absoluteString, registry: registry)
+        let response = try await loopback.get("typed-as", parameters: ["type": "application/x-counted"])
+        #expect(counting.counts.values.withLock { $0 } == 0 && counting.counts.models.withLock { $0 } == 0)
+        #expect(try response.decode(Sniff.self) == Sniff(sniff: "me"))
+        #expect(try response.decode(Sniff.self) == Sniff(sniff: "me"))
+        #expect(counting.counts.models.withLock { $0 } == 2)
+        #expect(counting.counts.values.withLock { $0 } == 0, "decoding into a model built no Value")
+        // The Value is built once, on first use, and shared by the response's copies.
+        let copy = response
+        #expect(response.value?["sniff"] == "me")
+        #expect(copy.value?["sniff"] == "me")
+        #expect(response.serializerName == "counted")
+        #expect(response.error == nil)
+        #expect(counting.counts.values.withLock { $0 } == 1)
+        // A body that fails validation is decoded at once, to travel with the error.
+        let refused = await loopback.response(
+            for: SessionRequest(.get, "typed-as", parameters: ["type": "application/x-unknown", "body": "?"]))
+        #expect(refused.failure?.code == .unacceptableContentType)
+        #expect(refused.deferred == nil)
+    }
+
+    @Test(arguments: ["application/json", "application/x-plist", "application/xml"])
+    func aMalformedBodyFailsWhereItIsDecoded(type: String) async throws {
+        let loopback = try SessionSupport.session(try TestServers.shared().fast)
+        let text = type == "application/json" ? #"{"sniff": tru"# : "<plist><dict><key>sniff</key>"
+        // `get` validates (status, Content-Type) and returns; the body is read when asked for.
+        let response = try await loopback.get("typed-as", parameters: ["type": .string(type), "body": .string(text)])
+        let error = #expect(throws: SatchelError.self) { _ = try response.decode(Sniff.self) }
+        #expect(error?.code == .truncatedInput || error?.code == .syntaxError, "\(type): \(String(describing: error))")
+        #expect(error?.response?.status.code == 200)
+        #expect(error?.body == Array(text.utf8))
+        #expect(response.value == nil)
+        #expect(response.error?.code == error?.code)
+        #expect(throws: SatchelError.self) { _ = try response.get() }
     }
 
     struct Search: Encodable {

@@ -1,0 +1,43 @@
+import HTTPTypes
+import SerializerRegistry
+import Synchronization
+
+/// A validated response whose body is decoded only when asked: into a `Decodable` straight from
+/// the bytes (no ``Value`` is built), or into its ``DecodedResponse`` once, on first use.
+///
+/// Shared by the copies of a ``DataResponse``; the outcome is computed under a lock, so
+/// concurrent readers wait for the first and all see one value.
+final class DeferredDecoding: Sendable {
+    let serializer: any ResponseSerializer
+    let validation: ResponseValidation
+    let limits: Limits
+    let response: HTTPResponse
+    let body: [UInt8]
+    private let outcome = Mutex<DecodedResponse?>(nil)
+
+    init(
+        serializer: any ResponseSerializer, validation: ResponseValidation, limits: Limits, response: HTTPResponse,
+        body: [UInt8]
+    ) {
+        self.serializer = serializer
+        self.validation = validation
+        self.limits = limits
+        self.response = response
+        self.body = body
+    }
+
+    /// The body decoded into a ``Value`` (validated and decoded the first time).
+    var decoded: DecodedResponse {
+        outcome.withLock { outcome in
+            if let outcome { return outcome }
+            let decoded = serializer.serialize(response: response, body: body, validation: validation, limits: limits)
+            outcome = decoded
+            return decoded
+        }
+    }
+
+    /// The body decoded into `T` with the format's typed decoder, from the bytes.
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try serializer.decode(type, response: response, body: body, validation: validation, limits: limits)
+    }
+}
