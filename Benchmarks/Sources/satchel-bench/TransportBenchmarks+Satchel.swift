@@ -72,6 +72,30 @@ final class SatchelClient: TransportClient {
         return decoded
     }
 
+    /// `session.get(name).decode([APIRecord].self)`: the body read straight into the models.
+    func getRecords(_ name: String, count: Int) throws -> [APIRecord] {
+        let session = self.session
+        return try waitFor {
+            var records: [APIRecord] = []
+            for _ in 0..<count { records = try await session.get(name).decode([APIRecord].self) }
+            return records
+        }
+    }
+
+    /// The same bytes fetched by the same session, decoded by `JSONDecoder` (what a user could
+    /// do instead of ``getRecords(_:count:)``).
+    func getRecordsThenJSONDecoder(_ name: String, count: Int) throws -> [APIRecord] {
+        let session = self.session
+        return try waitFor {
+            var records: [APIRecord] = []
+            for _ in 0..<count {
+                let body = try await session.get(name).body
+                records = try JSONDecoder().decode([APIRecord].self, from: Data(body))
+            }
+            return records
+        }
+    }
+
     func firstShape(_ name: String) throws -> TreeShape {
         let session = self.session
         guard let value = try waitFor({ try await session.get(name).value }) else {

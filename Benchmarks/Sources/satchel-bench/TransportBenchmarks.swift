@@ -1,11 +1,12 @@
 import Foundation
 
 /// HTTP on loopback against a local nginx (`scripts/bench --only transport` starts it): a 100 MB
-/// download and upload against the curl CLI, and small keep-alive GETs of a JSON body, decoded,
-/// against a libcurl multi loop in C, with FoundationNetworking's `URLSession` for reference.
+/// download and upload against the curl CLI, small keep-alive GETs of a JSON body, decoded,
+/// against a libcurl multi loop in C, and a 1 MB JSON array decoded into models against the same
+/// bytes handed to `JSONDecoder`, with FoundationNetworking's `URLSession` for reference.
 ///
 /// The server's base URL comes from `SATCHEL_BENCH_SERVER`; it serves `big.bin` and
-/// `small.json` (the files of `Corpus/transport/`) and answers `PUT /upload` with 204 after
+/// `small.json` and `array.json` (the files of `Corpus/transport/`) and answers `PUT /upload` with 204 after
 /// reading and discarding the body. Downloads are written under `SATCHEL_BENCH_SCRATCH` (a
 /// temporary folder by default). Every contender's result is checked before timing, and every
 /// timed run checks its own status and sizes.
@@ -21,6 +22,8 @@ struct TransportBenchmarks {
 
     /// Small GETs per timed run.
     static let requestsPerRun = 2_000
+    /// GETs of the 1 MB array per timed run.
+    static let arrayRequestsPerRun = 10
     /// Requests in flight in the concurrent rows.
     static let concurrency = 32
     /// The big file's size.
@@ -65,6 +68,7 @@ struct TransportBenchmarks {
             try upload(satchel: satchel, foundation: foundation, file: big),
             try smallGets(satchel: satchel, foundation: foundation, expected: smallData, inFlight: 1),
             try smallGets(satchel: satchel, foundation: foundation, expected: smallData, inFlight: Self.concurrency),
+            try arrayGets(satchel: satchel, foundation: foundation),
         ]
     }
 
@@ -142,6 +146,54 @@ struct TransportBenchmarks {
                 .init(
                     peerName: call.0, peerCall: call.1, amount: Self.bigSize,
                     satchel: satchelSamples, peer: peer, target: call.2))
+        }
+        return table
+    }
+
+    /// GETs of `array.json` (about 1 MB) decoded into `[APIRecord]`, one at a time: Satchel's
+    /// `decode` against the same session's bytes handed to `JSONDecoder`.
+    private func arrayGets(satchel: (any TransportClient)?, foundation: URLSessionClient) throws -> TransportTable {
+        Progress.note("transport 1 MB array into models")
+        let name = "array.json"
+        let file = corpus.directory.appendingPathComponent("transport/\(name)")
+        guard let bytes = FileManager.default.contents(atPath: file.path) else {
+            throw BenchmarkFailure.corpus("missing transport/array.json (run scripts/bench --only transport)")
+        }
+        let expected = try JSONDecoder().decode([APIRecord].self, from: bytes)
+        let count = Self.arrayRequestsPerRun
+        var contenders: [Sampler.Work] = [{ try foundation.getRecords(name, count: count) }]
+        guard try foundation.getRecords(name, count: 1) == expected else {
+            throw BenchmarkFailure.guardFailed("URLSession's [APIRecord] from array.json differs from the file's")
+        }
+        if let satchel = satchel as? SatchelClient {
+            guard try satchel.getRecords(name, count: 1) == expected,
+                try satchel.getRecordsThenJSONDecoder(name, count: 1) == expected
+            else { throw BenchmarkFailure.guardFailed("Satchel's [APIRecord] from array.json differs from the file's") }
+            contenders.insert(
+                contentsOf: [
+                    { try satchel.getRecords(name, count: count) },
+                    { try satchel.getRecordsThenJSONDecoder(name, count: count) },
+                ], at: 0)
+        }
+        let samples = try sampler.measure(contenders)
+        let hasSatchel = satchel is SatchelClient
+        var table = TransportTable(
+            title: "GETs of a \(Format.size(bytes.count)) JSON array (\(expected.count) records) into `[Model]`, "
+                + "1 in flight (\(count) requests per run)",
+            satchelCall: "try await session.get(\"array.json\").decode([APIRecord].self)", unit: "req/s")
+        let calls: [(String, String, Double?)] = [
+            (
+                "Satchel + JSONDecoder",
+                "session.get(\"array.json\").body, then JSONDecoder().decode([APIRecord].self, from:)", 1.0
+            ),
+            ("URLSession", "dataTask + JSONDecoder, sequential", nil),
+        ]
+        let peers = hasSatchel ? samples.dropFirst() : samples[...]
+        for (call, peer) in zip(hasSatchel ? calls[...] : calls.dropFirst(), peers) {
+            table.rows.append(
+                .init(
+                    peerName: call.0, peerCall: call.1, amount: count,
+                    satchel: hasSatchel ? samples[0] : nil, peer: peer, target: call.2))
         }
         return table
     }

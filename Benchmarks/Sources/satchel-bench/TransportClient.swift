@@ -13,6 +13,9 @@ protocol TransportClient: AnyObject, Sendable {
     /// GETs `name` `count` times with at most `inFlight` requests at once and decodes each JSON
     /// body; returns how many decoded to an object.
     func getJSON(_ name: String, count: Int, inFlight: Int) throws -> Int
+    /// GETs `name`, a JSON array of ``APIRecord``s, `count` times one after another and decodes
+    /// each into `[APIRecord]` the way this client's users would; returns the last array.
+    func getRecords(_ name: String, count: Int) throws -> [APIRecord]
     /// GETs and decodes `name` once and returns the decoded tree's shape.
     func firstShape(_ name: String) throws -> TreeShape
 }

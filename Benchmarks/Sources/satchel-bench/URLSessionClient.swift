@@ -96,6 +96,28 @@ final class URLSessionClient: TransportClient {
         return decoded
     }
 
+    func getRecords(_ name: String, count: Int) throws -> [APIRecord] {
+        let url = server.appendingPathComponent(name)
+        var records: [APIRecord] = []
+        for _ in 0..<count {
+            let outcome = Outcome<[APIRecord]>()
+            let done = DispatchSemaphore(value: 0)
+            session.dataTask(with: url) { data, response, error in
+                outcome.set(
+                    Result {
+                        guard let data, error == nil, (response as? HTTPURLResponse)?.statusCode == 200 else {
+                            throw BenchmarkFailure.guardFailed("URLSession GET \(name) failed")
+                        }
+                        return try JSONDecoder().decode([APIRecord].self, from: data)
+                    })
+                done.signal()
+            }.resume()
+            done.wait()
+            records = try outcome.get()
+        }
+        return records
+    }
+
     func firstShape(_ name: String) throws -> TreeShape {
         let outcome = Outcome<TreeShape>()
         let done = DispatchSemaphore(value: 0)
