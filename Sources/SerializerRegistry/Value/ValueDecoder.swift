@@ -129,8 +129,10 @@ final class ValueDecodingNode: Decoder, CodingPathNode {
     /// Decodes `type` from this node's value, handling the types with a native representation.
     func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
         if type == Value.self { return value as! T }
-        // A payload decodes as itself (a spilled multipart part as its TemporaryFile, …).
-        if case .payload(let payload) = value, let typed = payload as? T { return typed }
+        // A payload decodes as itself (a spilled multipart part as its TemporaryFile, …). `is`
+        // and `as!` rather than `as?`, whose `Optional<T>` costs a run-time metadata look-up on
+        // every call (the compiler hoists it out of the branch).
+        if case .payload(let payload) = value, payload is T { return payload as! T }
         if type == Date.self { return try unboxDate(value, key: nil) as! T }
         if type == Data.self { return Data(try unboxBytes(value, key: nil)) as! T }
         if type == [UInt8].self, case .bytes(let bytes) = value { return bytes as! T }
@@ -251,15 +253,15 @@ final class ValueDecodingNode: Decoder, CodingPathNode {
         }
     }
 
+    /// Metatype comparisons and `unsafeBitCast`s to the type each comparison proved `T` to be
+    /// (`case is Bool.Type` and `as! T` are run-time casts).
     func decode<T: Decodable>(_ type: T.Type, from value: Value, key: any CodingKey) throws -> T {
-        switch type {
-        case is Bool.Type: return try unboxBool(value, key: key) as! T
-        case is String.Type: return try unboxString(value, key: key) as! T
-        case is Int.Type: return try unboxInteger(value, as: Int.self, key: key) as! T
-        case is Double.Type: return try unboxDouble(value, key: key) as! T
-        case is Int64.Type: return try unboxInteger(value, as: Int64.self, key: key) as! T
-        default: return try child(value, key: key).decodeValue(type)
-        }
+        if type == Bool.self { return unsafeBitCast(try unboxBool(value, key: key), to: T.self) }
+        if type == String.self { return unsafeBitCast(try unboxString(value, key: key), to: T.self) }
+        if type == Int.self { return unsafeBitCast(try unboxInteger(value, as: Int.self, key: key), to: T.self) }
+        if type == Double.self { return unsafeBitCast(try unboxDouble(value, key: key), to: T.self) }
+        if type == Int64.self { return unsafeBitCast(try unboxInteger(value, as: Int64.self, key: key), to: T.self) }
+        return try child(value, key: key).decodeValue(type)
     }
 }
 

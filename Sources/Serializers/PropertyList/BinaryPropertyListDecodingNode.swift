@@ -110,6 +110,7 @@ final class BinaryPropertyListDecodingNode: Decoder, CodingPathNode {
     /// The object `index` as `T` without a node, for the common scalar types
     /// (``ValueDecoder/scalar(_:from:)``); `nil` for other types, containers and scalars that do
     /// not fit, which then take the general path (and give its error).
+    @inline(__always)
     func fastScalar<T>(_ type: T.Type, at index: Int) throws -> T? {
         guard ValueDecoder.convertsScalar(type) else { return nil }
         let reader = context.reader
@@ -207,11 +208,37 @@ struct BinaryPropertyListKeyedContainer<Key: CodingKey>: KeyedDecodingContainerP
     }
 
     func decodeNil(forKey key: Key) throws -> Bool { false }  // a property list has no null
-    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+    // The fast path's scalars have concrete witnesses, into which `value(_:forKey:)` is inlined
+    // with `T` known: a generic one looked up `Optional<T>`'s metadata at run time on every call
+    // (a sixth of a catalog's decoding, by callgrind). Synthesised `init(from:)`s call these; the
+    // generic witnesses take the general path.
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try value(type, forKey: key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try value(type, forKey: key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try value(type, forKey: key) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try value(type, forKey: key) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try value(type, forKey: key) }
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try child(key).decodeValue(type) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        try valueIfPresent(type, forKey: key)
+    }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try valueIfPresent(type, forKey: key) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try valueIfPresent(type, forKey: key) }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        try valueIfPresent(type, forKey: key)
+    }
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try valueIfPresent(type, forKey: key) }
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard members[key.stringValue] != nil else { return nil }
+        return try child(key).decodeValue(type)
+    }
+
+    @inline(__always)
+    private func value<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         if let index = members[key.stringValue], let value = try node.fastScalar(type, at: index) { return value }
         return try child(key).decodeValue(type)
     }
-    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+    @inline(__always)
+    private func valueIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let index = members[key.stringValue] else { return nil }
         if let value = try node.fastScalar(type, at: index) { return value }
         return try child(key).decodeValue(type)
@@ -257,7 +284,25 @@ struct BinaryPropertyListUnkeyedContainer: UnkeyedDecodingContainer {
     }
 
     mutating func decodeNil() throws -> Bool { false }
+    // Concrete witnesses for the fast path's scalars, as in the keyed container.
+    mutating func decode(_ type: String.Type) throws -> String { try value(type) }
+    mutating func decode(_ type: Int.Type) throws -> Int { try value(type) }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { try value(type) }
+    mutating func decode(_ type: Double.Type) throws -> Double { try value(type) }
+    mutating func decode(_ type: Bool.Type) throws -> Bool { try value(type) }
+    /// Arrays ask for their elements here (`Element.self`): the fast path's scalars go to their
+    /// concrete witnesses.
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        if type == String.self { return unsafeBitCast(try value(String.self), to: T.self) }
+        if type == Int.self { return unsafeBitCast(try value(Int.self), to: T.self) }
+        if type == Double.self { return unsafeBitCast(try value(Double.self), to: T.self) }
+        if type == Bool.self { return unsafeBitCast(try value(Bool.self), to: T.self) }
+        if type == Int64.self { return unsafeBitCast(try value(Int64.self), to: T.self) }
+        return try next().decodeValue(type)
+    }
+
+    @inline(__always)
+    private mutating func value<T: Decodable>(_ type: T.Type) throws -> T {
         if !isAtEnd {
             let reader = node.context.reader
             let index = try reader.readReference(at: start + currentIndex * reader.objectRefSize)
