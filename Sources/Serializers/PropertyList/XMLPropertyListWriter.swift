@@ -52,15 +52,15 @@ struct XMLPropertyListWriter {
     private func append(
         _ value: Value, to output: inout [UInt8], depth: Int, path: inout [KeyPathComponent]
     ) throws {
-        output.append(contentsOf: repeatElement(UInt8(ascii: "\t"), count: depth))
+        Self.appendIndent(depth, to: &output)
         switch value {
         case .array(let elements):
             try checkDepth(depth)
             guard !elements.isEmpty else {
-                output.append(contentsOf: "<array/>\n".utf8)
+                Self.appendStatic("<array/>\n", to: &output)
                 return
             }
-            output.append(contentsOf: "<array>\n".utf8)
+            Self.appendStatic("<array>\n", to: &output)
             for (position, element) in elements.enumerated() {
                 path.append(.index(position))
                 try append(element, to: &output, depth: depth + 1, path: &path)
@@ -70,10 +70,10 @@ struct XMLPropertyListWriter {
         case .object(let members):
             try checkDepth(depth)
             guard !members.isEmpty else {
-                output.append(contentsOf: "<dict/>\n".utf8)
+                Self.appendStatic("<dict/>\n", to: &output)
                 return
             }
-            output.append(contentsOf: "<dict>\n".utf8)
+            Self.appendStatic("<dict>\n", to: &output)
             for (key, member) in members {
                 path.append(.key(key))
                 try Self.appendKey(key, depth: depth + 1, to: &output)
@@ -88,16 +88,39 @@ struct XMLPropertyListWriter {
 
     @inline(never)
     private static func appendClosing(_ tag: StaticString, depth: Int, to output: inout [UInt8]) {
-        output.append(contentsOf: repeatElement(UInt8(ascii: "\t"), count: depth))
-        output.append(contentsOf: UnsafeRawBufferPointer(start: tag.utf8Start, count: tag.utf8CodeUnitCount))
+        appendIndent(depth, to: &output)
+        appendStatic(tag, to: &output)
     }
 
     @inline(never)
     private static func appendKey(_ key: String, depth: Int, to output: inout [UInt8]) throws(SatchelError) {
-        output.append(contentsOf: repeatElement(UInt8(ascii: "\t"), count: depth))
-        output.append(contentsOf: "<key>".utf8)
+        appendIndent(depth, to: &output)
+        appendStatic("<key>", to: &output)
         try appendEscaped(key, to: &output)
-        output.append(contentsOf: "</key>\n".utf8)
+        appendStatic("</key>\n", to: &output)
+    }
+
+    private static let tabs = [UInt8](repeating: UInt8(ascii: "\t"), count: 64)
+
+    /// `depth` tabs.
+    private static func appendIndent(_ depth: Int, to output: inout [UInt8]) {
+        var remaining = depth
+        while remaining > 0 {
+            let count = min(remaining, tabs.count)
+            tabs.withUnsafeBufferPointer { output.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<count])) }
+            remaining -= count
+        }
+    }
+
+    /// The bytes of `text`, copied at once (a literal's `.utf8`, like an `UnsafeRawBufferPointer`,
+    /// is appended byte by byte).
+    private static func appendStatic(_ text: StaticString, to output: inout [UInt8]) {
+        output.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    private static func appendText(_ text: String, to output: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { output.append(contentsOf: $0) }
     }
 
     /// Appends a value that is not a container, and a line feed.
@@ -105,25 +128,35 @@ struct XMLPropertyListWriter {
     private static func appendScalar(_ value: Value, to output: inout [UInt8]) throws(SatchelError) {
         switch value {
         case .bool(let flag):
-            output.append(contentsOf: (flag ? "<true/>" : "<false/>").utf8)
+            appendStatic(flag ? "<true/>" : "<false/>", to: &output)
         case .integer(let number):
-            appendElement("integer", String(number), to: &output)
+            appendStatic("<integer>", to: &output)
+            JSONWriter.appendInteger(number, to: &output)
+            appendStatic("</integer>", to: &output)
         case .unsignedInteger(let number):
-            appendElement("integer", String(number), to: &output)
+            appendStatic("<integer>", to: &output)
+            JSONWriter.appendUnsigned(number, negative: false, to: &output)
+            appendStatic("</integer>", to: &output)
         case .double(let number):
-            appendElement("real", realText(number), to: &output)
+            appendStatic("<real>", to: &output)
+            appendText(realText(number), to: &output)
+            appendStatic("</real>", to: &output)
         case .string(let string):
-            output.append(contentsOf: "<string>".utf8)
+            appendStatic("<string>", to: &output)
             try appendEscaped(string, to: &output)
-            output.append(contentsOf: "</string>".utf8)
+            appendStatic("</string>", to: &output)
         case .bytes(let bytes):
-            appendElement("data", Data(bytes).base64EncodedString(), to: &output)
+            appendStatic("<data>", to: &output)
+            appendText(Data(bytes).base64EncodedString(), to: &output)
+            appendStatic("</data>", to: &output)
         case .date(let date):
             guard let text = PropertyListDate.text(for: date) else {
                 throw SatchelError(
                     .unencodableValue, "an XML plist date must lie in the years 1 to 9999, found \(date)")
             }
-            appendElement("date", text, to: &output)
+            appendStatic("<date>", to: &output)
+            appendText(text, to: &output)
+            appendStatic("</date>", to: &output)
         case .payload(let payload):
             guard let uid = payload as? PropertyListUID else {
                 throw SatchelError(.unencodableValue, "a \(type(of: payload).kind) payload has no property-list form")
@@ -144,16 +177,6 @@ struct XMLPropertyListWriter {
         }
     }
 
-    private static func appendElement(_ name: String, _ text: String, to output: inout [UInt8]) {
-        output.append(UInt8(ascii: "<"))
-        output.append(contentsOf: name.utf8)
-        output.append(UInt8(ascii: ">"))
-        output.append(contentsOf: text.utf8)
-        output.append(contentsOf: "</".utf8)
-        output.append(contentsOf: name.utf8)
-        output.append(UInt8(ascii: ">"))
-    }
-
     /// `nan`, `+infinity`, `-infinity`, or the shortest text that reads back exactly.
     static func realText(_ number: Double) -> String {
         if number.isNaN { return "nan" }
@@ -166,7 +189,7 @@ struct XMLPropertyListWriter {
         let control: UInt8? = string.withUTF8 { utf8 in
             var runStart = 0
             for (index, byte) in utf8.enumerated() where byte <= UInt8(ascii: ">") {
-                let replacement: String
+                let replacement: StaticString
                 switch byte {
                 case UInt8(ascii: "&"): replacement = "&amp;"
                 case UInt8(ascii: "<"): replacement = "&lt;"
@@ -176,12 +199,11 @@ struct XMLPropertyListWriter {
                 case ..<0x20: return byte
                 default: continue
                 }
-                output.append(
-                    contentsOf: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[runStart..<index]))
-                output.append(contentsOf: replacement.utf8)
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                appendStatic(replacement, to: &output)
                 runStart = index + 1
             }
-            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[runStart...]))
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
             return nil
         }
         if let control {
