@@ -312,10 +312,16 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
     # -- endpoints
 
     def typed_as(self, query):
-        """A JSON body (or the text `body` asks for) under the Content-Type `type` asks for
-        (none when `type` is empty), so that sniffing and deferred decoding can be tested."""
+        """A JSON body (or `head` + `body` × `repeat` + `tail`) under the Content-Type `type`
+        asks for (none when `type` is empty), so that sniffing, deferred decoding and bodies
+        decoded as they arrive can be tested."""
         self.read_body()
-        body = query["body"].encode() if "body" in query else json.dumps({"sniff": "me"}).encode()
+        if "body" in query:
+            repeat = int(query.get("repeat", "1"))
+            text = query.get("head", "") + query["body"] * repeat + query.get("tail", "")
+            body = text.encode()
+        else:
+            body = json.dumps({"sniff": "me"}).encode()
         self.send_response(200)
         if query.get("type"):
             self.send_header("Content-Type", query["type"])

@@ -17,6 +17,19 @@ public protocol TypedResponseSerializer: ResponseSerializer {
     /// - Throws: ``SatchelError``: the format's errors, and `typeMismatch`, `valueNotFound` or
     ///   `numberOutOfRange` with the key path where `T` did not fit.
     func decode<T: Decodable>(_ type: T.Type, from body: [UInt8], contentType: MediaType?, limits: Limits) throws -> T?
+    /// Decodes into `T` a value this serializer (or its incremental reader) produced, with the
+    /// mapping ``decode(_:from:contentType:limits:)`` applies to the bytes, so that a body
+    /// decoded as it arrived gives the model the bytes would have. The default is
+    /// ``ValueDecoder``'s, which is JSON's.
+    /// - Throws: `typeMismatch`, `valueNotFound` or `numberOutOfRange` with the key path.
+    func decode<T: Decodable>(_ type: T.Type, from value: Value, limits: Limits) throws -> T
+}
+
+extension TypedResponseSerializer {
+    /// ``ValueDecoder``'s mapping.
+    public func decode<T: Decodable>(_ type: T.Type, from value: Value, limits: Limits) throws -> T {
+        try ValueDecoder().decode(type, from: value)
+    }
 }
 
 extension ResponseSerializer {

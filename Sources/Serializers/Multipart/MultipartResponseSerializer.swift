@@ -83,9 +83,32 @@ public struct MultipartResponseSerializer: TypedResponseSerializer {
         if body.isEmpty { return nil }
         var raw = self
         raw.rawParts = true
-        guard case .payload(let payload)? = try raw.decode(body, contentType: contentType, limits: limits),
-            let parts = payload as? MultipartParts
-        else { return nil }
+        guard let parts = try raw.decode(body, contentType: contentType, limits: limits)?.multipartParts else {
+            return nil
+        }
+        return try Self.decode(type, fromFields: parts, limits: limits)
+    }
+
+    /// Decodes the parts a value holds (a body parsed as it arrived) into `T` as from the bytes,
+    /// except that each part arrives decoded by its Content-Type (a JSON part as its value, an
+    /// image as an image), where the bytes path gives the model each part's text or bytes.
+    /// Fields without a Content-Type or of a `text/*` one, and file parts read as bytes or
+    /// spilled to disk, decode the same on both paths.
+    /// - Throws: `typeMismatch` for a value that holds no parts, and the key path where the
+    ///   model does not fit.
+    public func decode<T: Decodable>(_ type: T.Type, from value: Value, limits: Limits) throws -> T {
+        guard let parts = value.multipartParts else {
+            throw SatchelError(
+                .typeMismatch, "expected multipart parts to decode \(T.self) from, found \(value.kindName)")
+        }
+        return try Self.decode(type, fromFields: parts, limits: limits)
+    }
+
+    /// `parts` as the fields of a model: each by its name, a name given more than once as an
+    /// array, text read as a form's is.
+    private static func decode<T: Decodable>(
+        _ type: T.Type, fromFields parts: MultipartParts, limits: Limits
+    ) throws -> T {
         var fields = ValueObject()
         for element in parts {
             guard let name = element.part.name else { continue }

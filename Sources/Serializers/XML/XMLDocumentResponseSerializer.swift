@@ -46,6 +46,20 @@ public struct XMLDocumentResponseSerializer: TypedResponseSerializer {
         return try decoder.decode(type, from: body, encoding: contentType?.charset)
     }
 
+    /// Decodes the document a value holds (a body parsed as it arrived) into `T` with
+    /// ``XMLModelDecoder``, as from the bytes.
+    /// - Throws: `typeMismatch` for a value that holds no document, else as
+    ///   ``XMLModelDecoder/decode(_:from:)-(_,XMLDocumentPayload)``.
+    public func decode<T: Decodable>(_ type: T.Type, from value: Value, limits: Limits) throws -> T {
+        guard let document = value.xmlDocument else {
+            throw SatchelError(
+                .typeMismatch, "expected an XML document to decode \(T.self) from, found \(value.kindName)")
+        }
+        var decoder = XMLModelDecoder()
+        decoder.limits = limits
+        return try decoder.decode(type, from: document)
+    }
+
     /// A decoder that feeds libxml2's push parser as the body arrives.
     public func makeIncrementalReader(contentType: MediaType?, limits: Limits) -> (any IncrementalReader)? {
         XMLIncrementalReader(documentWith: limits, encoding: contentType?.charset)

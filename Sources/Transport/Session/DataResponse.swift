@@ -34,6 +34,9 @@ public struct DataResponse: Sendable {
     private var storedDecoded: DecodedResponse?
     /// The body's decoding, when it waits to be asked for.
     var deferred: DeferredDecoding?
+    /// The typed serializer whose reader decoded the body as it arrived, and its limits: it
+    /// maps ``value`` into a model as it would the bytes.
+    var valueMapping: (serializer: any TypedResponseSerializer, limits: Limits)?
 
     /// Creates a response.
     public init(
@@ -98,7 +101,8 @@ public struct DataResponse: Sendable {
     }
 
     /// The body as a `Decodable`, straight from its bytes with the format's typed decoder when it
-    /// has one (no ``Value`` is built), else from the decoded ``value``.
+    /// has one (no ``Value`` is built), else from the decoded ``value`` — with that format's
+    /// mapping when the body was decoded as it arrived, so the model is the same.
     ///
     /// - Throws: ``error``, or ``SatchelError/Code/valueNotFound`` for no value, or the
     ///   decoding error with its key path (and, for a malformed body, the byte offset).
@@ -108,6 +112,13 @@ public struct DataResponse: Sendable {
         if let error { throw error }
         guard let decoded else {
             throw SatchelError(.valueNotFound, "the request to \(url) has no response to decode as \(T.self)")
+        }
+        if let (serializer, limits) = valueMapping, let value = decoded.value {
+            do {
+                return try serializer.decode(type, from: value, limits: limits)
+            } catch {
+                throw SatchelError.wrap(error).attaching(response: decoded.response, body: body)
+            }
         }
         return try decoded.decode(type)
     }

@@ -187,6 +187,9 @@ extension Session {
             }
             result.decoded = decoded
             result.error = decoded.error
+            if let typed = serializer.typedDecoder(for: response, body: [], validation: validation)?.serializer {
+                result.valueMapping = (typed, limits)
+            }
             return result
         }
         if serializer.typedDecoder(for: response, body: sink.body, validation: validation) != nil {

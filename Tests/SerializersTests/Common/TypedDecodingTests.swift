@@ -43,7 +43,7 @@ struct TypedDecodingTests {
                 == User(id: 1, name: "é"))
     }
 
-    @Test("other serializers, sniffed types and plists take the Value path with the same results")
+    @Test("sniffed types and property lists decode with the same results")
     func valuePath() throws {
         let json = Array(#"{"id": 7, "name": "Ann"}"#.utf8)
         #expect(try registry.decode(User.self, response: response(nil), body: json) == User(id: 7, name: "Ann"))
@@ -58,6 +58,63 @@ struct TypedDecodingTests {
         #expect(
             try registry.decode(User.self, response: response("application/x-plist"), body: plist)
                 == User(id: 7, name: "Ann"))
+    }
+
+    struct Record: Codable, Equatable {
+        var id: Int
+        var name: String
+        var when: Date
+        var blob: Data
+        var tags: [String]
+    }
+
+    static let record = Record(
+        id: 7, name: "Ann é", when: Date(timeIntervalSince1970: 1_795_600_800), blob: Data([0, 1, 0xFA]),
+        tags: ["a", "b"])
+
+    /// Decodes `body` straight into `Record`, and through the incremental reader fed 7 bytes at a
+    /// time and the serializer's mapping of the value it made; both must give ``record``.
+    func expectSameModelBothWays(_ body: [UInt8], contentType: String) throws {
+        let head = response(contentType)
+        #expect(try registry.decode(Record.self, response: head, body: body) == Self.record, "\(contentType)")
+        let typed = try #require(
+            registry.dispatchingSerializer.typedDecoder(for: head, body: body, validation: registry.validation))
+        let reader = try #require(
+            typed.serializer.makeIncrementalReader(contentType: typed.contentType, limits: .default))
+        for start in stride(from: 0, to: body.count, by: 7) {
+            try reader.feed(Array(body[start..<min(body.count, start + 7)]))
+        }
+        let value = try #require(try reader.finish())
+        #expect(
+            try typed.serializer.decode(Record.self, from: value, limits: .default) == Self.record, "\(contentType)")
+    }
+
+    @Test("a body decoded as it arrives maps into the model its bytes give: JSON, XML, multipart")
+    func incrementalPathGivesTheSameModel() throws {
+        try expectSameModelBothWays(
+            Array(#"{"id":7,"name":"Ann é","when":"2026-11-25T10:00:00Z","blob":"AAH6","tags":["a","b"]}"#.utf8),
+            contentType: "application/json")
+        try expectSameModelBothWays(
+            Array(
+                """
+                <record id="7"><name>Ann é</name><when>2026-11-25T10:00:00Z</when><blob>AAH6</blob>\
+                <tags>a</tags><tags>b</tags></record>
+                """.utf8),
+            contentType: "application/xml")
+        var form = MultipartFormData(boundary: try MultipartBoundary("parity-boundary"))
+        form.append("7", name: "id")
+        form.append("Ann é", name: "name")
+        form.append("2026-11-25T10:00:00Z", name: "when")
+        form.append("a", name: "tags")
+        form.append("b", name: "tags")
+        try form.append([0, 1, 0xFA], name: "blob", filename: "b.bin", mediaType: .octetStream)
+        try expectSameModelBothWays(try form.makeBodyStream().readAll(), contentType: form.contentType.description)
+        // A value of another format is refused by name.
+        let xml = XMLDocumentResponseSerializer()
+        let refused = try #require(throws: SatchelError.self) {
+            try xml.decode(Record.self, from: ["id": 7] as Value, limits: .default)
+        }
+        #expect(refused.code == .typeMismatch && refused.message.contains("XML document"))
     }
 
     @Test("errors: key path, status, content type, no value; each carries the response")

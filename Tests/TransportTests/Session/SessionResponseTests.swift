@@ -121,6 +121,61 @@ struct SessionResponseTests {
         #expect(throws: SatchelError.self) { _ = try response.get() }
     }
 
+    struct Item: Codable, Equatable {
+        var id: Int
+        var name: String
+        var tags: [String]
+    }
+
+    struct Echo: Decodable {
+        var json: [Item]
+    }
+
+    @Test func aBodyDecodedAsItArrivedGivesTheSameModel() async throws {
+        let json = try SessionSupport.session(
+            try TestServers.shared().httpbin, requestSerializer: JSONRequestSerializer())
+        // httpbin echoes the body twice (as text and as JSON): over 1 MiB, so read as it arrives.
+        let items = (0..<12_000).map { Item(id: $0, name: "item \($0) é", tags: ["t\($0 % 7)", "x"]) }
+        let large = try await json.post("anything", parameters: items)
+        #expect(large.body.isEmpty, "decoded as it arrived")
+        #expect(try large.decode(Echo.self).json == items)
+        let small = try await json.post("anything", parameters: Array(items.prefix(3)))
+        #expect(!small.body.isEmpty, "decoded when asked")
+        #expect(try small.decode(Echo.self).json == Array(items.prefix(3)))
+    }
+
+    struct Catalog: Decodable {
+        struct Entry: Decodable, Equatable {
+            var id: Int
+            var name: String
+        }
+        var entry: [Entry]
+    }
+
+    /// XML maps into models its own way (XMLCoder's): a body read as it arrived must not fall
+    /// back to the `Value` tree's mapping.
+    @Test func anXMLBodyDecodedAsItArrivedMapsAsXML() async throws {
+        let loopback = try SessionSupport.session(try TestServers.shared().fast)
+        func catalog(repeat count: Int) async throws -> DataResponse {
+            try await loopback.get(
+                "typed-as",
+                parameters: [
+                    "type": "application/xml", "head": "<catalog>", "tail": "</catalog>",
+                    "body": #"<entry id="4"><name>four</name></entry>"#, "repeat": .string(String(count)),
+                ])
+        }
+        let large = try await catalog(repeat: 30_000)
+        #expect(large.body.isEmpty, "decoded as it arrived")
+        let entries = try large.decode(Catalog.self).entry
+        #expect(entries.count == 30_000 && entries.allSatisfy { $0 == Catalog.Entry(id: 4, name: "four") })
+        let small = try await catalog(repeat: 2)
+        #expect(!small.body.isEmpty)
+        #expect(
+            try small.decode(Catalog.self).entry == [Catalog.Entry(id: 4, name: "four")] + [
+                Catalog.Entry(id: 4, name: "four")
+            ])
+    }
+
     struct Search: Encodable {
         var q: String
         var page: Int
