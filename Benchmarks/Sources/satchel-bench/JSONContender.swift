@@ -7,6 +7,10 @@ import Satchel
 enum JSONContender: String, CaseIterable, Sendable {
     /// `JSONReader().read(bytes)`, to a ``Value``.
     case satchelValue = "json-satchel-value"
+    /// `JSONModelDecoder().decode(Value.self, from:)`: a ``Value`` from the validating index of
+    /// the text, without json-c (measured for the engine question in
+    /// docs/notes/typed-coding-costs.md; `JSONReader`'s `Value`s come from json-c).
+    case satchelIndexValue = "json-satchel-index-value"
     /// `JSONSerialization.jsonObject(with:)`.
     case foundationValue = "json-foundation-value"
     /// json-c's own strict parse, then `json_object_put`.
@@ -23,6 +27,7 @@ enum JSONContender: String, CaseIterable, Sendable {
         let data = file.data
         switch self {
         case .satchelValue: return { try JSONReader().read(bytes) }
+        case .satchelIndexValue: return { try JSONModelDecoder().decode(Value.self, from: bytes) }
         case .foundationValue: return { try JSONSerialization.jsonObject(with: data) }
         case .jsonc: return { JSONParseBenchmarks.jsoncParse(bytes) }
         case .satchelDecode, .foundationDecode:
