@@ -137,6 +137,7 @@ _satchel_encode() {
 _satchel_request() {
     local -i ret=1
     local -ar _method=('GET' 'POST' 'PUT' 'PATCH' 'DELETE' 'HEAD' 'OPTIONS')
+    local -ar ___durability=('synced' 'none')
     local -ar ___color=('auto' 'always' 'never')
     local -ar arg_specs=(
         ':method:{__satchel_complete "${_method[@]}"}'
@@ -152,6 +153,7 @@ _satchel_request() {
         '--raw[Print the body as received, undecoded.]'
         '(--output -o)'{--output,-o}'[Save the body to this file.]:file:_files'
         '(--download -d)'{--download,-d}'[Download a GET to --output (or the URL'\''s last segment), resuming a partial file.]'
+        '--durability[With --download\: synced (the file and its rename flushed to the disk before the command ends) or none.]:synced|none:{__satchel_complete "${___durability[@]}"}'
         '(--verbose -v)'{--verbose,-v}'[Print the request and response heads.]'
         '--headers[Print only the response head.]'
         '(--quiet -q)'{--quiet,-q}'[No progress bar and no download summary.]'

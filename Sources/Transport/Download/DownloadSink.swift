@@ -10,7 +10,10 @@ final class DownloadSink: ResponseSink {
     private let url: String
     private let requestedOffset: Int64
     private let isFinal: (HTTPResponse) -> Bool
+    private let durability: DownloadDurability
     private var descriptor: Int32 = -1
+    /// A failed flush of the file, reported by ``commit()``.
+    private var flushError: SatchelError?
     /// The bytes on disk this response continues (0 unless it is a matching 206).
     private(set) var resumedFrom: Int64 = 0
     /// Body bytes written by this response.
@@ -20,10 +23,14 @@ final class DownloadSink: ResponseSink {
     /// The start of a body that did not go to the file (for errors).
     private(set) var capturedBody: [UInt8] = []
 
-    init(destination: String, url: String, requestedOffset: Int64, isFinal: @escaping (HTTPResponse) -> Bool) {
+    init(
+        destination: String, url: String, requestedOffset: Int64, durability: DownloadDurability,
+        isFinal: @escaping (HTTPResponse) -> Bool
+    ) {
         self.destination = destination
         self.url = url
         self.requestedOffset = requestedOffset
+        self.durability = durability
         self.isFinal = isFinal
     }
 
@@ -84,17 +91,37 @@ final class DownloadSink: ResponseSink {
 
     func finish(error: SatchelError?) {
         guard descriptor >= 0 else { return }
-        if error == nil { fsync(descriptor) }
+        if error == nil, durability == .synced, fsync(descriptor) != 0 {
+            flushError = SatchelError(
+                .io,
+                "flushing \(ResumeData.partialPath(for: destination)) to the disk failed: \(String(cString: strerror(errno)))"
+            )
+        }
         close(descriptor)
         descriptor = -1
     }
 
-    /// Moves the complete partial file into place and drops the resume record.
+    /// Moves the complete partial file into place and drops the resume record; with
+    /// ``DownloadDurability/synced``, flushes the folder so that the rename is on the disk too.
+    /// - Throws: ``SatchelError/Code/io`` when the file could not be flushed (it stays
+    ///   `destination.part`, for a resumed download) or moved.
     func commit() throws(SatchelError) {
+        if let flushError { throw flushError }
         let partial = ResumeData.partialPath(for: destination)
         guard rename(partial, destination) == 0 else {
             throw SatchelError(.io, "cannot move \(partial) to \(destination): \(String(cString: strerror(errno)))")
         }
         unlink(ResumeData.recordPath(for: destination))
+        if durability == .synced { Self.syncFolder(of: destination) }
+    }
+
+    /// Flushes the folder holding `path` (its entries: the rename). Best effort: a folder that
+    /// cannot be opened or flushed (some file systems refuse) leaves the download as it is.
+    private static func syncFolder(of path: String) {
+        let folder = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
     }
 }

@@ -48,15 +48,26 @@ public struct ResumeData: Codable, Sendable, Hashable {
         return (record, size)
     }
 
-    /// Writes the record for `destination`.
+    /// Writes the record for `destination`, in place and not flushed to the disk: a record lost or
+    /// cut short by a crash fails to decode, and the next call starts the download over.
+    /// (Foundation's `Data.write` flushes every file it writes: a wait for the disk per download.)
     func store(for destination: String) throws(SatchelError) {
+        let path = Self.recordPath(for: destination)
+        func failure(_ reason: String) -> SatchelError {
+            SatchelError(.io, "cannot write the resume record \(path): \(reason)")
+        }
+        let bytes: Data
         do {
-            try JSONEncoder().encode(self).write(
-                to: URL(fileURLWithPath: Self.recordPath(for: destination)), options: .atomic)
+            bytes = try JSONEncoder().encode(self)
         } catch {
-            throw SatchelError(
-                .io,
-                "cannot write the resume record \(Self.recordPath(for: destination)): \(error)")
+            throw failure("\(error)")
+        }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw failure(String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written == bytes.count else {
+            throw failure(written < 0 ? String(cString: strerror(errno)) : "short write")
         }
     }
 

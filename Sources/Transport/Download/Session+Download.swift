@@ -6,7 +6,9 @@ extension Session {
     /// resource when `resume` is set.
     ///
     /// The body goes to `destination.part` and is moved to `destination` only once complete, so
-    /// `destination` never holds a partial or corrupted file. When a partial file and its
+    /// `destination` never holds a partial or corrupted file; with the configuration's
+    /// ``SessionConfiguration/downloadDurability`` at ``DownloadDurability/synced`` (the default)
+    /// the file and the rename are flushed to the disk before the call returns. When a partial file and its
     /// ``ResumeData`` exist, the request carries `Range: bytes=N-` and `If-Range`; a 206 that
     /// continues at byte N is appended, a 200 (the resource changed) starts over. An interrupted
     /// download (error or cancellation) leaves the partial file for the next call.
@@ -87,7 +89,9 @@ extension Session {
         let validation = request.validation ?? registry.validation
         let attempt = await run(request, cancellation: cancellation, identityEncoding: true, retryPolicy: .disabled) {
             isFinal in
-            DownloadSink(destination: destination, url: resolved, requestedOffset: offset, isFinal: isFinal)
+            DownloadSink(
+                destination: destination, url: resolved, requestedOffset: offset,
+                durability: configuration.downloadDurability, isFinal: isFinal)
         }
         let sink = attempt.sink as? DownloadSink
         var result = DownloadResponse(

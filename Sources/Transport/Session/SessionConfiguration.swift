@@ -25,6 +25,9 @@ public struct SessionConfiguration: Sendable {
     public var handlesCookies = true
     /// The least time between two progress reports of one transfer (the final one always comes).
     public var progressInterval: Duration = .milliseconds(100)
+    /// Whether a download's file is flushed to the disk before it is renamed into place
+    /// (``DownloadDurability/synced``, the default) or not.
+    public var downloadDurability = DownloadDurability.synced
 
     /// The defaults: AFNetworking's and Alamofire's where they have one.
     public init() {}

@@ -34,7 +34,9 @@ extension Request {
             plan.headers[.authorization] = carrier.headers[.authorization]
         }
         if let cacert = transfer.cacert { CommandIO.close(try CommandIO.open(cacert)) }
-        let session = try Session(configuration: try transfer.configuration(), registry: .standard(limits: limits))
+        var configuration = try transfer.configuration()
+        configuration.downloadDurability = durability.value
+        let session = try Session(configuration: configuration, registry: .standard(limits: limits))
         let bar = showsProgress ? ProgressBar() : nil
         var progress: (@Sendable (TransferProgress) -> Void)?
         if let bar { progress = { bar.update($0) } }

@@ -72,6 +72,19 @@ struct Request: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Download a GET to --output (or the URL's last segment), resuming a partial file.")
     var download = false
 
+    @Option(
+        help: ArgumentHelp(
+            "With --download: synced (the file and its rename flushed to the disk before the command ends) or none.",
+            valueName: "synced|none"))
+    var durability: Durability = .synced
+
+    /// `--durability`: ``DownloadDurability`` by name.
+    enum Durability: String, ExpressibleByArgument, CaseIterable {
+        case synced, none
+
+        var value: DownloadDurability { self == .synced ? .synced : .none }
+    }
+
     @Flag(name: .shortAndLong, help: "Print the request and response heads.")
     var verbose = false
 
