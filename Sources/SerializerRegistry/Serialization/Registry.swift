@@ -208,10 +208,13 @@ public final class Registry: Sendable {
         }
     }
 
-    /// An `Accept` header listing the media ranges the registered response serializers accept,
-    /// highest priority first, each once and without weights. Structured-suffix patterns
-    /// (`application/*+json`) and `*/subtype` are left out, as servers do not understand them;
-    /// `type/*` and `*/*` are valid `Accept` ranges and stay; `q=0` exclusions are not listed.
+    /// A short `Accept` header: one media range per registered response serializer, highest
+    /// priority first — its first range that no range listed before it covers, or `type/*` when
+    /// all of its types share one top-level type (`image/*` for the image serializer's eight).
+    /// Structured-suffix patterns (`application/*+json`) and `*/subtype` are never listed, as
+    /// servers do not understand them, nor `q=0` exclusions. The standard registry's is
+    /// `application/json, application/x-www-form-urlencoded, multipart/*, text/*, …`: what it
+    /// decodes, in about 150 bytes rather than every alias (`text/json`, `image/x-bmp`, …).
     ///
     /// - Complexity: O(1) after the first call; computed again after a response serializer is
     ///   registered or unregistered.
@@ -231,10 +234,21 @@ public final class Registry: Sendable {
             ($0.priority, -$0.registration.id) > ($1.priority, -$1.registration.id)
         }
         for entry in entries {
-            for range in entry.mediaTypes.ranges where range.quality > 0 {
+            let listable = entry.mediaTypes.ranges.filter { range in
                 let type = range.mediaType
-                guard !type.subtype.hasPrefix("*+"), !(type.type == "*" && type.subtype != "*") else { continue }
-                if seen.insert(type).inserted { types.append(type) }
+                return range.quality > 0 && !type.subtype.hasPrefix("*+") && !(type.type == "*" && type.subtype != "*")
+            }.map(\.mediaType)
+            guard let first = listable.first else { continue }
+            let oneType = listable.count > 1 && listable.allSatisfy { $0.type == first.type }
+            let candidates = oneType ? [MediaType(type: first.type, subtype: "*")] : listable
+            // Covered: listed itself, or under a listed `type/*` or `*/*`.
+            let covered = { (type: MediaType) in
+                seen.contains(type) || seen.contains(MediaType(type: type.type, subtype: "*"))
+                    || seen.contains(MediaType(type: "*", subtype: "*"))
+            }
+            if let type = candidates.first(where: { !covered($0) }) {
+                seen.insert(type)
+                types.append(type)
             }
         }
         return MediaRangeList(accepting: types).description

@@ -175,33 +175,28 @@ struct RegistryRequestTests {
 
 @Suite("Registry Accept header")
 struct RegistryAcceptHeaderTests {
-    @Test func listsConcreteTypesAndPlainWildcardsButNoSuffixPatterns() throws {
+    @Test func oneShortRangePerSerializerAndNoSuffixPatterns() throws {
         let registry = Registry()
         registry.register(NamedSerializer("xml", "application/xml, text/xml, application/*+xml"))
         registry.register(
             NamedSerializer("json", "application/json, text/json, text/javascript, application/*+json"), priority: 10)
-        registry.register(NamedSerializer("image", "image/*, image/svg+xml;q=0"))
+        registry.register(NamedSerializer("image", "image/png, image/jpeg, image/gif, image/svg+xml;q=0"))
+        registry.register(NamedSerializer("text", "text/*"), priority: -1)
         let header = registry.acceptHeader
-        #expect(!header.contains("*+"))
-        #expect(!header.contains("q=0"), "excluded types are not advertised")
+        #expect(header == "application/json, application/xml, image/*, text/*", "highest priority first")
         let list = try MediaRangeList(parsing: header)
-        let types = list.ranges.map(\.mediaType.essence)
-        #expect(
-            Set(types) == [
-                "application/json", "text/json", "text/javascript", "application/xml", "text/xml", "image/*",
-            ])
-        #expect(types.count == 6)
-        #expect(
-            Array(types.prefix(3)) == ["application/json", "text/json", "text/javascript"], "highest priority first")
-        #expect(try list.accepts(mediaType("image/png")))
+        #expect(try list.accepts(mediaType("image/png")) && list.accepts(mediaType("text/json")))
     }
 
-    @Test func eachTypeOnce() throws {
+    @Test func aSerializerWhoseFirstTypeIsListedAdvertisesItsNextOne() throws {
         let registry = Registry()
         registry.register(NamedSerializer("a", "application/json"))
         registry.register(NamedSerializer("b", "application/json, text/plain"))
-        #expect(Set(registry.acceptHeader.components(separatedBy: ", ")) == ["application/json", "text/plain"])
-        #expect(registry.acceptHeader.components(separatedBy: ", ").count == 2)
+        registry.register(NamedSerializer("c", "text/*, application/json"), priority: 5)
+        registry.register(NamedSerializer("d", "text/html"), priority: -1)
+        // c first (text/*), then b: application/json (a, registered earlier, ties after it:
+        // later registrations win ties), then a: nothing new; d is covered by text/*.
+        #expect(registry.acceptHeader == "text/*, application/json")
     }
 
     @Test func unregisteredTypesDisappear() {
