@@ -9,7 +9,8 @@
 //   strip --strip-debug -o /tmp/probe transport-probe
 //   valgrind --tool=callgrind --separate-threads=no /tmp/probe satchel $URL 1200
 //   callgrind_annotate --inclusive=yes callgrind.out.<pid>
-// SWITCHES (comma-separated, Satchel only): nocookies, nocompress, shortaccept.
+// SWITCHES (comma-separated, Satchel only): nocookies, nocompress, shortaccept, typed (each body
+// decoded into a `Codable` struct by `decode(_:)` rather than into a `Value`).
 import CCurlBaseline
 import Dispatch
 import Glibc
@@ -49,7 +50,11 @@ default:
                     var good = 0
                     for _ in 0..<share {
                         let result = try? await session.get(url, headers: headers)
-                        if result?.response?.status.code == 200, case .object? = result?.value { good += 1 }
+                        if switches.contains("typed") {
+                            if (try? result?.decode(Record.self)) != nil { good += 1 }
+                        } else if result?.response?.status.code == 200, case .object? = result?.value {
+                            good += 1
+                        }
                     }
                     return good
                 }
@@ -69,3 +74,26 @@ let elapsed = ContinuousClock.now - started
 let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
 print("\(arguments[1]): \(decoded)/\(count) decoded, \(Int(Double(count) / seconds)) req/s")
 exit(decoded == count ? 0 : 1)
+
+/// `small.json`'s record, for the `typed` switch.
+struct Record: Decodable {
+    struct Owner: Decodable {
+        var login: String
+        var id: Int
+        var site_admin: Bool
+    }
+    struct Item: Decodable {
+        var sku: String
+        var quantity: Int
+        var price: Double
+    }
+    var id: Int
+    var name: String
+    var active: Bool
+    var score: Double
+    var parent: String?
+    var tags: [String]
+    var owner: Owner
+    var items: [Item]
+    var updated_at: String
+}

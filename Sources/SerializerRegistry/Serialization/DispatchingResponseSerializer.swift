@@ -117,7 +117,9 @@ public struct DispatchingResponseSerializer: ResponseSerializer {
         }
         guard let type = effectiveType(declared: declared, body: body).type,
             let entry = registry.responseEntry(for: type), let typed = entry.serializer as? any TypedResponseSerializer,
-            (validation.acceptableContentTypes ?? entry.mediaTypes).accepts(type)
+            // The entry was chosen because its ranges accept `type`: only ranges the validation
+            // names itself need checking.
+            validation.acceptableContentTypes?.accepts(type) ?? true
         else { return nil }
         return (typed, type)
     }

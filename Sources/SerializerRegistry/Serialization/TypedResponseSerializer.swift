@@ -61,9 +61,20 @@ extension ResponseSerializer {
         guard let (typed, contentType) = typedDecoder(for: response, body: body, validation: validation) else {
             return try serialize(response: response, body: body, validation: validation, limits: limits).decode(type)
         }
+        return try typed.decodeValidated(type, response: response, body: body, contentType: contentType, limits: limits)
+    }
+}
+
+extension TypedResponseSerializer {
+    /// Decodes the body of a response that passed validation (``typedDecoder(for:body:validation:)``
+    /// chose this serializer and `contentType`) into `T`, its errors carrying the response.
+    /// - Throws: The format's errors, ``SatchelError/Code/valueNotFound`` for no value.
+    package func decodeValidated<T: Decodable>(
+        _ type: T.Type, response: HTTPResponse, body: [UInt8], contentType: MediaType, limits: Limits
+    ) throws -> T {
         let value: T?
         do {
-            value = try typed.decode(type, from: body, contentType: contentType, limits: limits)
+            value = try decode(type, from: body, contentType: contentType, limits: limits)
         } catch {
             throw SatchelError.wrap(error).attaching(response: response, body: body)
         }

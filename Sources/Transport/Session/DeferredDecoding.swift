@@ -9,6 +9,9 @@ import Synchronization
 /// concurrent readers wait for the first and all see one value.
 final class DeferredDecoding: Sendable {
     let serializer: any ResponseSerializer
+    /// The typed decoder and Content-Type the serializer chose for this response.
+    let typed: any TypedResponseSerializer
+    let contentType: MediaType
     let validation: ResponseValidation
     let limits: Limits
     let response: HTTPResponse
@@ -16,10 +19,12 @@ final class DeferredDecoding: Sendable {
     private let outcome = Mutex<DecodedResponse?>(nil)
 
     init(
-        serializer: any ResponseSerializer, validation: ResponseValidation, limits: Limits, response: HTTPResponse,
-        body: [UInt8]
+        serializer: any ResponseSerializer, typed: (serializer: any TypedResponseSerializer, contentType: MediaType),
+        validation: ResponseValidation, limits: Limits, response: HTTPResponse, body: [UInt8]
     ) {
         self.serializer = serializer
+        self.typed = typed.serializer
+        self.contentType = typed.contentType
         self.validation = validation
         self.limits = limits
         self.response = response
@@ -38,6 +43,6 @@ final class DeferredDecoding: Sendable {
 
     /// The body decoded into `T` with the format's typed decoder, from the bytes.
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try serializer.decode(type, response: response, body: body, validation: validation, limits: limits)
+        try typed.decodeValidated(type, response: response, body: body, contentType: contentType, limits: limits)
     }
 }

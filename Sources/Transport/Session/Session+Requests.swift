@@ -192,11 +192,12 @@ extension Session {
             }
             return result
         }
-        if serializer.typedDecoder(for: response, body: sink.body, validation: validation) != nil {
+        if let typed = serializer.typedDecoder(for: response, body: sink.body, validation: validation) {
             // Validated, and a typed decoder reads it: decoded when asked, into the model alone
             // when only `decode(_:)` asks.
             let deferred = DeferredDecoding(
-                serializer: serializer, validation: validation, limits: limits, response: response, body: sink.body)
+                serializer: serializer, typed: typed, validation: validation, limits: limits, response: response,
+                body: sink.body)
             return DataResponse(
                 request: attempt.request, url: attempt.url, metrics: attempt.metrics, deferred: deferred)
         }

@@ -112,6 +112,29 @@ struct RegistryLookupTests {
         #expect(registry.validation.acceptableStatusCodes == [200..<300])
         #expect(Registry().limits == .default)
     }
+
+    /// The choice per Content-Type is kept, and forgotten whenever the serializers change.
+    @Test func aKeptChoiceFollowsRegistrationsAndRemovals() throws {
+        let registry = Registry()
+        registry.register(NamedSerializer("any", "*/*"), priority: -1)
+        registry.register(NamedSerializer("a", "application/json"))
+        let json = try mediaType("application/json; charset=utf-8")
+        #expect(registry.responseSerializer(for: json)?.name == "a")
+        #expect(registry.responseSerializer(for: json)?.name == "a")
+        let better = registry.register(NamedSerializer("b", "application/json"), priority: 5)
+        #expect(registry.responseSerializer(for: json)?.name == "b")
+        registry.unregister(better)
+        #expect(registry.responseSerializer(for: json)?.name == "a")
+        // More Content-Types than are kept: every answer still right.
+        for index in 0..<(Registry.chosenEntriesLimit * 2 + 3) {
+            let type = try mediaType("application/json; v=\(index)")
+            #expect(registry.responseSerializer(for: type)?.name == "a")
+            #expect(registry.responseSerializer(for: try mediaType("image/x-\(index)"))?.name == "any")
+        }
+        let none = Registry()
+        #expect(none.responseSerializer(for: json) == nil)
+        #expect(none.responseSerializer(for: json) == nil)
+    }
 }
 
 @Suite("Registry request serializers")
