@@ -12,6 +12,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/multipart-kit", exact: "4.7.1"),
         // The XML model peer: what Swift users decode XML into models with.
         .package(url: "https://github.com/CoreOffice/XMLCoder", exact: "0.18.2"),
+        // The transport peer: what a Swift server or tool on Linux uses for HTTP instead.
+        .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // The raw json-c baseline: json-c's own strict parse, with no validator and no tree walk.
@@ -50,7 +53,8 @@ let package = Package(
             cSettings: [.unsafeFlags(["-I\(Context.packageDirectory)/../include"])],
             linkerSettings: [.linkedLibrary("dl")]
         ),
-        // The runner: Satchel against Foundation and the C libraries, side by side in one run.
+        // The runner: Satchel against Foundation, the C libraries and the Swift peers, side by side
+        // in one run.
         .executableTarget(
             name: "satchel-bench",
             dependencies: [
@@ -64,6 +68,9 @@ let package = Package(
                 "CFormBaseline",
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "XMLCoder", package: "XMLCoder"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]
         ),
         // A small driver for profiling the transport's per-request cost (callgrind, perf).

@@ -50,9 +50,13 @@ enum BenchmarkReport {
             case "capi":
                 tables += try CABIBenchmarks(corpus: corpus, sampler: sampler).run()
             case "transport":
-                let transport = try TransportBenchmarks(corpus: corpus, sampler: sampler).run()
+                let benchmarks = try TransportBenchmarks(corpus: corpus, sampler: sampler)
+                let transport = try benchmarks.run()
                 transport.forEach { summary.add($0, group: heading) }
                 extra += transport.map(\.markdown)
+                let memory = try benchmarks.memory()
+                summary.add(line: memory.summaryLine)
+                extra.append(memory.markdown)
             default:
                 continue
             }

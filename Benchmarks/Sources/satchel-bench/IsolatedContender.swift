@@ -14,6 +14,7 @@ enum IsolatedContender {
     /// The child's side: times the contender named `name` on the file at `path` and returns the
     /// report lines: its run times and its peak resident set size.
     static func runChild(contender name: String, input path: String, sampler: Sampler) throws -> String {
+        if let memory = TransportMemoryContender(rawValue: name) { return try memory.runChild(input: path) }
         let work: Sampler.Work
         if let contender = XMLContender(rawValue: name) {
             work = try contender.work(input: path)

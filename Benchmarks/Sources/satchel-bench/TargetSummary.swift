@@ -14,6 +14,11 @@ struct TargetSummary: Sendable {
         }
     }
 
+    /// Adds a row written elsewhere (a target that is not a speed ratio).
+    mutating func add(line: String) {
+        lines.append(line)
+    }
+
     /// Adds the transport rows that have a target.
     mutating func add(_ table: TransportTable, group: String) {
         for row in table.rows {

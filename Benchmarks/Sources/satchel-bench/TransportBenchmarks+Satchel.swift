@@ -1,24 +1,17 @@
 import Foundation
 import Satchel
 
-extension TransportBenchmarks {
-    /// Satchel's client for `server`.
-    static func makeSatchelClient(server: URL) throws -> (any TransportClient)? {
-        try SatchelClient(server: server)
-    }
-}
-
 /// Satchel's `Session`, one for all runs of the contender (connections stay alive between runs,
 /// as they do for the C loop's multi handle and for `URLSession`).
 final class SatchelClient: TransportClient {
     private let session: Session
 
     /// A session with `server` as its base URL.
-    init(server: URL) throws {
-        session = try Session(baseURL: server.absoluteString)
+    init(server: URL, durability: DownloadDurability = .synced) throws {
+        var configuration = SessionConfiguration()
+        configuration.downloadDurability = durability
+        session = try Session(baseURL: server.absoluteString, configuration: configuration)
     }
-
-    var canDownload: Bool { true }
 
     func download(_ name: String, to path: String) throws -> Int {
         let session = self.session
@@ -47,7 +40,8 @@ final class SatchelClient: TransportClient {
         return status
     }
 
-    func getJSON(_ name: String, count: Int, inFlight: Int) throws -> Int {
+    /// `session.get(name).decode(APIRecord.self)`.
+    func getRecords(_ name: String, count: Int, inFlight: Int) throws -> Int {
         let session = self.session
         let decoded = try waitFor {
             try await withThrowingTaskGroup(of: Int.self) { group in
@@ -57,8 +51,8 @@ final class SatchelClient: TransportClient {
                     group.addTask {
                         var decoded = 0
                         for _ in 0..<share {
-                            let result = try await session.get(name)
-                            if result.response?.status.code == 200, case .object? = result.value { decoded += 1 }
+                            _ = try await session.get(name).decode(APIRecord.self)
+                            decoded += 1
                         }
                         return decoded
                     }
@@ -73,7 +67,7 @@ final class SatchelClient: TransportClient {
     }
 
     /// `session.get(name).decode([APIRecord].self)`: the body read straight into the models.
-    func getRecords(_ name: String, count: Int) throws -> [APIRecord] {
+    func getArray(_ name: String, count: Int) throws -> [APIRecord] {
         let session = self.session
         return try waitFor {
             var records: [APIRecord] = []
@@ -83,8 +77,8 @@ final class SatchelClient: TransportClient {
     }
 
     /// The same bytes fetched by the same session, decoded by `JSONDecoder` (what a user could
-    /// do instead of ``getRecords(_:count:)``).
-    func getRecordsThenJSONDecoder(_ name: String, count: Int) throws -> [APIRecord] {
+    /// do instead of ``getArray(_:count:)``).
+    func getArrayThenJSONDecoder(_ name: String, count: Int) throws -> [APIRecord] {
         let session = self.session
         return try waitFor {
             var records: [APIRecord] = []
@@ -96,11 +90,8 @@ final class SatchelClient: TransportClient {
         }
     }
 
-    func firstShape(_ name: String) throws -> TreeShape {
+    func firstRecord(_ name: String) throws -> APIRecord {
         let session = self.session
-        guard let value = try waitFor({ try await session.get(name).value }) else {
-            throw BenchmarkFailure.guardFailed("Satchel's GET \(name) decoded nothing")
-        }
-        return TreeShape(value)
+        return try waitFor { try await session.get(name).decode(APIRecord.self) }
     }
 }

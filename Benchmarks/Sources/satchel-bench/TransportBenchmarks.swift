@@ -1,9 +1,10 @@
 import Foundation
 
 /// HTTP on loopback against a local nginx (`scripts/bench --only transport` starts it): a 100 MB
-/// download and upload against the curl CLI, small keep-alive GETs of a JSON body, decoded,
-/// against a libcurl multi loop in C, and a 1 MB JSON array decoded into models against the same
-/// bytes handed to `JSONDecoder`, with FoundationNetworking's `URLSession` for reference.
+/// download and upload against the curl CLI and async-http-client (AHC), small keep-alive GETs
+/// of a JSON record into a `Codable` struct against AHC and a libcurl multi loop in C, and a 1 MB
+/// JSON array into models against AHC and the same bytes handed to `JSONDecoder`, with
+/// FoundationNetworking's `URLSession` for reference.
 ///
 /// The server's base URL comes from `SATCHEL_BENCH_SERVER`; it serves `big.bin` and
 /// `small.json` and `array.json` (the files of `Corpus/transport/`) and answers `PUT /upload` with 204 after
@@ -49,6 +50,14 @@ struct TransportBenchmarks {
         self.sampler = sampler
     }
 
+    /// The peak memory of the 1 MB array's decode, each client in its own process.
+    func memory() throws -> TransportMemoryTable {
+        Progress.note("transport peak memory of the 1 MB array")
+        let path = corpus.directory.appendingPathComponent("transport/array.json").path
+        let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+        return TransportMemoryTable(peaks: try TransportMemoryContender.measure(input: path), bodyBytes: size)
+    }
+
     /// Guards, then times every transport measurement.
     func run() throws -> [TransportTable] {
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -61,98 +70,193 @@ struct TransportBenchmarks {
             throw BenchmarkFailure.corpus(
                 "missing transport/big.bin or transport/small.json (run scripts/bench --only transport)")
         }
-        let satchel = try Self.makeSatchelClient(server: server)
-        let foundation = URLSessionClient(server: server, maximumConnections: Self.concurrency)
+        let clients = Clients(
+            satchel: try SatchelClient(server: server), ahc: AsyncHTTPClientClient(server: server),
+            foundation: URLSessionClient(server: server, maximumConnections: Self.concurrency))
+        // The same downloads to the disk the machine runs on, where a flush waits for the disk.
+        let disk = FileManager.default.temporaryDirectory.appendingPathComponent("satchel-bench-disk-\(getpid())")
+        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: disk) }
+        let unsynced = try SatchelClient(server: server, durability: .none)
         return [
-            try download(satchel: satchel, foundation: foundation, original: big),
-            try upload(satchel: satchel, foundation: foundation, file: big),
-            try smallGets(satchel: satchel, foundation: foundation, expected: smallData, inFlight: 1),
-            try smallGets(satchel: satchel, foundation: foundation, expected: smallData, inFlight: Self.concurrency),
-            try arrayGets(satchel: satchel, foundation: foundation),
+            try download(clients, original: big),
+            try diskDownload(clients, original: big, folder: disk, satchel: clients.satchel, durability: "synced"),
+            try diskDownload(clients, original: big, folder: disk, satchel: unsynced, durability: "none"),
+            try upload(clients, file: big),
+            try smallGets(clients, expected: smallData, inFlight: 1),
+            try smallGets(clients, expected: smallData, inFlight: Self.concurrency),
+            try arrayGets(clients),
         ]
     }
 
-    /// The 100 MB download: Satchel to a file against the curl CLI to `/dev/null` and to a file.
-    private func download(
-        satchel: (any TransportClient)?, foundation: URLSessionClient, original: String
+    /// The contenders every measurement runs.
+    struct Clients {
+        let satchel: SatchelClient
+        let ahc: AsyncHTTPClientClient
+        let foundation: URLSessionClient
+    }
+
+    /// A peer of one table: who, what it runs, the ratio asked for (`nil` for reference), the work.
+    struct Peer {
+        let name: String
+        let call: String
+        let target: Double?
+        let work: Sampler.Work
+    }
+
+    /// Times `satchel` and every peer, interleaved, and makes the table.
+    private func measure(
+        _ title: String, satchelCall: String, unit: String, amount: Int, satchel: @escaping Sampler.Work,
+        peers: [Peer]
     ) throws -> TransportTable {
+        let samples = try sampler.measure([satchel] + peers.map(\.work))
+        var table = TransportTable(title: title, satchelCall: satchelCall, unit: unit)
+        for (peer, peerSamples) in zip(peers, samples.dropFirst()) {
+            table.rows.append(
+                .init(
+                    peerName: peer.name, peerCall: peer.call, amount: amount, satchel: samples[0], peer: peerSamples,
+                    target: peer.target))
+        }
+        return table
+    }
+
+    /// The 100 MB download: Satchel to a file (synced, then renamed into place) against the curl
+    /// CLI to `/dev/null` and to a file, and AHC streaming to a file with the same `fsync` and
+    /// `rename`.
+    private func download(_ clients: Clients, original: String) throws -> TransportTable {
         Progress.note("transport download")
-        let satchel = satchel.flatMap { $0.canDownload ? $0 : nil }
-        if satchel == nil { Progress.note("transport: this build has no Session.download; measuring the peers only") }
         let curl = CurlCommand(server: server)
-        let satchelFile = scratch.appendingPathComponent("satchel.bin").path
-        let curlFile = scratch.appendingPathComponent("curl.bin").path
-        let foundationFile = scratch.appendingPathComponent("urlsession.bin").path
+        let files = ["satchel", "curl", "ahc", "urlsession"].map { scratch.appendingPathComponent("\($0).bin").path }
         let expected = try Data(contentsOf: URL(fileURLWithPath: original))
-        func checked(_ path: String, _ who: String) throws {
-            guard (try? Data(contentsOf: URL(fileURLWithPath: path))) == expected else {
+        let downloads: [(String, () throws -> Int)] = [
+            ("Satchel", { try clients.satchel.download("big.bin", to: files[0]) }),
+            ("curl", { try curl.download("big.bin", to: files[1]) }),
+            ("AHC", { try clients.ahc.download("big.bin", to: files[2]) }),
+            ("URLSession", { try clients.foundation.download("big.bin", to: files[3]) }),
+        ]
+        for (index, (who, download)) in downloads.enumerated() {
+            _ = try download()
+            guard (try? Data(contentsOf: URL(fileURLWithPath: files[index]))) == expected else {
                 throw BenchmarkFailure.guardFailed("\(who)'s download of big.bin differs from the original")
             }
         }
-        var contenders: [Sampler.Work] = [
-            { try curl.download("big.bin", to: "/dev/null") },
-            { try curl.download("big.bin", to: curlFile) },
-            { try foundation.download("big.bin", to: foundationFile) },
-        ]
-        _ = try curl.download("big.bin", to: curlFile)
-        try checked(curlFile, "curl")
-        _ = try foundation.download("big.bin", to: foundationFile)
-        try checked(foundationFile, "URLSession")
-        if let satchel {
-            _ = try satchel.download("big.bin", to: satchelFile)
-            try checked(satchelFile, "Satchel")
-            contenders.insert({ try satchel.download("big.bin", to: satchelFile) }, at: 0)
-        }
-        let samples = try sampler.measure(contenders)
-        let satchelSamples = satchel == nil ? nil : samples[0]
-        let peers = satchel == nil ? samples[...] : samples.dropFirst()
-        var table = TransportTable(
-            title: "Download of 100 MB to a file (HTTP/1.1, loopback nginx)",
-            satchelCall: "session.download(\"big.bin\", to: path)", unit: "MB/s")
-        let calls = [
-            ("curl CLI", "curl -s -o /dev/null URL", 0.9), ("curl CLI", "curl -s -o FILE URL", 0.9),
-            ("URLSession", "downloadTask(with:) (to its temporary file)", nil),
-        ]
-        for (call, peer) in zip(calls, peers) {
-            table.rows.append(
-                .init(
-                    peerName: call.0, peerCall: call.1, amount: Self.bigSize,
-                    satchel: satchelSamples, peer: peer, target: call.2))
-        }
-        return table
+        return try measure(
+            "Download of 100 MB to a file in memory (tmpfs: \(scratch.deletingLastPathComponent().path); HTTP/1.1, loopback nginx)",
+            satchelCall: "session.download(\"big.bin\", to: path) (fsync, then rename)", unit: "MB/s",
+            amount: Self.bigSize, satchel: { try clients.satchel.download("big.bin", to: files[0]) },
+            peers: [
+                Peer(
+                    name: "curl CLI", call: "curl -s -o /dev/null URL", target: 0.9,
+                    work: { try curl.download("big.bin", to: "/dev/null") }),
+                Peer(
+                    name: "curl CLI", call: "curl -s -o FILE URL", target: 0.95,
+                    work: { try curl.download("big.bin", to: files[1]) }),
+                Peer(
+                    name: "async-http-client", call: "execute, body streamed to a file, fsync, rename",
+                    target: 1.0, work: { try clients.ahc.download("big.bin", to: files[2]) }),
+                Peer(
+                    name: "URLSession", call: "downloadTask(with:) (to its temporary file)", target: nil,
+                    work: { try clients.foundation.download("big.bin", to: files[3]) }),
+            ])
     }
 
-    /// The 100 MB upload from a file: Satchel's PUT against `curl -T`.
-    private func upload(
-        satchel: (any TransportClient)?, foundation: URLSessionClient, file: String
+    /// The 100 MB download to `folder` on the machine's disk: Satchel with `durability` against
+    /// `curl -o` (which flushes nothing) and AHC with `fsync` and `rename` (the same guarantee as
+    /// `.synced`).
+    private func diskDownload(
+        _ clients: Clients, original: String, folder: URL, satchel: SatchelClient, durability: String
     ) throws -> TransportTable {
+        Progress.note("transport download to disk, durability \(durability)")
+        let curl = CurlCommand(server: server)
+        let files = ["satchel", "curl", "ahc"].map { folder.appendingPathComponent("\($0).bin").path }
+        _ = try satchel.download("big.bin", to: files[0])
+        guard
+            (try? Data(contentsOf: URL(fileURLWithPath: files[0])))
+                == (try? Data(contentsOf: URL(fileURLWithPath: original)))
+        else { throw BenchmarkFailure.guardFailed("Satchel's download of big.bin to disk differs from the original") }
+        let synced = durability == "synced"
+        return try measure(
+            "Download of 100 MB to a file on disk (\(folder.deletingLastPathComponent().path)), Satchel's durability "
+                + "`.\(durability)` (HTTP/1.1, loopback nginx)",
+            satchelCall: "session.download(\"big.bin\", to: path) with downloadDurability = .\(durability)",
+            unit: "MB/s", amount: Self.bigSize, satchel: { try satchel.download("big.bin", to: files[0]) },
+            peers: [
+                Peer(
+                    name: "curl CLI", call: "curl -s -o FILE URL (no flush)", target: synced ? nil : 0.95,
+                    work: { try curl.download("big.bin", to: files[1]) }),
+                Peer(
+                    name: "async-http-client", call: "execute, body streamed to a file, fsync, rename",
+                    target: synced ? 1.0 : nil, work: { try clients.ahc.download("big.bin", to: files[2]) }),
+            ])
+    }
+
+    /// The 100 MB upload from a file: Satchel's PUT against `curl -T` and AHC streaming the file.
+    private func upload(_ clients: Clients, file: String) throws -> TransportTable {
         Progress.note("transport upload")
         let curl = CurlCommand(server: server)
-        var contenders: [Sampler.Work] = [
-            { try curl.upload(file: file, to: "upload") },
-            { try foundation.upload(file: file, to: "upload") },
+        let peers = [
+            Peer(
+                name: "curl CLI", call: "curl -s -T FILE URL", target: 0.9,
+                work: { try curl.upload(file: file, to: "upload") }),
+            Peer(
+                name: "async-http-client", call: "execute, .stream of 1 MiB ByteBuffers read from the file",
+                target: nil, work: { try clients.ahc.upload(file: file, to: "upload") }),
+            Peer(
+                name: "URLSession", call: "uploadTask(with:fromFile:)", target: nil,
+                work: { try clients.foundation.upload(file: file, to: "upload") }),
         ]
-        if let satchel { contenders.insert({ try satchel.upload(file: file, to: "upload") }, at: 0) }
-        for work in contenders { _ = try work() }  // each checks its status and size itself
-        let samples = try sampler.measure(contenders)
-        let satchelSamples = satchel == nil ? nil : samples[0]
-        let peers = satchel == nil ? samples[...] : samples.dropFirst()
-        var table = TransportTable(
-            title: "Upload of 100 MB from a file, PUT (HTTP/1.1, loopback nginx reads and discards it, 204)",
-            satchelCall: "session.upload(.file(path:contentType:), to: \"upload\", method: .put)", unit: "MB/s")
-        let calls = [("curl CLI", "curl -s -T FILE URL", 0.9), ("URLSession", "uploadTask(with:fromFile:)", nil)]
-        for (call, peer) in zip(calls, peers) {
-            table.rows.append(
-                .init(
-                    peerName: call.0, peerCall: call.1, amount: Self.bigSize,
-                    satchel: satchelSamples, peer: peer, target: call.2))
+        let satchel = { try clients.satchel.upload(file: file, to: "upload") }
+        for work in [satchel] + peers.map(\.work) { _ = try work() }  // each checks its status and size
+        return try measure(
+            "Upload of 100 MB from a file, PUT (HTTP/1.1, loopback nginx reads and discards it, 204)",
+            satchelCall: "session.upload(.file(path:contentType:), to: \"upload\", method: .put)", unit: "MB/s",
+            amount: Self.bigSize, satchel: satchel, peers: peers)
+    }
+
+    /// Small keep-alive GETs of `small.json` decoded into an ``APIRecord``, `inFlight` at once;
+    /// the C loop parses each body with json-c (a tree: C has no `Codable`).
+    private func smallGets(_ clients: Clients, expected: Data, inFlight: Int) throws -> TransportTable {
+        Progress.note("transport small GETs, \(inFlight) in flight")
+        let count = Self.requestsPerRun
+        guard
+            let loop = CurlMultiLoop(
+                url: server.appendingPathComponent("small.json").absoluteString, inFlight: inFlight)
+        else { throw BenchmarkFailure.guardFailed("cannot set up the libcurl multi loop") }
+        let record = try JSONDecoder().decode(APIRecord.self, from: expected)
+        for (who, client) in [("Satchel", clients.satchel), ("AHC", clients.ahc), ("URLSession", clients.foundation)]
+            as [(String, any TransportClient)]
+        {
+            guard try client.firstRecord("small.json") == record else {
+                throw BenchmarkFailure.guardFailed("\(who)'s record from small.json differs from the file's")
+            }
         }
-        return table
+        let mode = inFlight == 1 ? "sequential" : "\(inFlight) concurrent"
+        return try measure(
+            "Small keep-alive GETs of a \(expected.count)-byte JSON record into a `Codable` struct, "
+                + "\(inFlight) in flight (\(count) requests per run)",
+            satchelCall: inFlight == 1
+                ? "try await session.get(\"small.json\").decode(APIRecord.self)"
+                : "\(inFlight) tasks looping on session.get(\"small.json\").decode(APIRecord.self)",
+            unit: "req/s", amount: count,
+            satchel: { try clients.satchel.getRecords("small.json", count: count, inFlight: inFlight) },
+            peers: [
+                Peer(
+                    name: "async-http-client", call: "execute + body.collect(upTo:) + JSONDecoder, \(mode)",
+                    target: 1.25,
+                    work: { try clients.ahc.getRecords("small.json", count: count, inFlight: inFlight) }),
+                Peer(
+                    name: "libcurl multi in C",
+                    call: "satchel_bench_curl_loop_run (\(inFlight) easy handles re-added, json-c strict parse)",
+                    target: 0.8, work: { try loop.run(count: count, bodySize: expected.count) }),
+                Peer(
+                    name: "URLSession", call: "dataTask + JSONDecoder, \(mode)", target: nil,
+                    work: { try clients.foundation.getRecords("small.json", count: count, inFlight: inFlight) }),
+            ])
     }
 
     /// GETs of `array.json` (about 1 MB) decoded into `[APIRecord]`, one at a time: Satchel's
-    /// `decode` against the same session's bytes handed to `JSONDecoder`.
-    private func arrayGets(satchel: (any TransportClient)?, foundation: URLSessionClient) throws -> TransportTable {
+    /// `decode` against AHC and against the same session's bytes handed to `JSONDecoder`.
+    private func arrayGets(_ clients: Clients) throws -> TransportTable {
         Progress.note("transport 1 MB array into models")
         let name = "array.json"
         let file = corpus.directory.appendingPathComponent("transport/\(name)")
@@ -160,92 +264,28 @@ struct TransportBenchmarks {
             throw BenchmarkFailure.corpus("missing transport/array.json (run scripts/bench --only transport)")
         }
         let expected = try JSONDecoder().decode([APIRecord].self, from: bytes)
+        guard try clients.satchel.getArray(name, count: 1) == expected,
+            try clients.satchel.getArrayThenJSONDecoder(name, count: 1) == expected,
+            try clients.ahc.getArray(name, count: 1) == expected,
+            try clients.foundation.getArray(name, count: 1) == expected
+        else { throw BenchmarkFailure.guardFailed("a client's [APIRecord] from array.json differs from the file's") }
         let count = Self.arrayRequestsPerRun
-        var contenders: [Sampler.Work] = [{ try foundation.getRecords(name, count: count) }]
-        guard try foundation.getRecords(name, count: 1) == expected else {
-            throw BenchmarkFailure.guardFailed("URLSession's [APIRecord] from array.json differs from the file's")
-        }
-        if let satchel = satchel as? SatchelClient {
-            guard try satchel.getRecords(name, count: 1) == expected,
-                try satchel.getRecordsThenJSONDecoder(name, count: 1) == expected
-            else { throw BenchmarkFailure.guardFailed("Satchel's [APIRecord] from array.json differs from the file's") }
-            contenders.insert(
-                contentsOf: [
-                    { try satchel.getRecords(name, count: count) },
-                    { try satchel.getRecordsThenJSONDecoder(name, count: count) },
-                ], at: 0)
-        }
-        let samples = try sampler.measure(contenders)
-        let hasSatchel = satchel is SatchelClient
-        var table = TransportTable(
-            title: "GETs of a \(Format.size(bytes.count)) JSON array (\(expected.count) records) into `[Model]`, "
+        return try measure(
+            "GETs of a \(Format.size(bytes.count)) JSON array (\(expected.count) records) into `[Model]`, "
                 + "1 in flight (\(count) requests per run)",
-            satchelCall: "try await session.get(\"array.json\").decode([APIRecord].self)", unit: "req/s")
-        let calls: [(String, String, Double?)] = [
-            (
-                "Satchel + JSONDecoder",
-                "session.get(\"array.json\").body, then JSONDecoder().decode([APIRecord].self, from:)", 1.0
-            ),
-            ("URLSession", "dataTask + JSONDecoder, sequential", nil),
-        ]
-        let peers = hasSatchel ? samples.dropFirst() : samples[...]
-        for (call, peer) in zip(hasSatchel ? calls[...] : calls.dropFirst(), peers) {
-            table.rows.append(
-                .init(
-                    peerName: call.0, peerCall: call.1, amount: count,
-                    satchel: hasSatchel ? samples[0] : nil, peer: peer, target: call.2))
-        }
-        return table
-    }
-
-    /// Small keep-alive GETs of `small.json`, decoded, with `inFlight` requests at once.
-    private func smallGets(
-        satchel: (any TransportClient)?, foundation: URLSessionClient, expected: Data,
-        inFlight: Int
-    ) throws -> TransportTable {
-        Progress.note("transport small GETs, \(inFlight) in flight")
-        let count = Self.requestsPerRun
-        guard
-            let loop = CurlMultiLoop(
-                url: server.appendingPathComponent("small.json").absoluteString, inFlight: inFlight)
-        else { throw BenchmarkFailure.guardFailed("cannot set up the libcurl multi loop") }
-        let shape = TreeShape(foundation: try JSONSerialization.jsonObject(with: expected))
-        var contenders: [Sampler.Work] = [
-            { try loop.run(count: count, bodySize: expected.count) },
-            { try foundation.getJSON("small.json", count: count, inFlight: inFlight) },
-        ]
-        guard try foundation.firstShape("small.json") == shape else {
-            throw BenchmarkFailure.guardFailed("URLSession's decoded small.json differs from the file")
-        }
-        if let satchel {
-            guard try satchel.firstShape("small.json") == shape else {
-                throw BenchmarkFailure.guardFailed("Satchel's decoded small.json differs from the file")
-            }
-            contenders.insert({ try satchel.getJSON("small.json", count: count, inFlight: inFlight) }, at: 0)
-        }
-        let samples = try sampler.measure(contenders)
-        let satchelSamples = satchel == nil ? nil : samples[0]
-        let peers = satchel == nil ? samples[...] : samples.dropFirst()
-        let mode = inFlight == 1 ? "sequential" : "\(inFlight) concurrent"
-        var table = TransportTable(
-            title: "Small keep-alive GETs of a \(expected.count)-byte JSON body, decoded, \(inFlight) in flight "
-                + "(\(count) requests per run)",
-            satchelCall: inFlight == 1
-                ? "try await session.get(\"small.json\")" : "\(inFlight) tasks looping on session.get(\"small.json\")",
-            unit: "req/s")
-        let calls = [
-            (
-                "libcurl multi in C",
-                "satchel_bench_curl_loop_run (\(inFlight) easy handles re-added, json-c strict parse)", 0.8
-            ),
-            ("URLSession", "dataTask + JSONSerialization, \(mode)", nil),
-        ]
-        for (call, peer) in zip(calls, peers) {
-            table.rows.append(
-                .init(
-                    peerName: call.0, peerCall: call.1, amount: count,
-                    satchel: satchelSamples, peer: peer, target: call.2))
-        }
-        return table
+            satchelCall: "try await session.get(\"array.json\").decode([APIRecord].self)", unit: "req/s",
+            amount: count, satchel: { try clients.satchel.getArray(name, count: count) },
+            peers: [
+                Peer(
+                    name: "async-http-client", call: "execute + body.collect(upTo:) + JSONDecoder", target: 1.5,
+                    work: { try clients.ahc.getArray(name, count: count) }),
+                Peer(
+                    name: "Satchel + JSONDecoder",
+                    call: "session.get(\"array.json\").body, then JSONDecoder().decode([APIRecord].self, from:)",
+                    target: 1.0, work: { try clients.satchel.getArrayThenJSONDecoder(name, count: count) }),
+                Peer(
+                    name: "URLSession", call: "dataTask + JSONDecoder, sequential", target: nil,
+                    work: { try clients.foundation.getArray(name, count: count) }),
+            ])
     }
 }

@@ -1,23 +1,23 @@
 import Dispatch
 import Synchronization
 
-/// A client that can run every transport measurement: Satchel's `Session` and `URLSession`.
+/// A client that can run every transport measurement: Satchel's `Session`, async-http-client
+/// and `URLSession`.
 /// Each method is one timed run and fails unless the server answered as expected.
 protocol TransportClient: AnyObject, Sendable {
-    /// Whether ``download(_:to:)`` is available in this build.
-    var canDownload: Bool { get }
     /// Downloads `name` to the file at `path`; returns the bytes received.
     func download(_ name: String, to path: String) throws -> Int
     /// PUTs the file at `path` to `name`; returns the response status (204 expected).
     func upload(file path: String, to name: String) throws -> Int
-    /// GETs `name` `count` times with at most `inFlight` requests at once and decodes each JSON
-    /// body; returns how many decoded to an object.
-    func getJSON(_ name: String, count: Int, inFlight: Int) throws -> Int
+    /// GETs `name` (one ``APIRecord``) `count` times with at most `inFlight` requests at once
+    /// and decodes each body into an ``APIRecord`` the way this client's users would; returns
+    /// how many decoded.
+    func getRecords(_ name: String, count: Int, inFlight: Int) throws -> Int
+    /// GETs `name` once and returns the ``APIRecord`` decoded from it (the guard before timing).
+    func firstRecord(_ name: String) throws -> APIRecord
     /// GETs `name`, a JSON array of ``APIRecord``s, `count` times one after another and decodes
     /// each into `[APIRecord]` the way this client's users would; returns the last array.
-    func getRecords(_ name: String, count: Int) throws -> [APIRecord]
-    /// GETs and decodes `name` once and returns the decoded tree's shape.
-    func firstShape(_ name: String) throws -> TreeShape
+    func getArray(_ name: String, count: Int) throws -> [APIRecord]
 }
 
 /// Runs `work` as a task and blocks the calling (non-executor) thread until it finishes, so that

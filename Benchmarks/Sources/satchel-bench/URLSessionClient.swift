@@ -22,8 +22,6 @@ final class URLSessionClient: TransportClient {
         session = URLSession(configuration: configuration)
     }
 
-    var canDownload: Bool { true }
-
     func download(_ name: String, to path: String) throws -> Int {
         let outcome = Outcome<Int>()
         let done = DispatchSemaphore(value: 0)
@@ -70,16 +68,15 @@ final class URLSessionClient: TransportClient {
         return try outcome.get()
     }
 
-    func getJSON(_ name: String, count: Int, inFlight: Int) throws -> Int {
+    func getRecords(_ name: String, count: Int, inFlight: Int) throws -> Int {
         let url = server.appendingPathComponent(name)
         let tally = Tally(count: count)
         let done = DispatchSemaphore(value: 0)
         let session = self.session
         @Sendable func start() {
             session.dataTask(with: url) { data, response, error in
-                let object = data.flatMap { try? JSONSerialization.jsonObject(with: $0) }
-                let decoded =
-                    error == nil && (response as? HTTPURLResponse)?.statusCode == 200 && object is [String: Any]
+                let record = data.flatMap { try? JSONDecoder().decode(APIRecord.self, from: $0) }
+                let decoded = error == nil && (response as? HTTPURLResponse)?.statusCode == 200 && record != nil
                 switch tally.finish(decoded: decoded) {
                 case .startAnother: start()
                 case .allDone: done.signal()
@@ -96,7 +93,7 @@ final class URLSessionClient: TransportClient {
         return decoded
     }
 
-    func getRecords(_ name: String, count: Int) throws -> [APIRecord] {
+    func getArray(_ name: String, count: Int) throws -> [APIRecord] {
         let url = server.appendingPathComponent(name)
         var records: [APIRecord] = []
         for _ in 0..<count {
@@ -118,8 +115,8 @@ final class URLSessionClient: TransportClient {
         return records
     }
 
-    func firstShape(_ name: String) throws -> TreeShape {
-        let outcome = Outcome<TreeShape>()
+    func firstRecord(_ name: String) throws -> APIRecord {
+        let outcome = Outcome<APIRecord>()
         let done = DispatchSemaphore(value: 0)
         session.dataTask(with: server.appendingPathComponent(name)) { data, _, error in
             outcome.set(
@@ -127,7 +124,7 @@ final class URLSessionClient: TransportClient {
                     guard let data, error == nil else {
                         throw BenchmarkFailure.guardFailed("URLSession GET \(name) failed")
                     }
-                    return TreeShape(foundation: try JSONSerialization.jsonObject(with: data))
+                    return try JSONDecoder().decode(APIRecord.self, from: data)
                 })
             done.signal()
         }.resume()
@@ -136,7 +133,7 @@ final class URLSessionClient: TransportClient {
     }
 }
 
-/// Counts started, finished and decoded requests of one `getJSON` run across callback threads.
+/// Counts started, finished and decoded requests of one `getRecords` run across callback threads.
 final class Tally: Sendable {
     /// What a callback does after counting its response.
     enum Next { case startAnother, allDone, wait }

@@ -1,0 +1,133 @@
+import Foundation
+
+/// The peak memory above idle of one GET of the 1 MB JSON array decoded into `[APIRecord]`,
+/// measured per client in a fresh process (`satchel-bench --contender NAME --input array.json`,
+/// the server from `SATCHEL_BENCH_SERVER`): so that no client inherits another's heap.
+///
+/// The child warms its client up (two GETs: the connection, the caches, the decoder's first
+/// allocations), reads its resident set size (`VmRSS`, the idle level), resets the kernel's
+/// high-water mark (`5` into `/proc/self/clear_refs`), runs one GET and decode, and reports the
+/// high-water mark (`VmHWM`) above the idle level.
+enum TransportMemoryContender: String, CaseIterable, Sendable {
+    case satchel = "transport-memory-satchel"
+    case ahc = "transport-memory-ahc"
+    case foundation = "transport-memory-urlsession"
+
+    /// Child processes per contender; the median counts.
+    static let rounds = 3
+
+    /// Who it is in the table.
+    var name: String {
+        switch self {
+        case .satchel: "Satchel: session.get(p).decode([APIRecord].self)"
+        case .ahc: "async-http-client: execute + body.collect(upTo:) + JSONDecoder"
+        case .foundation: "URLSession: dataTask + JSONDecoder"
+        }
+    }
+
+    /// The child's side: the peak above idle, in bytes, of one GET of `path`'s last component.
+    func runChild(input path: String) throws -> String {
+        let environment = ProcessInfo.processInfo.environment
+        guard let text = environment["SATCHEL_BENCH_SERVER"], let server = URL(string: text) else {
+            throw BenchmarkFailure.usage("the transport memory contenders need SATCHEL_BENCH_SERVER")
+        }
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        let client: any TransportClient =
+            switch self {
+            case .satchel: try SatchelClient(server: server)
+            case .ahc: AsyncHTTPClientClient(server: server)
+            case .foundation: URLSessionClient(server: server, maximumConnections: 1)
+            }
+        _ = try client.getArray(name, count: 2)
+        guard let idle = Self.status("VmRSS:"),
+            (try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)) != nil
+        else { throw BenchmarkFailure.guardFailed("cannot read or reset this process's resident memory") }
+        let records = try client.getArray(name, count: 1)
+        guard let peak = Self.status("VmHWM:"), !records.isEmpty else {
+            throw BenchmarkFailure.guardFailed("cannot read this process's peak memory")
+        }
+        return "peak-above-idle-bytes: \(max(0, peak - idle))"
+    }
+
+    /// A `/proc/self/status` line's value in bytes.
+    private static func status(_ field: String) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix(field) {
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard fields.count >= 2, let kibibytes = Int(fields[1]) else { return nil }
+            return kibibytes * 1024
+        }
+        return nil
+    }
+
+    /// The parent's side: each contender's median peak above idle, in bytes, over ``rounds``
+    /// child processes, alternating the order.
+    static func measure(input path: String) throws -> [TransportMemoryContender: Int] {
+        var peaks: [TransportMemoryContender: [Int]] = [:]
+        for round in 0..<rounds {
+            for contender in round.isMultiple(of: 2) ? allCases : allCases.reversed() {
+                peaks[contender, default: []].append(try contender.runProcess(input: path))
+            }
+        }
+        return peaks.mapValues { $0.sorted()[$0.count / 2] }
+    }
+
+    private func runProcess(input path: String) throws -> Int {
+        let process = Process()
+        process.executableURL = URL(
+            fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        process.arguments = ["--contender", rawValue, "--input", path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0,
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("peak-above-idle-bytes: ") }),
+            let bytes = Int(line.dropFirst("peak-above-idle-bytes: ".count))
+        else { throw BenchmarkFailure.guardFailed("memory contender \(rawValue) failed: \(text)") }
+        return bytes
+    }
+}
+
+/// The peak memory table: each client's peak above idle while it decodes the 1 MB array, and the
+/// issue's target (Satchel's no higher than async-http-client's).
+struct TransportMemoryTable: Sendable {
+    /// The median peak above idle of each contender, in bytes.
+    let peaks: [TransportMemoryContender: Int]
+    /// The body's size.
+    let bodyBytes: Int
+
+    /// Whether Satchel's peak is no higher than AHC's.
+    var met: Bool { (peaks[.satchel] ?? .max) <= (peaks[.ahc] ?? 0) }
+
+    private func megabytes(_ contender: TransportMemoryContender) -> String {
+        peaks[contender].map { Format.fixed(Double($0) / 1e6, digits: 1) + " MB" } ?? "—"
+    }
+
+    /// The summary line for the Targets table.
+    var summaryLine: String {
+        "| Transport | Peak memory above idle, one GET of the \(Format.size(bodyBytes)) JSON array into `[Model]` "
+            + "| vs async-http-client | \(megabytes(.satchel)) vs \(megabytes(.ahc)) | ≤ AHC's | \(met ? "met" : "**missed**") |"
+    }
+
+    /// The table as Markdown.
+    var markdown: String {
+        var lines = [
+            "### Peak memory above idle: one GET of the \(Format.size(bodyBytes)) JSON array into `[Model]`",
+            "",
+            "Each client in a fresh process, warmed up by two GETs; `VmHWM` after one more GET and decode, minus "
+                + "`VmRSS` before it (the high-water mark reset through `/proc/self/clear_refs`); median of "
+                + "\(TransportMemoryContender.rounds) processes each.",
+            "",
+            "| client | peak above idle |",
+            "|---|---:|",
+        ]
+        for contender in TransportMemoryContender.allCases {
+            lines.append("| \(contender.name) | \(megabytes(contender)) |")
+        }
+        lines.append("")
+        lines.append("Target: Satchel's no higher than async-http-client's — \(met ? "met" : "**missed**").")
+        return lines.joined(separator: "\n")
+    }
+}
