@@ -76,7 +76,11 @@ let package = Package(
         // A small driver for profiling the transport's per-request cost (callgrind, perf).
         .executableTarget(
             name: "transport-probe",
-            dependencies: [.product(name: "Satchel", package: "Satchel"), "CCurlBaseline"]
+            dependencies: [
+                .product(name: "Satchel", package: "Satchel"), "CCurlBaseline",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

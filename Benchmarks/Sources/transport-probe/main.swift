@@ -1,7 +1,10 @@
 // A tiny driver for profiling the transport's per-request cost (valgrind callgrind, perf):
 // `count` keep-alive GETs of `url`, each decoded, by Satchel's Session or by the C multi loop.
 //
-//   transport-probe satchel|c URL COUNT [IN_FLIGHT [SWITCHES]]
+//   transport-probe satchel|c|ahc URL COUNT [IN_FLIGHT [SWITCHES]]
+//
+// `ahc`: async-http-client 1.37's `execute`, `body.collect(upTo:)` and `JSONDecoder` into the
+// same struct as Satchel's `typed` switch.
 //
 // Instructions per request: run under callgrind with two counts (200 and 1200) and divide the
 // difference by 1000, which cancels start-up. Valgrind 3.19 cannot read Swift 6.3's DWARF 5, so
@@ -11,15 +14,18 @@
 //   callgrind_annotate --inclusive=yes callgrind.out.<pid>
 // SWITCHES (comma-separated, Satchel only): nocookies, nocompress, shortaccept, typed (each body
 // decoded into a `Codable` struct by `decode(_:)` rather than into a `Value`).
+import AsyncHTTPClient
 import CCurlBaseline
 import Dispatch
+import Foundation
 import Glibc
 import HTTPTypes
+import NIOFoundationCompat
 import Satchel
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 4, let count = Int(arguments[3]), count > 0 else {
-    print("usage: transport-probe satchel|c URL COUNT [IN_FLIGHT [SWITCHES]]")
+    print("usage: transport-probe satchel|c|ahc URL COUNT [IN_FLIGHT [SWITCHES]]")
     exit(64)
 }
 let url = arguments[2]
@@ -32,6 +38,38 @@ case "c":
     var bytes: Int64 = 0
     decoded = satchel_bench_curl_loop_run(loop, count, &bytes)
     satchel_bench_curl_loop_destroy(loop)
+case "ahc":
+    let client = HTTPClient(eventLoopGroupProvider: .singleton)
+    let done = DispatchSemaphore(value: 0)
+    let box = Box()
+    Task.detached {
+        let total = await withTaskGroup(of: Int.self) { group in
+            for worker in 0..<inFlight {
+                let share = count / inFlight + (worker < count % inFlight ? 1 : 0)
+                group.addTask {
+                    var good = 0
+                    for _ in 0..<share {
+                        guard
+                            let response = try? await client.execute(
+                                HTTPClientRequest(url: url), timeout: .seconds(30)),
+                            let body = try? await response.body.collect(upTo: 1 << 20),
+                            (try? JSONDecoder().decode(Record.self, from: body)) != nil
+                        else { continue }
+                        good += 1
+                    }
+                    return good
+                }
+            }
+            var total = 0
+            for await good in group { total += good }
+            return total
+        }
+        box.set(total)
+        done.signal()
+    }
+    done.wait()
+    decoded = box.get()
+    try? client.syncShutdown()
 default:
     let switches = arguments.count > 5 ? arguments[5].split(separator: ",").map(String.init) : []
     var configuration = SessionConfiguration()
