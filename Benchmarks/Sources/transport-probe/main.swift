@@ -40,35 +40,12 @@ case "c":
     satchel_bench_curl_loop_destroy(loop)
 case "ahc":
     let client = HTTPClient(eventLoopGroupProvider: .singleton)
-    let done = DispatchSemaphore(value: 0)
-    let box = Box()
-    Task.detached {
-        let total = await withTaskGroup(of: Int.self) { group in
-            for worker in 0..<inFlight {
-                let share = count / inFlight + (worker < count % inFlight ? 1 : 0)
-                group.addTask {
-                    var good = 0
-                    for _ in 0..<share {
-                        guard
-                            let response = try? await client.execute(
-                                HTTPClientRequest(url: url), timeout: .seconds(30)),
-                            let body = try? await response.body.collect(upTo: 1 << 20),
-                            (try? JSONDecoder().decode(Record.self, from: body)) != nil
-                        else { continue }
-                        good += 1
-                    }
-                    return good
-                }
-            }
-            var total = 0
-            for await good in group { total += good }
-            return total
-        }
-        box.set(total)
-        done.signal()
+    decoded = runConcurrently(count: count, inFlight: inFlight) {
+        guard let response = try? await client.execute(HTTPClientRequest(url: url), timeout: .seconds(30)),
+            let body = try? await response.body.collect(upTo: 1 << 20)
+        else { return false }
+        return (try? JSONDecoder().decode(Record.self, from: body)) != nil
     }
-    done.wait()
-    decoded = box.get()
     try? client.syncShutdown()
 default:
     let switches = arguments.count > 5 ? arguments[5].split(separator: ",").map(String.init) : []
@@ -76,36 +53,15 @@ default:
     configuration.handlesCookies = !switches.contains("nocookies")
     configuration.acceptsCompressedResponses = !switches.contains("nocompress")
     let session = try Session(configuration: configuration)
-    // shortaccept: a one-type Accept instead of the registry's list of every decodable type.
+    // shortaccept: a one-type Accept instead of the registry's short list.
     let headers: HTTPFields = switches.contains("shortaccept") ? [.accept: "application/json"] : [:]
-    let done = DispatchSemaphore(value: 0)
-    let box = Box()
-    Task.detached {
-        let total = await withTaskGroup(of: Int.self) { group in
-            for worker in 0..<inFlight {
-                let share = count / inFlight + (worker < count % inFlight ? 1 : 0)
-                group.addTask {
-                    var good = 0
-                    for _ in 0..<share {
-                        let result = try? await session.get(url, headers: headers)
-                        if switches.contains("typed") {
-                            if (try? result?.decode(Record.self)) != nil { good += 1 }
-                        } else if result?.response?.status.code == 200, case .object? = result?.value {
-                            good += 1
-                        }
-                    }
-                    return good
-                }
-            }
-            var total = 0
-            for await good in group { total += good }
-            return total
-        }
-        box.set(total)
-        done.signal()
+    let typed = switches.contains("typed")
+    decoded = runConcurrently(count: count, inFlight: inFlight) {
+        let result = try? await session.get(url, headers: headers)
+        if typed { return (try? result?.decode(Record.self)) != nil }
+        guard result?.response?.status.code == 200, case .object? = result?.value else { return false }
+        return true
     }
-    done.wait()
-    decoded = box.get()
     session.invalidateAndCancel()
 }
 let elapsed = ContinuousClock.now - started
@@ -134,4 +90,30 @@ struct Record: Decodable {
     var owner: Owner
     var items: [Item]
     var updated_at: String
+}
+
+/// Runs `request` `count` times from `inFlight` tasks at once and blocks until all are done;
+/// returns how many succeeded.
+func runConcurrently(count: Int, inFlight: Int, _ request: @escaping @Sendable () async -> Bool) -> Int {
+    let done = DispatchSemaphore(value: 0)
+    let box = Box()
+    Task.detached {
+        let total = await withTaskGroup(of: Int.self) { group in
+            for worker in 0..<inFlight {
+                let share = count / inFlight + (worker < count % inFlight ? 1 : 0)
+                group.addTask {
+                    var good = 0
+                    for _ in 0..<share where await request() { good += 1 }
+                    return good
+                }
+            }
+            var total = 0
+            for await good in group { total += good }
+            return total
+        }
+        box.set(total)
+        done.signal()
+    }
+    done.wait()
+    return box.get()
 }
