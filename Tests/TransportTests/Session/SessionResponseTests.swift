@@ -99,6 +99,13 @@ struct SessionResponseTests {
         #expect(response.serializerName == "counted")
         #expect(response.error == nil)
         #expect(counting.counts.values.withLock { $0 } == 1)
+        // Copies read from many tasks at once: the Value is still built once.
+        let shared = try await loopback.get("typed-as", parameters: ["type": "application/x-counted"])
+        await withTaskGroup(of: Value?.self) { group in
+            for _ in 0..<16 { group.addTask { shared.value } }
+            for await value in group { #expect(value?["sniff"] == "me") }
+        }
+        #expect(counting.counts.values.withLock { $0 } == 2)
         // A body that fails validation is decoded at once, to travel with the error.
         let refused = await loopback.response(
             for: SessionRequest(.get, "typed-as", parameters: ["type": "application/x-unknown", "body": "?"]))
