@@ -1,3 +1,5 @@
+import Glibc
+
 /// Times contenders side by side: warms each up, then runs them in interleaved rounds (A, B, A,
 /// B, …) so drift in the machine's speed touches every contender alike, and reports each one's
 /// median.
@@ -35,16 +37,33 @@ struct Sampler: Sendable {
         }
 
         var durations = contenders.map { _ in [Duration]() }
+        var cpuTimes = contenders.map { _ in [Duration]() }
         let rounds = counts.max() ?? 0
         for round in 0..<rounds {
             for (index, work) in contenders.enumerated() where round < counts[index] {
+                let cpuStart = Self.processorTime()
                 let start = clock.now
                 blackHole(try work())
                 let end = clock.now
                 durations[index].append(end - start)
+                cpuTimes[index].append(Self.processorTime() - cpuStart)
             }
         }
-        return durations.map { Samples(durations: $0) }
+        return zip(durations, cpuTimes).map { Samples(durations: $0, cpuTimes: $1) }
+    }
+
+    /// The processor time (user and system) this process and its waited-for children have used:
+    /// every thread of an in-process client, and the curl command run as a child.
+    static func processorTime() -> Duration {
+        var total = Duration.zero
+        for who in [RUSAGE_SELF, RUSAGE_CHILDREN] {
+            var usage = rusage()
+            getrusage(who.rawValue, &usage)
+            for time in [usage.ru_utime, usage.ru_stime] {
+                total += .seconds(Int64(time.tv_sec)) + .microseconds(Int64(time.tv_usec))
+            }
+        }
+        return total
     }
 
     private func runCount(for oneRun: Duration) -> Int {

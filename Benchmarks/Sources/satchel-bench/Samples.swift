@@ -5,6 +5,15 @@ struct Samples: Sendable {
     /// The peak resident set size of the process the runs were timed in, when the contender ran
     /// alone in one (``IsolatedContender``); `nil` otherwise.
     var peakResidentBytes: Int? = nil
+    /// The processor time (user and system, this process and its children) of each run, when
+    /// ``Sampler`` measured it.
+    var cpuTimes: [Duration] = []
+
+    /// The median run's processor time; `nil` when it was not measured.
+    var medianCPU: Duration? {
+        guard !cpuTimes.isEmpty else { return nil }
+        return cpuTimes.sorted()[cpuTimes.count / 2]
+    }
 
     /// The median run (the mean of the middle two for an even count).
     var median: Duration {

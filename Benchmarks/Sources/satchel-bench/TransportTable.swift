@@ -37,6 +37,19 @@ struct TransportTable: Sendable {
         unit == "MB/s" ? samples.megabytesPerSecond(bytes: amount) : Double(amount) / samples.median.seconds
     }
 
+    /// The processor-time column's heading: per request, or per run for the MB/s tables.
+    private var cpuHeading: String {
+        unit == "MB/s" ? "CPU per run, Satchel / peer (ms)" : "CPU per request, Satchel / peer (µs)"
+    }
+
+    /// The median run's processor time (this process and its children; not the server's), per
+    /// request or per run.
+    private func cpu(_ samples: Samples?, amount: Int) -> String {
+        guard let cpu = samples?.medianCPU else { return "—" }
+        return unit == "MB/s"
+            ? Format.fixed(cpu.seconds * 1e3, digits: 0) : Format.fixed(cpu.seconds * 1e6 / Double(amount), digits: 0)
+    }
+
     /// The table as Markdown: a heading, Satchel's call, and one row per peer.
     var markdown: String {
         var lines = [
@@ -44,8 +57,8 @@ struct TransportTable: Sendable {
             "",
             "Satchel: `\(satchelCall)`.",
             "",
-            "| peer | peer call | Satchel \(unit) | peer \(unit) | Satchel/peer | target | runs |",
-            "|---|---|---:|---:|---:|---|---:|",
+            "| peer | peer call | Satchel \(unit) | peer \(unit) | Satchel/peer | target | runs | \(cpuHeading) |",
+            "|---|---|---:|---:|---:|---|---:|---:|",
         ]
         for row in rows {
             let satchelRate = row.satchel.map { Format.fixed(rate($0, amount: row.amount), digits: 0) } ?? "—"
@@ -57,7 +70,8 @@ struct TransportTable: Sendable {
             }
             lines.append(
                 "| \(row.peerName) | `\(row.peerCall)` | \(satchelRate) | \(Format.fixed(rate(row.peer, amount: row.amount), digits: 0)) "
-                    + "| \(ratio) | \(target) | \(row.satchel?.count ?? 0)/\(row.peer.count) |")
+                    + "| \(ratio) | \(target) | \(row.satchel?.count ?? 0)/\(row.peer.count) "
+                    + "| \(cpu(row.satchel, amount: row.amount)) / \(cpu(row.peer, amount: row.amount)) |")
         }
         return lines.joined(separator: "\n")
     }
