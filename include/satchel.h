@@ -684,7 +684,8 @@ SATCHEL_API satchel_status satchel_request_set_progress(satchel_request *request
 ** callback. The two are exclusive; setting one replaces the other, NULL removes it. */
 
 /* Download flags. */
-#define SATCHEL_DOWNLOAD_RESUME 1u  /* continue a partial download of the same resource */
+#define SATCHEL_DOWNLOAD_RESUME 1u   /* continue a partial download of the same resource */
+#define SATCHEL_DOWNLOAD_NO_SYNC 2u  /* do not flush the file to the disk before the rename */
 
 /* Saves the body to the file at `path` (copied, NUL-terminated), as curl -o does but safely:
 ** the bytes go to `path`.part and the file is renamed to `path` only once complete, so `path`
@@ -692,8 +693,11 @@ SATCHEL_API satchel_status satchel_request_set_progress(satchel_request *request
 ** by an interrupted download (error, cancel, crash) is continued: the request carries
 ** `Range: bytes=N-` and `If-Range` (the strong ETag or Last-Modified of the first response);
 ** a 206 that continues at byte N is appended, a 200 (the resource changed) starts over.
-** Without the flag, a partial file is discarded. An unacceptable status saves nothing (its
-** body is the response's body); satchel_response_download tells what was saved. */
+** Without the flag, a partial file is discarded. The file is flushed to the disk (fsync)
+** before the rename and its folder after it, so a download that finished survives a power
+** loss; SATCHEL_DOWNLOAD_NO_SYNC skips both, for files that can be fetched again. An
+** unacceptable status saves nothing (its body is the response's body);
+** satchel_response_download tells what was saved. */
 SATCHEL_API satchel_status satchel_request_set_destination(satchel_request *request, const char *path, unsigned flags);
 
 /* What a data callback returns. */

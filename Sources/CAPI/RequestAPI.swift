@@ -108,11 +108,12 @@ public func satchel_request_set_destination(
             handle.destination = .memory
             return
         }
-        guard flags & ~UInt32(SATCHEL_DOWNLOAD_RESUME) == 0 else {
+        guard flags & ~UInt32(SATCHEL_DOWNLOAD_RESUME | SATCHEL_DOWNLOAD_NO_SYNC) == 0 else {
             throw SatchelError(.invalidArgument, "flags: \(flags) has bits that are not SATCHEL_DOWNLOAD_* flags")
         }
         handle.destination = .file(
-            path: try Arguments.path(path, "path"), resume: flags & UInt32(SATCHEL_DOWNLOAD_RESUME) != 0)
+            path: try Arguments.path(path, "path"), resume: flags & UInt32(SATCHEL_DOWNLOAD_RESUME) != 0,
+            durability: flags & UInt32(SATCHEL_DOWNLOAD_NO_SYNC) != 0 ? .none : .synced)
     }
 }
 

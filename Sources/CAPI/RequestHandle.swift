@@ -25,7 +25,7 @@ final class RequestHandle: CHandle {
         /// Kept and decoded (the default).
         case memory
         /// Saved to a file, continuing a partial download when `resume` is set.
-        case file(path: String, resume: Bool)
+        case file(path: String, resume: Bool, durability: DownloadDurability)
         /// Delivered to a C callback as it arrives.
         case callback(DataCallback)
     }

@@ -96,8 +96,8 @@ final class TaskHandle: Sendable, CHandle {
         switch destination {
         case .memory:
             return Outcome(response: await session.task(for: request).response)
-        case .file(let path, let resume):
-            let result = await session.downloadResponse(for: request, to: path, resume: resume)
+        case .file(let path, let resume, let durability):
+            let result = await session.downloadResponse(for: request, to: path, resume: resume, durability: durability)
             let saved = result.error == nil ? (result.fileSize, result.resumedFrom) : nil
             return Outcome(
                 response: DataResponse(

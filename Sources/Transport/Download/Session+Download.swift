@@ -15,26 +15,29 @@ extension Session {
     ///
     /// - Parameters:
     ///   - resume: Continue a partial download when possible; when `false`, start over.
+    ///   - durability: Whether the file is flushed to the disk before it is renamed into place;
+    ///     `nil` for the configuration's ``SessionConfiguration/downloadDurability``.
     ///   - progress: Byte counts including the bytes already on disk.
     /// - Throws: ``SatchelError``: transport failures, an unacceptable status (nothing is
     ///   written), file errors.
     public func download(
         _ url: String, to destination: String, parameters: Value? = nil, headers: HTTPFields = [:], resume: Bool = true,
-        progress: (@Sendable (TransferProgress) -> Void)? = nil
+        durability: DownloadDurability? = nil, progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(SatchelError) -> DownloadResponse {
         var request = SessionRequest(.get, url, parameters: parameters, headers: headers)
         request.progress = progress
-        let result = await downloadResponse(for: request, to: destination, resume: resume)
+        let result = await downloadResponse(for: request, to: destination, resume: resume, durability: durability)
         if let error = result.error { throw error }
         return result
     }
 
     /// Sends `request` and saves its body to the file `destination`, as
-    /// ``download(_:to:parameters:headers:resume:progress:)`` does; never throws — failures are in
-    /// ``DownloadResponse/error`` (the form the C ABI uses).
+    /// ``download(_:to:parameters:headers:resume:durability:progress:)`` does; never throws —
+    /// failures are in ``DownloadResponse/error`` (the form the C ABI uses).
     public func downloadResponse(
-        for request: SessionRequest, to destination: String, resume: Bool = true
+        for request: SessionRequest, to destination: String, resume: Bool = true, durability: DownloadDurability? = nil
     ) async -> DownloadResponse {
+        let durability = durability ?? configuration.downloadDurability
         var request = request
         let resolved = (try? ResolvedURL(request.url, relativeTo: baseURL))?.absolute ?? request.url
         if !resume { ResumeData.discard(for: destination) }
@@ -54,7 +57,8 @@ extension Session {
                 request.headers[.range] = nil
                 request.headers[.ifRange] = nil
             }
-            var result = await download(request, from: resolved, to: destination, offset: offset)
+            var result = await download(
+                request, from: resolved, to: destination, offset: offset, durability: durability)
             if offset > 0, result.response?.status.code == 416, !restarted {
                 // The bytes on disk do not fit the resource any more: start over, once.
                 ResumeData.discard(for: destination)
@@ -83,7 +87,8 @@ extension Session {
     }
 
     private func download(
-        _ request: SessionRequest, from resolved: String, to destination: String, offset: Int64
+        _ request: SessionRequest, from resolved: String, to destination: String, offset: Int64,
+        durability: DownloadDurability
     ) async -> DownloadResponse {
         let cancellation = TransferCancellation(engine: engine)
         let validation = request.validation ?? registry.validation
@@ -91,7 +96,7 @@ extension Session {
             isFinal in
             DownloadSink(
                 destination: destination, url: resolved, requestedOffset: offset,
-                durability: configuration.downloadDurability, isFinal: isFinal)
+                durability: durability, isFinal: isFinal)
         }
         let sink = attempt.sink as? DownloadSink
         var result = DownloadResponse(

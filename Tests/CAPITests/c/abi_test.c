@@ -1000,6 +1000,7 @@ static void test_downloads(const char *base) {
 
     /* Interrupted (the progress callback cancels): the partial file stays, the file is not there. */
     OK(satchel_request_create(&request, "GET", 3, url, SATCHEL_NTS));
+    CHECK_STATUS(satchel_request_set_destination(request, destination, 4), SATCHEL_E_INVALID_ARGUMENT);
     CHECK_STATUS(satchel_request_set_destination(request, destination, 8), SATCHEL_E_INVALID_ARGUMENT);
     OK(satchel_request_set_destination(request, destination, SATCHEL_DOWNLOAD_RESUME));
     OK(satchel_request_set_progress(request, cancel_after_200_bytes, NULL));
@@ -1025,13 +1026,14 @@ static void test_downloads(const char *base) {
     }
     satchel_request_free(request);
 
-    /* Without RESUME, a partial file is discarded and the download starts over. */
+    /* Without RESUME, a partial file is discarded and the download starts over; NO_SYNC (no
+    ** flush before the rename) saves the same file. */
     {
         FILE *stale = fopen(partial, "wb");
         if (stale) { fputs("stale", stale); fclose(stale); }
         sprintf(url, "%s/range/300", base);
         OK(satchel_request_create(&request, "GET", 3, url, SATCHEL_NTS));
-        OK(satchel_request_set_destination(request, destination, 0));
+        OK(satchel_request_set_destination(request, destination, SATCHEL_DOWNLOAD_NO_SYNC));
         OK(satchel_session_send(&response, session, request));
         OK(satchel_response_download(&size, &resumed, response));
         CHECK(size == 300 && resumed == 0);

@@ -170,7 +170,7 @@ def test_download_is_saved_whole_and_resumes_after_a_cancel(base_url, tmp_path):
         done = session.download("file?slow", target)
         assert done.response.status == 206 and done.resumed_from == on_disk and done.size == len(FILE)
         assert target.read_bytes() == FILE and not partial.exists()
-        again = session.download("file", target, resume=False)
+        again = session.download("file", target, resume=False, sync=False)
         assert again.response.status == 200 and again.resumed_from == 0 and target.read_bytes() == FILE
         with pytest.raises(satchel.SatchelError) as missing:
             session.download("missing", tmp_path / "missing.bin")

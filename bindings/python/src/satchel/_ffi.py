@@ -202,6 +202,7 @@ class ReachabilityInfo(ctypes.Structure):
 
 DATA_CONTINUE, DATA_PAUSE, DATA_CANCEL = 0, 1, 2
 DOWNLOAD_RESUME = 1
+DOWNLOAD_NO_SYNC = 2
 DATA = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t)
 COMPLETION = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_char_p, Handle)
 EVENT = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.POINTER(Event))

@@ -183,16 +183,19 @@ class Session:
             response, _ = request.send(check_status)
             return response
 
-    def download(self, url: str, to: Union[str, "os.PathLike[str]"], *, resume: bool = True, params: Any = None,
-                 headers: Optional[Dict[str, str]] = None, progress: Optional[Progress] = None) -> Download:
+    def download(self, url: str, to: Union[str, "os.PathLike[str]"], *, resume: bool = True, sync: bool = True,
+                 params: Any = None, headers: Optional[Dict[str, str]] = None,
+                 progress: Optional[Progress] = None) -> Download:
         """GETs ``url`` into the file ``to``, safely: the bytes go to ``to.part``, renamed to
         ``to`` only once complete. With ``resume``, a partial file left by an interrupted
         download (error, cancel, crash) is continued with a ``Range`` request, as
-        AFNetworking's resume data does; a status outside 200–299 saves nothing."""
+        AFNetworking's resume data does; a status outside 200–299 saves nothing. With ``sync``
+        (the default) the file is flushed to the disk before the rename and its folder after,
+        so a finished download survives a power loss; ``sync=False`` skips both."""
         path = os.fspath(to)
+        flags = (_ffi.DOWNLOAD_RESUME if resume else 0) | (0 if sync else _ffi.DOWNLOAD_NO_SYNC)
         with _Request(self, "GET", url, params, "form", None, None, headers, progress) as request:
-            check(lib.satchel_request_set_destination(request.handle, os.fsencode(path),
-                                                      _ffi.DOWNLOAD_RESUME if resume else 0), "set_destination")
+            check(lib.satchel_request_set_destination(request.handle, os.fsencode(path), flags), "set_destination")
             response, handle_info = request.send(True)
         size, resumed = handle_info or (0, 0)
         return Download(response, path, size, resumed)
