@@ -4,10 +4,12 @@ import Foundation
 /// measured per client in a fresh process (`satchel-bench --contender NAME --input array.json`,
 /// the server from `SATCHEL_BENCH_SERVER`): so that no client inherits another's heap.
 ///
-/// The child warms its client up (two GETs: the connection, the caches, the decoder's first
-/// allocations), reads its resident set size (`VmRSS`, the idle level), resets the kernel's
-/// high-water mark (`5` into `/proc/self/clear_refs`), runs one GET and decode, and reports the
-/// high-water mark (`VmHWM`) above the idle level.
+/// The child warms its client up with a small GET (`small.json`: the connection, the code paths,
+/// the decoder's first allocations), reads its resident set size (`VmRSS`, the idle level),
+/// resets the kernel's high-water mark (`5` into `/proc/self/clear_refs`), runs one GET and
+/// decode of the array, and reports the high-water mark (`VmHWM`) above the idle level. (Warming
+/// up with the array itself hid whatever a client keeps pooled from it: AHC's buffers measured
+/// 0.2–3.5 MB from run to run that way.)
 enum TransportMemoryContender: String, CaseIterable, Sendable {
     case satchel = "transport-memory-satchel"
     case ahc = "transport-memory-ahc"
@@ -38,7 +40,7 @@ enum TransportMemoryContender: String, CaseIterable, Sendable {
             case .ahc: AsyncHTTPClientClient(server: server)
             case .foundation: URLSessionClient(server: server, maximumConnections: 1)
             }
-        _ = try client.getArray(name, count: 2)
+        _ = try client.firstRecord("small.json")
         guard let idle = Self.status("VmRSS:"),
             (try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)) != nil
         else { throw BenchmarkFailure.guardFailed("cannot read or reset this process's resident memory") }
@@ -116,8 +118,8 @@ struct TransportMemoryTable: Sendable {
         var lines = [
             "### Peak memory above idle: one GET of the \(Format.size(bodyBytes)) JSON array into `[Model]`",
             "",
-            "Each client in a fresh process, warmed up by two GETs; `VmHWM` after one more GET and decode, minus "
-                + "`VmRSS` before it (the high-water mark reset through `/proc/self/clear_refs`); median of "
+            "Each client in a fresh process, warmed up by a GET of `small.json`; `VmHWM` after a GET and decode of "
+                + "the array, minus `VmRSS` before it (the high-water mark reset through `/proc/self/clear_refs`); median of "
                 + "\(TransportMemoryContender.rounds) processes each.",
             "",
             "| client | peak above idle |",
