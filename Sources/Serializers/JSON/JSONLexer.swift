@@ -329,15 +329,15 @@ struct JSONLexer {
                             "lone surrogate \\u\(Self.hex4(highSurrogate)): the next escape \\u\(Self.hex4(codeUnit)) is not a low surrogate",
                             at: highSurrogateOffset)
                     }
-                    let scalar = 0x10000 + ((highSurrogate & 0x3FF) << 10) + (codeUnit & 0x3FF)
+                    let scalar = JSONTape.scalar(high: highSurrogate, low: codeUnit)
                     highSurrogate = 0
                     if scalar & 0xF800 == 0xD800 {
                         // json-c 0.16 takes a decoded scalar whose low 16 bits look like a
                         // surrogate (U+1D800–U+1DFFF, U+2D800–U+2DFFF, …) for one and writes
                         // U+FFFD: hand it the scalar's UTF-8 bytes instead of the escape pair.
-                        try releaseHeld(
-                            in: chunk, upTo: index, runStart: &runStart, replacement: Self.utf8(of: scalar),
-                            emit: emit)
+                        var bytes: [UInt8] = []
+                        JSONTape.appendUTF8(of: scalar, to: &bytes)
+                        try releaseHeld(in: chunk, upTo: index, runStart: &runStart, replacement: bytes, emit: emit)
                         continue
                     }
                 } else if (0xD800...0xDBFF).contains(codeUnit) {
@@ -631,14 +631,6 @@ struct JSONLexer {
             try heldBytes.withUnsafeBufferPointer { try emit($0) }
             heldBytes.removeAll(keepingCapacity: true)
         }
-    }
-
-    /// The UTF-8 bytes of a supplementary-plane scalar (U+10000–U+10FFFF).
-    static func utf8(of scalar: UInt32) -> [UInt8] {
-        [
-            UInt8(0xF0 | scalar >> 18), UInt8(0x80 | (scalar >> 12) & 0x3F), UInt8(0x80 | (scalar >> 6) & 0x3F),
-            UInt8(0x80 | scalar & 0x3F),
-        ]
     }
 
     /// Whether any of the eight bytes is a quote, a backslash, a control byte or non-ASCII.

@@ -35,6 +35,17 @@ struct JSONTape: Sendable {
     /// ``Entry/flags`` of a number: an integer outside both 64-bit ranges.
     static let big: UInt8 = 2
 
+    /// The scalar a surrogate pair of `\u` escapes stands for.
+    static func scalar(high: UInt32, low: UInt32) -> UInt32 {
+        0x10000 + ((high & 0x3FF) << 10) + (low & 0x3FF)
+    }
+
+    /// Appends the UTF-8 bytes of the scalar an escape stands for (the scanner and the lexer
+    /// refuse lone surrogates, so it always is one).
+    static func appendUTF8(of scalar: UInt32, to output: inout [UInt8]) {
+        UTF8.encode(Unicode.Scalar(scalar) ?? "\u{FFFD}") { output.append($0) }
+    }
+
     /// The UTF-16 code unit of the four hexadecimal digits of a `\u` escape at `offset`, or `nil`
     /// when there are not four of them there.
     static func codeUnit(_ text: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt32? {

@@ -149,12 +149,10 @@ final class JSONTapeDocument {
                 var scalar = hex4(raw, index)
                 index += 4
                 if (0xD800...0xDBFF).contains(scalar) {
-                    let low = hex4(raw, index + 2)
+                    scalar = JSONTape.scalar(high: scalar, low: hex4(raw, index + 2))
                     index += 6
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                 }
-                // The scanner refused lone surrogates, so every scalar is valid.
-                output.append(contentsOf: String(Character(Unicode.Scalar(scalar)!)).utf8)
+                JSONTape.appendUTF8(of: scalar, to: &output)
             default: output.append(escape)
             }
         }

@@ -41,9 +41,7 @@ public struct XMLDocumentResponseSerializer: TypedResponseSerializer {
         _ type: T.Type, from body: [UInt8], contentType: MediaType?, limits: Limits
     ) throws -> T? {
         if BlankBody.isBlank(body, ignoringWhiteSpace: true) { return nil }
-        var decoder = XMLModelDecoder()
-        decoder.limits = limits
-        return try decoder.decode(type, from: body, encoding: contentType?.charset)
+        return try Self.modelDecoder(limits).decode(type, from: body, encoding: contentType?.charset)
     }
 
     /// Decodes the document a value holds (a body parsed as it arrived) into `T` with
@@ -55,9 +53,14 @@ public struct XMLDocumentResponseSerializer: TypedResponseSerializer {
             throw SatchelError(
                 .typeMismatch, "expected an XML document to decode \(T.self) from, found \(value.kindName)")
         }
+        return try Self.modelDecoder(limits).decode(type, from: document)
+    }
+
+    /// XMLCoder's mapping under `limits`, for the bytes and for a parsed document alike.
+    private static func modelDecoder(_ limits: Limits) -> XMLModelDecoder {
         var decoder = XMLModelDecoder()
         decoder.limits = limits
-        return try decoder.decode(type, from: document)
+        return decoder
     }
 
     /// A decoder that feeds libxml2's push parser as the body arrives.

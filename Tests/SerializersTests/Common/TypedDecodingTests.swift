@@ -115,6 +115,10 @@ struct TypedDecodingTests {
             try xml.decode(Record.self, from: ["id": 7] as Value, limits: .default)
         }
         #expect(refused.code == .typeMismatch && refused.message.contains("XML document"))
+        let notParts = try #require(throws: SatchelError.self) {
+            try MultipartResponseSerializer().decode(Record.self, from: .string("x"), limits: .default)
+        }
+        #expect(notParts.code == .typeMismatch && notParts.message.contains("multipart parts"))
     }
 
     @Test("errors: key path, status, content type, no value; each carries the response")

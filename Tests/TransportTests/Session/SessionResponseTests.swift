@@ -175,6 +175,11 @@ struct SessionResponseTests {
         #expect(large.body.isEmpty, "decoded as it arrived")
         let entries = try large.decode(Catalog.self).entry
         #expect(entries.count == 30_000 && entries.allSatisfy { $0 == Catalog.Entry(id: 4, name: "four") })
+        // A model the document does not fit: the XML mapping's error, with its key path and the response.
+        struct Misfit: Decodable { var entry: [Int] }
+        let misfit = try #require(throws: SatchelError.self) { try large.decode(Misfit.self) }
+        #expect(misfit.code == .typeMismatch && misfit.keyPath?.hasPrefix("$.entry") == true, "\(misfit)")
+        #expect(misfit.response?.status.code == 200)
         let small = try await catalog(repeat: 2)
         #expect(!small.body.isEmpty)
         #expect(

@@ -87,6 +87,14 @@ import Testing
         #expect(bytes.count == 3_000_000 && bytes.indices.allSatisfy { bytes[$0] == TestServers.largeByte(at: $0) })
     }
 
+    @Test func anUnknownDurabilityIsAUsageError() throws {
+        let result = try CommandRunner.run([
+            "request", "GET", "http://127.0.0.1:1/x", "--download", "--durability", "fsync",
+        ])
+        #expect(result.status == 64, "\(result.errorOutput)")
+        #expect(result.errorOutput.contains("--durability") && result.errorOutput.contains("synced"))
+    }
+
     /// The system calls of a download under `strace`: with `synced` the partial file is flushed
     /// before it is renamed into place and the folder after; with `none` nothing is flushed.
     @Test(arguments: ["synced", "none"])
