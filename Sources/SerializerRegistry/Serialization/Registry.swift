@@ -31,12 +31,12 @@ public final class Registry: Sendable {
     struct State {
         var responseEntries: [ResponseEntry] = [] {
             didSet {
-                acceptHeader = nil
+                acceptField = nil
                 chosenEntries.removeAll()
             }
         }
-        /// ``Registry/acceptHeader``, kept until the response serializers change.
-        var acceptHeader: String?
+        /// ``Registry/acceptField``, kept until the response serializers change.
+        var acceptField: HTTPField?
         /// The entry ``Registry/responseEntry(for:)`` chose per Content-Type, kept until the
         /// response serializers change (a response's look-up walked every range of every
         /// serializer: about 20 000 instructions per request).
@@ -232,12 +232,16 @@ public final class Registry: Sendable {
     ///
     /// - Complexity: O(1) after the first call; computed again after a response serializer is
     ///   registered or unregistered.
-    public var acceptHeader: String {
+    public var acceptHeader: String { acceptField.value }
+
+    /// ``acceptHeader`` as a field, made (and its value checked) once: a session adds it to
+    /// every request that names no `Accept`.
+    package var acceptField: HTTPField {
         state.withLock { state in
-            if let cached = state.acceptHeader { return cached }
-            let header = Self.acceptHeader(for: state.responseEntries)
-            state.acceptHeader = header
-            return header
+            if let cached = state.acceptField { return cached }
+            let field = HTTPField(name: .accept, value: Self.acceptHeader(for: state.responseEntries))
+            state.acceptField = field
+            return field
         }
     }
 

@@ -54,7 +54,7 @@ extension RequestSerializer {
         applyDefaultHeaders(to: &request)
         guard let parameters else { return SerializedRequest(request: request, body: nil) }
         let body = try encodeBody(parameters)
-        if request.headerFields[.contentType] == nil {
+        if !request.headerFields.contains(.contentType) {
             request.headerFields[.contentType] = contentType.description
         }
         return SerializedRequest(request: request, body: body)
@@ -68,7 +68,7 @@ extension RequestSerializer {
 
     /// Sets each of ``headers`` that `request` does not already have.
     public func applyDefaultHeaders(to request: inout HTTPRequest) {
-        for field in headers where request.headerFields[field.name] == nil {
+        for field in headers where !request.headerFields.contains(field.name) {
             request.headerFields.append(field)
         }
     }

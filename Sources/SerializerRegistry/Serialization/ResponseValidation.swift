@@ -113,7 +113,7 @@ extension HTTPResponse {
     /// - Throws: ``SatchelError/Code/invalidMediaType`` when present but malformed.
     public var contentType: MediaType? {
         get throws(SatchelError) {
-            guard let text = headerFields[.contentType] else { return nil }
+            guard let text = headerFields.combinedValue(.contentType) else { return nil }
             return try MediaType(parsing: text)
         }
     }

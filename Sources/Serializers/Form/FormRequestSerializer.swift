@@ -97,7 +97,7 @@ public struct FormRequestSerializer: QueryStringSerializer {
             }
             return SerializedRequest(request: request, body: nil)
         }
-        if request.headerFields[.contentType] == nil {
+        if !request.headerFields.contains(.contentType) {
             request.headerFields[.contentType] = contentType.description
         }
         return SerializedRequest(request: request, body: Array(query.utf8))

@@ -5,6 +5,9 @@ import SerializerRegistry
 final class EasyHandle {
     /// The `CURL *`.
     let raw: UnsafeMutableRawPointer
+    /// What the handle's options were last set for, when the next attempt with the same
+    /// ``Transfer/SharedOptions`` may keep them; `nil` when they must be reset first.
+    var sharedOptions: Transfer.SharedOptions?
 
     /// Makes a handle, or `nil` when libcurl cannot allocate one.
     init?() {
@@ -18,6 +21,7 @@ final class EasyHandle {
     /// Clears every option so the handle can carry another transfer (connections stay cached
     /// in the multi handle).
     func reset() {
+        sharedOptions = nil
         // libcurl 7.88 (Debian 12) leaks the CURLOPT_COOKIEFILE list on curl_easy_reset
         // (curl/curl#10694, fixed in 8.0 by #10709); clearing the option first frees it. The
         // cookies themselves live in the session's share handle and stay.

@@ -34,7 +34,7 @@ final class MemorySink: ResponseSink {
         body = []
         reader = nil
         readerSerializerName = nil
-        let declared = response.headerFields[.contentLength].flatMap { Int64($0) }
+        let declared = response.headerFields.combinedValue(.contentLength).flatMap { Int64($0) }
         if declared.map({ $0 > Self.incrementalThreshold }) ?? true, let chosen = readerFactory?(response) {
             reader = chosen.reader
             readerSerializerName = chosen.serializerName

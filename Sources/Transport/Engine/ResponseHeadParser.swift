@@ -28,7 +28,7 @@ struct ResponseHeadParser {
             guard let status else { return nil }
             if (100..<200).contains(status.code) {
                 self.status = nil
-                fields = HTTPFields()
+                fields.removeAll(keepingCapacity: true)
                 return nil
             }
             try Self.checkContentLength(fields)
@@ -37,10 +37,12 @@ struct ResponseHeadParser {
         }
         if status == nil {
             (status, version) = try Self.statusLine(bytes, end)
+            fields.reserveCapacity(16)
             return nil
         }
         guard let colon = bytes[0..<end].firstIndex(of: UInt8(ascii: ":")),
-            let name = HTTPField.Name(Self.string(bytes, 0, colon))
+            let name = Self.commonName(UnsafeBufferPointer(rebasing: bytes[0..<colon]))
+                ?? HTTPField.Name(Self.string(bytes, 0, colon))
         else {
             return nil  // a malformed field line is dropped, as libcurl's own parser would keep going
         }
@@ -55,7 +57,7 @@ struct ResponseHeadParser {
     /// framing is invalid, and the response must be discarded (RFC 9112 §6.3). libcurl would use
     /// the last value, so two readers could see two different bodies.
     private static func checkContentLength(_ fields: HTTPFields) throws(SatchelError) {
-        let declared = fields[values: .contentLength]
+        let declared = fields.compactMap { $0.name == .contentLength ? $0.value : nil }
         if declared.count < 2, declared.first?.utf8.contains(UInt8(ascii: ",")) != true { return }
         let values = declared.flatMap { $0.split(separator: ",") }
             .map { trimmingOptionalWhitespace($0) }
@@ -64,6 +66,29 @@ struct ResponseHeadParser {
             .networkFailure,
             "the response has conflicting Content-Length values (\(values.joined(separator: ", "))); its framing is invalid (RFC 9112 §6.3)"
         )
+    }
+
+    /// Names sent on most responses, as written in RFC 9110 and in lower case (HTTP/2 and
+    /// some servers), with their bytes.
+    private static let commonNames: [(bytes: [UInt8], name: HTTPField.Name)] = {
+        let names: [HTTPField.Name] = [
+            .contentType, .contentLength, .date, .server, .connection, .lastModified, .eTag, .acceptRanges,
+            .cacheControl, .contentEncoding, .transferEncoding, .vary, .expires, .location, .setCookie,
+        ]
+        return names.flatMap { name in
+            [name.rawName, name.canonicalName].compactMap { HTTPField.Name($0) }.map { (Array($0.rawName.utf8), $0) }
+        }
+    }()
+
+    /// The name of one of ``commonNames`` spelled exactly as `bytes`, without validating and
+    /// lower-casing a new one.
+    private static func commonName(_ bytes: UnsafeBufferPointer<UInt8>) -> HTTPField.Name? {
+        for common in commonNames where common.bytes.count == bytes.count {
+            var index = 0
+            while index < bytes.count, common.bytes[index] == bytes[index] { index += 1 }
+            if index == bytes.count { return common.name }
+        }
+        return nil
     }
 
     /// RFC 9110's OWS around a field value: space or horizontal tab.

@@ -53,6 +53,7 @@ extension Transfer {
         do {
             guard try sink.write(bytes) else {
                 isPaused = true
+                hasPaused = true
                 return Int(CURL_WRITEFUNC_PAUSE)
             }
         } catch {

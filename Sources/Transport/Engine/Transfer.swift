@@ -44,6 +44,8 @@ final class Transfer: @unchecked Sendable {
     /// The first failure a callback saw; it explains libcurl's generic abort code.
     var failure: SatchelError?
     var isPaused = false
+    /// Whether the transfer was ever paused (its handle is reset before another transfer).
+    var hasPaused = false
     var isFinished = false
     var cancelledBeforeStart: SatchelError?
     var lastActivity = ContinuousClock.now

@@ -30,6 +30,9 @@ final class TransferEngine: @unchecked Sendable {
     }
 
     private let queue = Mutex(Queue())
+    /// Callers between taking a place in ``queue`` and returning from `curl_multi_wakeup`: the
+    /// multi handle is cleaned up only once this is back to zero (see ``enqueue(_:)``).
+    private let wakersInFlight = Atomic<Int>(0)
     /// Signalled once the engine thread has released libcurl's handles.
     private let stopped = DispatchSemaphore(value: 0)
     /// The engine thread until a shutdown joins or detaches it (exactly one of them does).
@@ -71,20 +74,28 @@ final class TransferEngine: @unchecked Sendable {
     /// Hands a command to the engine thread and wakes it. After shutdown, a transfer that
     /// would start ends at once with ``SatchelError/Code/cancelled``.
     func enqueue(_ command: Command) {
-        let accepted = queue.withLock { queue -> Bool in
-            guard !queue.isClosed else { return false }
-            let wasEmpty = queue.commands.isEmpty
-            queue.commands.append(command)
-            if case .shutdown = command { queue.isClosed = true }
+        let outcome = queue.withLock { queue -> (accepted: Bool, wakes: Bool) in
+            guard !queue.isClosed else { return (false, false) }
             // A queue that already held commands was woken for them and the engine has not
             // taken them yet: the pending wakeup makes its next poll return, and it takes the
             // whole batch, this command included (one write to libcurl's wakeup pipe per
-            // batch instead of per command). Woken under the lock: the engine takes its batch
-            // under the same lock, so the multi handle cannot be cleaned up before this returns.
-            if wasEmpty { curl_multi_wakeup(multi) }
-            return true
+            // batch instead of per command).
+            let wakes = queue.commands.isEmpty
+            queue.commands.append(command)
+            if case .shutdown = command { queue.isClosed = true }
+            // Counted under the lock, before a shutdown can close the queue: the engine waits
+            // for the count to drain before it cleans up the multi handle.
+            if wakes { wakersInFlight.add(1, ordering: .relaxed) }
+            return (true, wakes)
         }
-        if !accepted, case let .start(transfer) = command {
+        if outcome.wakes {
+            // Woken outside the lock: the engine, woken at once, takes its batch under the
+            // lock, and would otherwise wait for this thread to leave the write system call
+            // (spinning, then sleeping in the kernel).
+            curl_multi_wakeup(multi)
+            wakersInFlight.subtract(1, ordering: .releasing)
+        }
+        if !outcome.accepted, case let .start(transfer) = command {
             transfer.abandon(SatchelError(.cancelled, "\(transfer.options.url): the session was shut down"))
         }
     }
@@ -153,14 +164,14 @@ final class TransferEngine: @unchecked Sendable {
                 try transfer.configure(handle, share: share)
             } catch {
                 transfer.abandon(error)
-                return recycle(handle)
+                return recycle(handle, keepingOptions: false)
             }
             let code = curl_multi_add_handle(multi, handle.raw)
             guard code == CURLM_OK else {
                 transfer.abandon(
                     SatchelError(
                         .internal, "libcurl refused the transfer: \(String(cString: curl_multi_strerror(code)))"))
-                return recycle(handle)
+                return recycle(handle, keepingOptions: false)
             }
             running[handle.raw] = transfer
         case let .cancel(transfer, error):
@@ -194,12 +205,14 @@ final class TransferEngine: @unchecked Sendable {
         if let failure { transfer.fail(failure) }
         transfer.finish(code: code)
         transfer.handle = nil
-        recycle(handle)
+        recycle(handle, keepingOptions: code == CURLE_OK && transfer.failure == nil && !transfer.hasPaused)
     }
 
-    private func recycle(_ handle: EasyHandle) {
+    /// Keeps `handle` for a later transfer: with its shared options (see
+    /// ``Transfer/SharedOptions``) after an attempt that ended well, else reset.
+    private func recycle(_ handle: EasyHandle, keepingOptions: Bool) {
         guard idleHandles.count < Self.idleHandleLimit else { return }
-        handle.reset()
+        if !keepingOptions || handle.sharedOptions == nil { handle.reset() }
         idleHandles.append(handle)
     }
 
@@ -218,6 +231,9 @@ final class TransferEngine: @unchecked Sendable {
             }
         }
         idleHandles.removeAll()
+        // The queue is closed, so no caller starts a wakeup now; one that started before may
+        // still be inside `curl_multi_wakeup`.
+        while wakersInFlight.load(ordering: .acquiring) > 0 { sched_yield() }
         curl_multi_cleanup(multi)
         if let share { curl_share_cleanup(share) }
         stopped.signal()

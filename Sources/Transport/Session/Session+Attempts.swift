@@ -164,7 +164,7 @@ extension Session {
     ) throws -> Transfer.Options {
         try configuration.securityPolicy.check(scheme: url.scheme)
         let (stream, contentType) = try body.makeStream(attempt: sends)
-        if let contentType, head.headerFields[.contentType] == nil {
+        if let contentType, !head.headerFields.contains(.contentType) {
             head.headerFields[.contentType] = contentType.description
         }
         return Transfer.Options(
@@ -227,10 +227,12 @@ extension Session {
         var head = HTTPRequest(
             method: request.method, scheme: url.scheme, authority: url.authority, path: url.pathAndQuery)
         head.headerFields = request.headers
-        for field in configuration.defaultHeaders where head.headerFields[field.name] == nil {
+        for field in configuration.defaultHeaders where !head.headerFields.contains(field.name) {
             head.headerFields.append(field)
         }
-        if head.headerFields[.accept] == nil { head.headerFields[.accept] = registry.acceptHeader }
+        if !head.headerFields.contains(.accept) {
+            head.headerFields.append(registry.acceptField)
+        }
         let serializer = request.requestSerializer ?? requestSerializer
         guard request.body.isEmpty else {
             if let parameters = request.parameters {

@@ -66,6 +66,36 @@ import Testing
         #expect(throws: SatchelError.self) { try Array("\r\n".utf8).withUnsafeBytes { _ = try conflicting.take($0) } }
     }
 
+    /// Names matched against the table of common ones keep the spelling the server sent and
+    /// equal the names parsed the long way; other spellings and unknown names take the long way.
+    @Test func commonFieldNamesKeepTheirSpellingAndEqualParsedNames() throws {
+        var parser = ResponseHeadParser()
+        let names = [
+            "Content-Type", "content-length", "CONTENT-ENCODING", "ETag", "etag", "X-Contents", "Dat", "Datex",
+        ]
+        var head: HTTPResponse?
+        for line in ["HTTP/1.1 200 OK"] + names.map({ "\($0): v" }) + [""] {
+            head = try Array((line + "\r\n").utf8).withUnsafeBytes { try parser.take($0) }
+        }
+        let fields = Array(try #require(head?.headerFields))
+        #expect(fields.map(\.name.rawName) == names)
+        #expect(fields.map(\.name) == names.map { HTTPField.Name($0)! })
+        #expect(fields[1].name == .contentLength && fields[3].name == .eTag && fields[4].name == .eTag)
+    }
+
+    /// `combinedValue` answers as the subscript it replaces on the hot path.
+    @Test func combinedValuesEqualTheSubscript() {
+        var fields: HTTPFields = [.accept: "a/b", .contentType: "text/plain", .cookie: "a=1"]
+        fields.append(HTTPField(name: .accept, value: "c/d"))
+        fields.append(HTTPField(name: .cookie, value: "b=2"))
+        for name in [HTTPField.Name.accept, .contentType, .cookie, .contentLength] {
+            #expect(fields.combinedValue(name) == fields[name])
+        }
+        #expect(fields.combinedValue(.accept) == "a/b, c/d")
+        #expect(fields.combinedValue(.cookie) == "a=1; b=2")
+        #expect(fields.combinedValue(.contentLength) == nil)
+    }
+
     @Test func theResolvedURLCacheAnswersAsTheParserDoes() throws {
         let cache = ResolvedURLCache()
         let cases: [(String, String?)] = [
