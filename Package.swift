@@ -63,6 +63,8 @@ let package = Package(
         ),
         // rtnetlink's NLMSG_*/RTA_* macros as functions, for the reachability monitor.
         .target(name: "CSatchelNetlink"),
+        // sync_file_range (declared only under _GNU_SOURCE), for downloads' early writeback.
+        .target(name: "CSatchelFile"),
         // HTTP over libcurl's multi interface: sessions, streaming bodies, security policy. Knows
         // the registry, never a concrete format.
         .target(
@@ -70,6 +72,7 @@ let package = Package(
             dependencies: [
                 "SerializerRegistry",
                 "CSatchelCurl",
+                "CSatchelFile",
                 "CSatchelNetlink",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

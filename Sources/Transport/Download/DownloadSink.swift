@@ -1,3 +1,4 @@
+import CSatchelFile
 import Glibc
 import HTTPTypes
 import SerializerRegistry
@@ -14,6 +15,12 @@ final class DownloadSink: ResponseSink {
     private var descriptor: Int32 = -1
     /// A failed flush of the file, reported by ``commit()``.
     private var flushError: SatchelError?
+    /// With ``DownloadDurability/synced``: the file offset up to which writeback to the disk has
+    /// been started, and whether to go on starting it (see ``startWriteback()``).
+    private var writebackStarted: Int64 = 0
+    private var startsWriteback: Bool
+    /// Writeback is started every this many bytes.
+    static let writebackStep: Int64 = 8 << 20
     /// The bytes on disk this response continues (0 unless it is a matching 206).
     private(set) var resumedFrom: Int64 = 0
     /// Body bytes written by this response.
@@ -32,6 +39,7 @@ final class DownloadSink: ResponseSink {
         self.requestedOffset = requestedOffset
         self.durability = durability
         self.isFinal = isFinal
+        startsWriteback = durability == .synced
     }
 
     deinit { if descriptor >= 0 { close(descriptor) } }
@@ -52,6 +60,7 @@ final class DownloadSink: ResponseSink {
                 )
             }
             resumedFrom = requestedOffset
+            writebackStarted = requestedOffset
             flags |= O_APPEND
         } else {
             flags |= O_TRUNC
@@ -86,7 +95,21 @@ final class DownloadSink: ResponseSink {
             offset += count
         }
         written += Int64(bytes.count)
+        if startsWriteback, resumedFrom + written - writebackStarted >= Self.writebackStep { startWriteback() }
         return true
+    }
+
+    /// Asks the kernel to start writing the bytes received since the last call to the disk,
+    /// without waiting (`sync_file_range`): the disk works while the network does, and the
+    /// closing `fsync` has little left to write (a synced 100 MB download to disk takes the
+    /// time of the transfer plus a short flush instead of the two one after the other). Best
+    /// effort: where the file system refuses, the closing `fsync` flushes everything.
+    private func startWriteback() {
+        let end = resumedFrom + written
+        if satchel_file_start_writeback(descriptor, writebackStarted, end - writebackStarted) != 0 {
+            startsWriteback = false
+        }
+        writebackStarted = end
     }
 
     func finish(error: SatchelError?) {

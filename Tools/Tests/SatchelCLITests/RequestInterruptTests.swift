@@ -95,8 +95,9 @@ import Testing
         #expect(result.errorOutput.contains("--durability") && result.errorOutput.contains("synced"))
     }
 
-    /// The system calls of a download under `strace`: with `synced` the partial file is flushed
-    /// before it is renamed into place and the folder after; with `none` nothing is flushed.
+    /// The system calls of a download under `strace`: with `synced` writeback of the partial file
+    /// is started as it arrives (every 8 MiB), the file is flushed before it is renamed into place
+    /// and the folder after; with `none` nothing is flushed.
     @Test(arguments: ["synced", "none"])
     func durabilityDecidesWhatIsFlushed(durability: String) throws {
         let servers = try TestServers.shared()
@@ -108,24 +109,27 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/strace")
         process.arguments = [
-            "-f", "-qq", "-e", "trace=fsync,fdatasync,rename,renameat,renameat2", "-o", trace,
-            CommandRunner.executable.path, "request", "GET", "\(servers.fast)/large/200000", "--download", "-o",
+            "-f", "-qq", "-e", "trace=fsync,fdatasync,sync_file_range,rename,renameat,renameat2", "-o", trace,
+            CommandRunner.executable.path, "request", "GET", "\(servers.fast)/large/20000000", "--download", "-o",
             destination, "--quiet", "--durability", durability,
         ]
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        #expect((try? Data(contentsOf: URL(fileURLWithPath: destination)).count) == 200_000)
+        #expect((try? Data(contentsOf: URL(fileURLWithPath: destination)).count) == 20_000_000)
         let lines = String(decoding: try Data(contentsOf: URL(fileURLWithPath: trace)), as: UTF8.self)
             .split(separator: "\n").map(String.init)
         let rename = lines.firstIndex { $0.contains("rename") && $0.contains("large.bin.part") }
         let flushes = lines.indices.filter { lines[$0].contains("fsync(") || lines[$0].contains("fdatasync(") }
+        let writebacks = lines.indices.filter { lines[$0].contains("sync_file_range(") }
         #expect(rename != nil, "\(lines)")
         if durability == "synced" {
+            #expect(writebacks.count == 2, "20 MB: writeback started at 8 and 16 MiB: \(lines)")
+            #expect(writebacks.allSatisfy { $0 < flushes.first ?? 0 }, "before the closing flush: \(lines)")
             #expect(flushes.contains { $0 < rename ?? 0 }, "the file is flushed before the rename: \(lines)")
             #expect(flushes.contains { $0 > rename ?? .max }, "the folder is flushed after it: \(lines)")
         } else {
-            #expect(flushes.isEmpty, "\(lines)")
+            #expect(flushes.isEmpty && writebacks.isEmpty, "\(lines)")
         }
     }
 }
