@@ -96,20 +96,30 @@ public struct JSONModelDecoder: Sendable {
         try bytes.withUnsafeBytes { try decode(type, from: $0) }
     }
 
-    /// Decodes a `T` from JSON text in raw memory (copied: the model may keep its decoder).
+    /// Decodes a `T` from JSON text in raw memory (read in place; copied only when the model
+    /// keeps its decoder).
     public func decode<T: Decodable>(_ type: T.Type, from buffer: UnsafeRawBufferPointer) throws -> T {
         try limits.checkBody(count: buffer.count)
         let text = buffer.bindMemory(to: UInt8.self)
-        let document = try JSONTapeDocument(
-            text: text, tape: tape(of: text), options: options, maxPairs: limits.maxPairs)
-        let decoder = JSONTapeDecoder(
-            document: document, strategies: Strategies(self), index: 0, parent: nil, key: nil)
+        var document = try JSONTapeDocument(
+            borrowing: text, tape: tape(of: text), options: options, maxPairs: limits.maxPairs)
+        // A model that kept a decoder (or a container) keeps the document: it gets its own copy
+        // of the text before `buffer` may go away.
+        defer { if !isKnownUniquelyReferenced(&document) { document.ownText() } }
         do {
-            return try SatchelError.decoding(type) { try decoder.decodeValue(type) }
+            return try decodeRoot(type, document)
         } catch var error as SatchelError {
             if let offset = error.offset { error.locate(offset: offset, in: buffer) }
             throw error
         }
+    }
+
+    /// Decodes the root value; its decoder ends with this call unless the model keeps it.
+    @inline(never)
+    private func decodeRoot<T: Decodable>(_ type: T.Type, _ document: JSONTapeDocument) throws -> T {
+        let decoder = JSONTapeDecoder(
+            document: document, strategies: Strategies(self), index: 0, parent: nil, key: nil)
+        return try SatchelError.decoding(type) { try decoder.decodeValue(type) }
     }
 
     /// The tape of the text; for text the scanner refuses, the error ``JSONReader`` gives.

@@ -10,23 +10,36 @@ import SerializerRegistry
 /// `nil` where the value does not have the asked-for kind (the typed decoder then throws the
 /// error).
 ///
-/// The text is copied into memory the document owns, so a `Decodable` that keeps its decoder
-/// keeps the text alive too.
+/// The document borrows the caller's text while a decode runs, and copies it only when a
+/// `Decodable` kept a decoder past the decode (``ownText()``): a body is not held twice.
 final class JSONTapeDocument {
-    let text: UnsafeMutableBufferPointer<UInt8>
+    // @exclusivity(unchecked): `text` is replaced once, by `ownText()`, when the decode has
+    // returned and no decoder runs; every read is in the decode or in a kept decoder after it.
+    @exclusivity(unchecked) private(set) var text: UnsafeBufferPointer<UInt8>
+    private var ownsText = false
     let entries: [JSONTape.Entry]
     let options: JSONReadingOptions
     let maxPairs: Int
 
-    init(text source: UnsafeBufferPointer<UInt8>, tape: JSONTape, options: JSONReadingOptions, maxPairs: Int) {
-        text = UnsafeMutableBufferPointer.allocate(capacity: max(source.count, 1))
-        _ = text.initialize(from: source)
+    /// A document over `text`, which must stay valid until ``ownText()`` or the document's end.
+    init(borrowing text: UnsafeBufferPointer<UInt8>, tape: JSONTape, options: JSONReadingOptions, maxPairs: Int) {
+        self.text = text
         entries = tape.entries
         self.options = options
         self.maxPairs = maxPairs
     }
 
-    deinit { text.deallocate() }
+    /// Copies the borrowed text into memory the document owns (before the borrow ends, when a
+    /// decoder outlives the decode).
+    func ownText() {
+        guard !ownsText else { return }
+        let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(text.count, 1))
+        _ = copy.initialize(fromContentsOf: text)
+        text = UnsafeBufferPointer(rebasing: copy[0..<text.count])
+        ownsText = true
+    }
+
+    deinit { if ownsText { UnsafeMutableRawPointer(mutating: text.baseAddress!).deallocate() } }
 
     @inline(__always)
     func bytes(of entry: JSONTape.Entry) -> UnsafeBufferPointer<UInt8> {
