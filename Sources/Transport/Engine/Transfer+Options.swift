@@ -121,7 +121,8 @@ extension Transfer {
             if field.name == .contentLength || field.name == .transferEncoding { continue }
             list = Self.append(field.name.rawName, field.value, to: list)
         }
-        if !options.request.headerFields.contains(.accept) { list = Self.append("Accept:", to: list) }  // no libcurl "*/*"
+        // No libcurl "*/*" when the request names no Accept.
+        if !options.request.headerFields.contains(.accept) { list = Self.append("Accept:", to: list) }
         list = Self.append("Expect:", to: list)  // no 100-continue round trip, as NSURLSession
         headerList = list
         try handle.set(CURLOPT_HTTPHEADER, pointer: UnsafeMutableRawPointer(list))
