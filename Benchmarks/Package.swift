@@ -15,6 +15,9 @@ let package = Package(
         // The transport peer: what a Swift server or tool on Linux uses for HTTP instead.
         .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // The Swift server ecosystem's readers of event streams (SSE, JSON Lines), as generated
+        // OpenAPI clients use them.
+        .package(url: "https://github.com/apple/swift-openapi-runtime", exact: "1.13.4"),
     ],
     targets: [
         // The raw json-c baseline: json-c's own strict parse, with no validator and no tree walk.
@@ -71,6 +74,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
         ),
         // A small driver for profiling the transport's per-request cost (callgrind, perf).
@@ -80,6 +84,7 @@ let package = Package(
                 .product(name: "Satchel", package: "Satchel"), "CCurlBaseline",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
         ),
     ],

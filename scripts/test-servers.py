@@ -205,6 +205,14 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
     /retry-count?key=K                  {"key", "attempts"} without counting itself
     GET /stall[?body=K][&max_s=60]     a head promising K + 1 bytes, K bytes, then nothing until
                                         the client closes (or max_s seconds)
+    GET /records/FORMAT?count=N[&gate=KEY]
+                                        N records, chunked, each in its own chunk: FORMAT sse
+                                        (`id: I` and `data: {"i":I}` lines), ndjson, json-seq or
+                                        multipart (multipart/mixed, JSON parts);
+                                        with gate=KEY record I+1 is sent only once /gate has
+                                        been asked for KEY and I (10 s at most, then the
+                                        connection closes)
+    GET /gate?key=KEY&i=I               opens the gate for record I+1; 204
     GET /wrong-length?declared=N&actual=M[&length=TEXT]
                                         a JSON-typed head with Content-Length: N (or the raw
                                         TEXT, repeated for each comma-separated item) and M
@@ -257,6 +265,16 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
                 return self.stall(query)
             if path == "/wrong-length":
                 return self.wrong_length(query)
+            if path.startswith("/records/"):
+                return self.records(path[len("/records/"):], query)
+            if path == "/gate":
+                self.read_body()
+                with self.server.gates:
+                    self.server.opened.add((query.get("key", ""), int(query.get("i", "-1"))))
+                    self.server.gates.notify_all()
+                self.send_response(204)
+                self.send_header("Content-Length", "0")
+                return self.end_headers()
             self.read_body()
             self.send_json(404, {"error": f"no such path: {path}"})
         except ValueError as error:
@@ -438,6 +456,40 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
             self.close_connection = True
             self.connection.shutdown(socket.SHUT_RDWR)
 
+    # Each record's text, given its index and the count. A multipart part ends with the next
+    # delimiter line (the closing one for the last), so the client can finish it at once.
+    RECORD_FORMATS = {
+        "sse": ("text/event-stream", lambda i, n: f'id: {i}\ndata: {{"i":{i}}}\n\n'),
+        "ndjson": ("application/x-ndjson", lambda i, n: f'{{"i":{i}}}\n'),
+        "json-seq": ("application/json-seq", lambda i, n: f'\x1e{{"i":{i}}}\n'),
+        "multipart": ("multipart/mixed; boundary=rec",
+                      lambda i, n: ("--rec\r\n" if i == 0 else "")
+                      + f'Content-Type: application/json\r\n\r\n{{"i":{i}}}\r\n--rec'
+                      + ("--\r\n" if i == n - 1 else "\r\n")),
+    }
+
+    def records(self, format_name, query):
+        self.read_body()
+        if format_name not in self.RECORD_FORMATS:
+            raise ValueError(f"no record format {format_name}")
+        content_type, record = self.RECORD_FORMATS[format_name]
+        count = int(query.get("count", "3"))
+        gate = query.get("gate")
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        for index in range(count):
+            if gate is not None and index > 0:
+                with self.server.gates:
+                    if not self.server.gates.wait_for(lambda: (gate, index - 1) in self.server.opened, timeout=10):
+                        self.close_connection = True
+                        return
+            data = record(index, count).encode()
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+            self.wfile.flush()
+        self.wfile.write(b"0\r\n\r\n")
+
     def stall(self, query):
         self.read_body()
         body = int(query.get("body", "0"))
@@ -492,6 +544,8 @@ class FastServer(http.server.ThreadingHTTPServer):
         super().__init__(("127.0.0.1", 0), FastHandler)
         self.lock = threading.Lock()
         self.attempts = {}
+        self.gates = threading.Condition()
+        self.opened = set()
         self.buffers = BufferPool()
 
     def server_bind(self):

@@ -26,6 +26,12 @@ public struct Limits: Sendable, Hashable {
     /// entity counts, nested ones included), so an entity bomb ("billion laughs") fails fast.
     /// Default 10 000.
     public var maxEntityExpansions: Int
+    /// Most bytes of one record of a record stream (a Server-Sent Event, a JSON Lines line, a
+    /// JSON text of a sequence). Default 16 MiB.
+    public var maxRecordBytes: Int
+    /// Most records one record stream may hold. Default: no limit (a stream hands each record
+    /// over and keeps none; a whole-body decode is bounded by ``maxBodyBytes``).
+    public var maxRecords: Int
 
     /// Creates limits; every argument defaults to the secure default.
     public init(
@@ -36,7 +42,9 @@ public struct Limits: Sendable, Hashable {
         maxParts: Int = 1_000,
         maxPartHeaderBytes: Int = 16 * 1024,
         maxImagePixels: Int = 100_000_000,
-        maxEntityExpansions: Int = 10_000
+        maxEntityExpansions: Int = 10_000,
+        maxRecordBytes: Int = 16 * 1024 * 1024,
+        maxRecords: Int = .max
     ) {
         self.maxBodyBytes = maxBodyBytes
         self.maxDepth = maxDepth
@@ -46,6 +54,8 @@ public struct Limits: Sendable, Hashable {
         self.maxPartHeaderBytes = maxPartHeaderBytes
         self.maxImagePixels = maxImagePixels
         self.maxEntityExpansions = maxEntityExpansions
+        self.maxRecordBytes = maxRecordBytes
+        self.maxRecords = maxRecords
     }
 
     /// The secure defaults.

@@ -43,7 +43,7 @@ struct BenchmarkOptions: Sendable {
           --corpus DIR     corpus folder holding json/ and form/ (default: Benchmarks/Corpus;
                            fill it with scripts/corpus json)
           --only GROUPS    comma-separated groups to run (json, form, image, xml, plist, multipart,
-                           capi, transport; default: all but transport; image needs
+                           streams, capi, transport; default: all but transport; image needs
                            scripts/corpus image, xml scripts/corpus xml, plist
                            scripts/corpus plist, multipart scripts/corpus multipart,
                            capi scripts/corpus capi and libSatchelC.so (--product SatchelC);

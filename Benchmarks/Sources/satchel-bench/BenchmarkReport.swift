@@ -3,7 +3,7 @@ enum BenchmarkReport {
     /// The groups in report order, as `--only` names them, with their headings.
     static let groups = [
         ("json", "JSON"), ("form", "Form"), ("image", "Images"), ("xml", "XML"), ("plist", "Property lists"),
-        ("multipart", "Multipart"), ("capi", "C ABI"), ("transport", "Transport"),
+        ("multipart", "Multipart"), ("streams", "Record streams"), ("capi", "C ABI"), ("transport", "Transport"),
     ]
 
     /// Runs the selected groups and returns the report as Markdown: the machine, the method, a
@@ -47,6 +47,8 @@ enum BenchmarkReport {
                 summary.add(multipart.build)
                 extra.append(multipart.build.markdown)
                 tables.append(multipart.parse)
+            case "streams":
+                tables += try RecordStreamBenchmarks(corpus: corpus, sampler: sampler).run()
             case "capi":
                 tables += try CABIBenchmarks(corpus: corpus, sampler: sampler).run()
             case "transport":

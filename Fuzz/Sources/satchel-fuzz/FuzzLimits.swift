@@ -8,4 +8,12 @@ enum FuzzLimits {
     static let tight = Limits(
         maxBodyBytes: 1 << 20, maxDepth: 32, maxStringBytes: 1 << 16, maxPairs: 256, maxParts: 256,
         maxPartHeaderBytes: 2048, maxImagePixels: 1 << 16, maxEntityExpansions: 256)
+
+    /// ``tight``, with records of at most 4 KiB and at most 1 000 of them.
+    static let records: Limits = {
+        var limits = tight
+        limits.maxRecordBytes = 4096
+        limits.maxRecords = 1000
+        return limits
+    }()
 }

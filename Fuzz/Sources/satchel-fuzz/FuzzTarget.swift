@@ -15,7 +15,7 @@ struct FuzzTarget: Sendable {
     /// Every target, in the order `scripts/fuzz all` runs them.
     static let all: [FuzzTarget] = [
         .form, .json, .xmlDocument, .xmlEvents, .plistXML, .plistBinary, .png, .jpeg,
-        .multipart, .compound, .httpMessage, .mediaType, .typed,
+        .multipart, .compound, .httpMessage, .mediaType, .typed, .eventStream, .jsonLines, .jsonSequence,
     ]
 
     /// The target called `name`, if there is one.

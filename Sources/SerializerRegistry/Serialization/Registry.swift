@@ -224,11 +224,12 @@ public final class Registry: Sendable {
 
     /// A short `Accept` header: one media range per registered response serializer, highest
     /// priority first — its first range that no range listed before it covers, or `type/*` when
-    /// all of its types share one top-level type (`image/*` for the image serializer's eight).
+    /// all of its types share one top-level type other than `application` (`image/*` for the
+    /// image serializer's eight).
     /// Structured-suffix patterns (`application/*+json`) and `*/subtype` are never listed, as
     /// servers do not understand them, nor `q=0` exclusions. The standard registry's is
     /// `application/json, application/x-www-form-urlencoded, multipart/*, text/*, …`: what it
-    /// decodes, in about 150 bytes rather than every alias (`text/json`, `image/x-bmp`, …).
+    /// decodes, in about 200 bytes rather than every alias (`text/json`, `image/x-bmp`, …).
     ///
     /// - Complexity: O(1) after the first call; computed again after a response serializer is
     ///   registered or unregistered.
@@ -257,7 +258,10 @@ public final class Registry: Sendable {
                 return range.quality > 0 && !type.subtype.hasPrefix("*+") && !(type.type == "*" && type.subtype != "*")
             }.map(\.mediaType)
             guard let first = listable.first else { continue }
-            let oneType = listable.count > 1 && listable.allSatisfy { $0.type == first.type }
+            // `application/*` would claim every format there is (PDF, archives): only media
+            // families such as `image/*` or `text/*` are summed up.
+            let oneType =
+                listable.count > 1 && first.type != "application" && listable.allSatisfy { $0.type == first.type }
             let candidates = oneType ? [MediaType(type: first.type, subtype: "*")] : listable
             // Covered: listed itself, or under a listed `type/*` or `*/*`.
             let covered = { (type: MediaType) in

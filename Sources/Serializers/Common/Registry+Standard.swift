@@ -5,7 +5,8 @@ extension Registry {
     /// and binary for `application/x-bplist`) and
     /// text (`text/plain` writing, `text/*` reading), request and response side; problem details
     /// (`application/problem+json`), embedded HTTP messages (`application/http`, batch parts) and
-    /// images (PNG, JPEG) response side.
+    /// images (PNG, JPEG) and the record streams (Server-Sent Events, JSON Lines, JSON text
+    /// sequences) response side.
     /// Multipart parts are decoded through this registry by their own Content-Type (the multipart
     /// serializer holds the registry weakly, so there is no cycle).
     ///
@@ -21,6 +22,9 @@ extension Registry {
         registry.register(ImageResponseSerializer())
         registry.register(XMLDocumentResponseSerializer())
         registry.register(PropertyListResponseSerializer())
+        registry.register(EventStreamResponseSerializer())
+        registry.register(JSONLinesResponseSerializer())
+        registry.register(JSONTextSequenceResponseSerializer())
         registry.register(JSONRequestSerializer())
         registry.register(FormRequestSerializer())
         registry.register(MultipartRequestSerializer())

@@ -57,23 +57,28 @@ public final class MultipartParts: ValuePayload, Equatable, RandomAccessCollecti
 
     /// The parts as plain values (see the type's documentation).
     public var canonicalValue: Value {
-        .array(
-            elements.map { element in
-                let part = element.part
-                return .object([
-                    "headers": .array(part.headers.map { .array([.string($0.name), .string($0.value)]) }),
-                    "name": part.name.map(Value.string) ?? .null,
-                    "filename": part.filename.map(Value.string) ?? .null,
-                    "filenameStar": part.filenameStar.map(Value.string) ?? .null,
-                    "contentType": part.contentType.map(Value.string) ?? .null,
-                    "size": .integer(Int64(part.size)),
-                    "value": element.value,
-                ])
-            })
+        .array(elements.map(\.record))
     }
 
     /// Equal when the parts and values are (the media type is not compared).
     public static func == (lhs: MultipartParts, rhs: MultipartParts) -> Bool {
         lhs === rhs || lhs.elements == rhs.elements
+    }
+}
+
+extension MultipartParts.Element {
+    /// The part as one object — `headers` (name-value pairs), `name`, `filename`,
+    /// `filenameStar`, `contentType`, `size` and the decoded `value` — the form `$multipart`
+    /// lists and a record stream of parts yields (``MultipartResponseSerializer``).
+    public var record: Value {
+        .object([
+            "headers": .array(part.headers.map { .array([.string($0.name), .string($0.value)]) }),
+            "name": part.name.map(Value.string) ?? .null,
+            "filename": part.filename.map(Value.string) ?? .null,
+            "filenameStar": part.filenameStar.map(Value.string) ?? .null,
+            "contentType": part.contentType.map(Value.string) ?? .null,
+            "size": .integer(Int64(part.size)),
+            "value": value,
+        ])
     }
 }

@@ -20,7 +20,7 @@ import SerializerRegistry
 /// still decode; only a ``Limits`` hit fails the whole body. A spilled part (larger than
 /// ``MultipartReader/Options/memoryThreshold``) is not decoded: its value is its
 /// ``TemporaryFile`` (`{"$file": {"path": …, "size": N}}`).
-public struct MultipartResponseSerializer: TypedResponseSerializer {
+public struct MultipartResponseSerializer: TypedResponseSerializer, RecordReadingSerializer {
     /// `"multipart"`.
     public var name: String { "multipart" }
     /// The acceptable media types; `multipart/*` by default.
@@ -68,6 +68,13 @@ public struct MultipartResponseSerializer: TypedResponseSerializer {
     /// A decoder fed the body as it arrives; parts are decoded as they complete.
     public func makeIncrementalReader(contentType: MediaType?, limits: Limits) -> (any IncrementalReader)? {
         MultipartIncrementalReader(serializer: self, contentType: contentType, limits: limits)
+    }
+
+    /// A reader that hands over each part as a record (``MultipartParts/Element/record``) as
+    /// soon as it is complete, decoded by its own Content-Type; parts are not kept, so a body of
+    /// any size streams in bounded memory. (A whole-body decode still returns ``MultipartParts``.)
+    public func makeRecordReader(contentType: MediaType?, limits: Limits) -> any RecordReader {
+        MultipartRecordReader(MultipartIncrementalReader(serializer: self, contentType: contentType, limits: limits))
     }
 
     /// Decodes a `multipart/form-data` body straight into a model (``TypedResponseSerializer``):

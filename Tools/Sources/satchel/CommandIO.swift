@@ -12,9 +12,21 @@ enum CommandIO {
     /// Reads a whole file, or standard input for `-`, stopping one byte past `limit` so an
     /// oversized input costs no more memory than the limit.
     static func read(_ path: String, limit: Int) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        try readChunks(path) { chunk in
+            bytes.append(contentsOf: chunk)
+            if bytes.count > limit {
+                throw SatchelError.limitExceeded("maxBodyBytes", limit, "an input of more than \(limit) bytes")
+            }
+        }
+        return bytes
+    }
+
+    /// Hands `body` a file, or standard input for `-`, in chunks as `read(2)` returns them (up
+    /// to 64 KiB; from a pipe, whatever has arrived), so a reader can act before the input ends.
+    static func readChunks(_ path: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         let descriptor = path == "-" ? STDIN_FILENO : try open(path)
         defer { if path != "-" { close(descriptor) } }
-        var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
@@ -23,11 +35,8 @@ enum CommandIO {
                 let name = path == "-" ? "standard input" : path
                 throw SatchelError(.io, "cannot read \(name): \(String(cString: strerror(errno)))")
             }
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: chunk[0..<count])
-            if bytes.count > limit {
-                throw SatchelError.limitExceeded("maxBodyBytes", limit, "an input of more than \(limit) bytes")
-            }
+            if count == 0 { return }
+            try chunk.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
         }
     }
 

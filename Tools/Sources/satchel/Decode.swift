@@ -29,6 +29,12 @@ struct Decode: ParsableCommand {
 
             -c application/x-plist reads an XML or binary property list (told from the bytes); \
             data, dates and UIDs print as {"$data": …}, {"$date": …} and {"$uid": n}.
+
+            Record streams (-c text/event-stream, application/jsonl, application/x-ndjson, \
+            application/json-seq) print one compact canonical JSON per record per line, each as \
+            soon as it is complete (also while standard input is still open): an event as \
+            {"event": TYPE, "data": DATA, "id": LAST_EVENT_ID}. A malformed record exits 65 after \
+            the records before it (docs/RecordStreams.md).
             """
     )
 
@@ -121,7 +127,12 @@ struct Decode: ParsableCommand {
                 ImageResponseSerializer(options: ImageReadingOptions(output: .rgba8, scale: scale)), priority: 1)
 
             if xmlEvents { registry.register(XMLEventResponseSerializer(), priority: 1) }
+            registry.register(JSONLinesResponseSerializer(options: options), priority: 1)
+            registry.register(JSONTextSequenceResponseSerializer(options: options), priority: 1)
 
+            if let records = registry.responseSerializer(for: mediaType) as? any RecordStreamSerializer {
+                return try printRecords(of: records, mediaType: mediaType, limits: limits)
+            }
             let body = try CommandIO.read(file, limit: registry.limits.maxBodyBytes)
             guard var value = try registry.decode(body, contentType: mediaType) else { return }
             if let dumpPixels {
@@ -136,6 +147,23 @@ struct Decode: ParsableCommand {
         } catch {
             throw CommandIO.fail(error)
         }
+    }
+
+    /// Reads `file` as a record stream and prints each record as it completes: the records a
+    /// chunk of input completes are written together, before the next chunk is read. The body
+    /// is never held, so `maxBodyBytes` does not apply; records obey `maxRecordBytes`.
+    private func printRecords(of serializer: any RecordStreamSerializer, mediaType: MediaType, limits: Limits) throws {
+        let reader = serializer.makeRecordReader(contentType: mediaType, limits: limits)
+        var output: [UInt8] = []
+        let collect = { (record: Value) in output += Array((record.canonicalJSON() + "\n").utf8) }
+        // Records before a malformed one are printed before the error.
+        defer { try? CommandIO.write(output) }
+        try CommandIO.readChunks(file) { chunk in
+            try reader.feed(chunk, into: collect)
+            try CommandIO.write(output)
+            output.removeAll(keepingCapacity: true)
+        }
+        try reader.finish(into: collect)
     }
 
     /// The nodes `expression` selects in an XML document value.

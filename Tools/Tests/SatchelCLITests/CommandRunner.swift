@@ -15,7 +15,7 @@ struct CommandRunner {
 
     /// Runs `satchel` with `arguments`, `input` on standard input, and output captured in files
     /// (no pipes to fill up).
-    static func run(_ arguments: [String], input: [UInt8] = []) throws -> Result {
+    static func run(_ arguments: [String], input: [UInt8] = [], executable: URL = executable) throws -> Result {
         let inputPath = try temporaryFile(input)
         let outputPath = try temporaryFile([])
         let errorPath = try temporaryFile([])

@@ -1,0 +1,25 @@
+import SerializerRegistry
+
+/// One event of a `text/event-stream` body, as the WHATWG HTML standard's event stream
+/// interpretation dispatches it.
+public struct ServerSentEvent: Sendable, Hashable {
+    /// The event type: the last `event` field of the event, or `"message"`.
+    public var type: String
+    /// The `data` lines of the event joined by line feeds.
+    public var data: String
+    /// The last event ID the stream had set when the event was dispatched (`""` when none):
+    /// what a reconnecting client sends as `Last-Event-ID`.
+    public var lastEventID: String
+
+    /// Creates an event.
+    public init(type: String = "message", data: String, lastEventID: String = "") {
+        self.type = type
+        self.data = data
+        self.lastEventID = lastEventID
+    }
+
+    /// The event as a record: `{"event": type, "data": data, "id": lastEventID}`.
+    public var value: Value {
+        .object(["event": .string(type), "data": .string(data), "id": .string(lastEventID)])
+    }
+}

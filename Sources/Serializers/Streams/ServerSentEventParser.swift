@@ -1,0 +1,125 @@
+import SerializerRegistry
+
+/// Parses a `text/event-stream` body as it arrives: the WHATWG HTML standard's "event stream
+/// interpretation" (§9.2.6), fed chunks of any size.
+///
+/// UTF-8 with an optional byte order mark at the start (invalid sequences become U+FFFD); lines
+/// end with CRLF, LF or CR, also split across chunks; `data` lines are joined by LF; `event` sets
+/// the type; `id` sets the last event ID unless it contains NUL; `retry` sets
+/// ``reconnectionTime`` when it is all ASCII digits; lines starting with `:` are comments; a
+/// line without a colon is a field with an empty value; unknown fields are ignored. A blank
+/// line dispatches the event (none when no `data` arrived). At the end of the body an event
+/// without its blank line is discarded.
+///
+/// ```swift
+/// var parser = ServerSentEventParser()
+/// try parser.feed(chunk) { event in print(event.type, event.data) }
+/// ```
+public struct ServerSentEventParser: Sendable {
+    /// The last event ID (the `id` of the latest event that had one), `""` before any.
+    public var lastEventID: String { state.lastEventID }
+    /// The reconnection time the stream asked for with `retry`, if it did.
+    public var reconnectionTime: Duration? { state.reconnectionTime }
+    /// Events dispatched so far.
+    public var eventCount: Int { state.eventCount }
+
+    private var lines: LineSplitter
+    private var state: State
+
+    /// Creates a parser; an event's lines and data are bounded by ``Limits/maxRecordBytes``, the
+    /// number of events by ``Limits/maxRecords``.
+    public init(limits: Limits = .default) {
+        lines = LineSplitter(terminators: .any, maxLineBytes: limits.maxRecordBytes)
+        state = State(limits: limits)
+    }
+
+    /// Feeds the next chunk, handing `deliver` every event it completes, in order.
+    /// - Throws: ``SatchelError/Code/limitExceeded`` for a line or an event's data over
+    ///   ``Limits/maxRecordBytes`` or an event past ``Limits/maxRecords``; what `deliver` throws.
+    public mutating func feed(
+        _ chunk: UnsafeRawBufferPointer, into deliver: (ServerSentEvent) throws -> Void
+    ) throws {
+        try lines.feed(chunk) { line, _, offset in try state.process(line, offset: offset, deliver) }
+    }
+
+    /// Feeds the next chunk (see ``feed(_:into:)-(UnsafeRawBufferPointer,_)``).
+    public mutating func feed(_ chunk: [UInt8], into deliver: (ServerSentEvent) throws -> Void) throws {
+        try chunk.withUnsafeBytes { try feed($0, into: deliver) }
+    }
+
+    /// Ends the body: a last line without its line end, and an event without its blank line,
+    /// are discarded (as the standard says).
+    public mutating func finish() {
+        _ = lines.finish()
+        state.data.removeAll()
+        state.eventType.removeAll()
+    }
+}
+
+extension ServerSentEventParser {
+    /// The buffers of the event being read and what outlives it.
+    private struct State: Sendable {
+        let limits: Limits
+        var lastEventID = ""
+        var reconnectionTime: Duration?
+        var eventCount = 0
+        var data: [UInt8] = []
+        var eventType: [UInt8] = []
+        var idBuffer: [UInt8] = []
+
+        init(limits: Limits) {
+            self.limits = limits
+        }
+
+        mutating func process(
+            _ line: UnsafeBufferPointer<UInt8>, offset: Int, _ deliver: (ServerSentEvent) throws -> Void
+        ) throws {
+            if line.isEmpty { return try dispatch(offset: offset, deliver) }
+            if line[0] == UInt8(ascii: ":") { return }  // a comment
+            let colon = line.firstIndex(of: UInt8(ascii: ":"))
+            let name = UnsafeBufferPointer(rebasing: line[..<(colon ?? line.count)])
+            var valueStart = colon.map { $0 + 1 } ?? line.count
+            if valueStart < line.count, line[valueStart] == UInt8(ascii: " ") { valueStart += 1 }
+            let value = UnsafeBufferPointer(rebasing: line[valueStart...])
+            if name.elementsEqual("data".utf8) {
+                guard data.count + value.count + 1 <= limits.maxRecordBytes else {
+                    throw SatchelError.limitExceeded(
+                        "maxRecordBytes", limits.maxRecordBytes,
+                        "the data of event \(eventCount + 1) (more than \(limits.maxRecordBytes) bytes)", offset: offset
+                    )
+                }
+                data.append(contentsOf: value)
+                data.append(0x0A)
+            } else if name.elementsEqual("event".utf8) {
+                eventType = Array(value)
+            } else if name.elementsEqual("id".utf8) {
+                if !value.contains(0) { idBuffer = Array(value) }
+            } else if name.elementsEqual("retry".utf8) {
+                if !value.isEmpty, value.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+                    var milliseconds = 0
+                    for digit in value {
+                        milliseconds = min(milliseconds * 10 + Int(digit - UInt8(ascii: "0")), Int(Int32.max))
+                    }
+                    reconnectionTime = .milliseconds(milliseconds)
+                }
+            }
+        }
+
+        mutating func dispatch(offset: Int, _ deliver: (ServerSentEvent) throws -> Void) throws {
+            lastEventID = String(decoding: idBuffer, as: UTF8.self)
+            defer { eventType.removeAll(keepingCapacity: true) }
+            guard !data.isEmpty else { return }
+            data.removeLast()  // the line feed after the last data line
+            guard eventCount < limits.maxRecords else {
+                throw SatchelError.limitExceeded(
+                    "maxRecords", limits.maxRecords, "event \(eventCount + 1)", offset: offset)
+            }
+            eventCount += 1
+            let event = ServerSentEvent(
+                type: eventType.isEmpty ? "message" : String(decoding: eventType, as: UTF8.self),
+                data: String(decoding: data, as: UTF8.self), lastEventID: lastEventID)
+            data.removeAll(keepingCapacity: true)
+            try deliver(event)
+        }
+    }
+}

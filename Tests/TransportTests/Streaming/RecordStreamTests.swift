@@ -1,0 +1,62 @@
+import Foundation
+import HTTPTypes
+import SatchelTestSupport
+import SerializerRegistry
+import Testing
+
+@testable import Transport
+
+/// `session.records(for:)` against the fast test server's `/records/FORMAT`, which can hold each
+/// record back until the client says it has the previous one (`gate`): a record that were
+/// delivered only with a later one, or at the end, would stall the test.
+@Suite(.timeLimit(.minutes(1)))
+struct RecordStreamTests {
+    let servers: TestServers
+    let session: Session
+
+    init() throws {
+        servers = try TestServers.shared()
+        session = try SessionSupport.session(servers.fast)
+    }
+
+    @Test(arguments: ["sse", "ndjson", "json-seq", "multipart"])
+    func eachRecordArrivesBeforeTheNextIsSent(format: String) async throws {
+        let gate = UUID().uuidString
+        let records = try await session.records("records/\(format)?count=5&gate=\(gate)")
+        let names = ["sse": "event-stream", "ndjson": "json-lines", "json-seq": "json-seq", "multipart": "multipart"]
+        #expect(records.serializerName == names[format])
+        #expect(records.response.status.code == 200)
+        var seen: [Value] = []
+        for try await record in records {
+            seen.append(format == "multipart" ? record["value"] ?? .null : record)
+            let index = seen.count - 1
+            // Only now may the server send the next record.
+            _ = await session.response(for: SessionRequest(.get, "gate?key=\(gate)&i=\(index)"))
+        }
+        let expected: [Value] = (0..<5).map { index in
+            let value: Value = ["i": .integer(Int64(index))]
+            return format == "sse"
+                ? ["event": "message", "data": .string("{\"i\":\(index)}"), "id": .string("\(index)")] : value
+        }
+        #expect(seen == expected)
+    }
+
+    @Test func aResponseThatIsNotARecordStreamIsRefused() async throws {
+        await #expect(throws: SatchelError.self) { _ = try await session.records("large/10") }
+        do {
+            _ = try await session.records("echo-headers")
+            Issue.record("a JSON document is not a record stream")
+        } catch {
+            #expect(error.code == .unacceptableContentType)
+            #expect(error.response?.status.code == 200)
+        }
+    }
+
+    @Test func cancellingTheStreamEndsTheTransfer() async throws {
+        let records = try await session.records("records/ndjson?count=3&gate=\(UUID().uuidString)")
+        var iterator = records.makeAsyncIterator()
+        #expect(try await iterator.next() == ["i": 0])
+        records.cancel()  // the server waits for a gate that never opens
+        await #expect(throws: SatchelError.self) { _ = try await iterator.next() }
+    }
+}
