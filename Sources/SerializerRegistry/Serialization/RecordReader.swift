@@ -82,3 +82,17 @@ final class RecordCollector: IncrementalReader {
         return .array(records)
     }
 }
+
+extension SatchelError {
+    /// This error, found inside one record of a stream, located in the whole body: the message
+    /// starts with `label` (`line 3`, `text 2`) and the offset counts from the body's start.
+    /// - Parameters:
+    ///   - label: Names the record.
+    ///   - offset: The body offset of the record's first byte.
+    package func located(inRecord label: String, startingAt offset: Int) -> SatchelError {
+        var located = self
+        located.message = "\(label): \(message)"
+        located.offset = offset + (self.offset ?? 0)
+        return located
+    }
+}

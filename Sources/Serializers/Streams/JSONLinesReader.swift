@@ -92,14 +92,12 @@ public final class JSONLinesReader: RecordReader {
         try deliver(record)
     }
 
-    /// `error`, found in the line `number` that starts at `offset`, located in the whole body.
+    /// `error`, found in the line `number` that starts at `offset`, located in the whole body
+    /// (with the line and the column within it).
     static func locate(_ error: SatchelError, line number: Int, offset: Int) -> SatchelError {
-        var located = error
-        located.message = "line \(number): \(error.message)"
-        let inLine = error.offset ?? 0
-        located.offset = offset + inLine
+        var located = error.located(inRecord: "line \(number)", startingAt: offset)
         located.line = number
-        located.column = inLine + 1
+        located.column = (error.offset ?? 0) + 1
         return located
     }
 }

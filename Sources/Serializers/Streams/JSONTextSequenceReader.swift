@@ -148,10 +148,7 @@ public final class JSONTextSequenceReader: RecordReader {
         do {
             value = try text.withUnsafeBytes { try reader.read($0) }
         } catch let error as SatchelError {
-            var located = error
-            located.message = "text \(textCount): \(error.message)"
-            located.offset = textStart + (error.offset ?? 0)
-            throw located
+            throw error.located(inRecord: "text \(textCount)", startingAt: textStart)
         }
         recordCount += 1
         try deliver(value)
