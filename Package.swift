@@ -113,6 +113,7 @@ let package = Package(
             ]
         ),
         // The C ABI from C: compilers, the installed library, valgrind, AddressSanitizer, examples.
+        .testTarget(name: "SatchelTests", dependencies: ["Satchel", "SatchelTestSupport"]),
         .testTarget(
             name: "CAPITests",
             dependencies: ["CAPI", "SerializerRegistry", "Serializers", "SatchelTestSupport"],

@@ -213,6 +213,16 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
                                         been asked for KEY and I (10 s at most, then the
                                         connection closes)
     GET /gate?key=KEY&i=I               opens the gate for record I+1; 204
+    GET /event-source?key=KEY&total=T&per=N[&retry=MS][&drop=cut|end][&then=204|json|500]
+                                        an event stream resuming after the request's
+                                        Last-Event-ID: `retry: MS`, then events I (`id: I`,
+                                        `data: {"i":I}`) up to N per connection; then, with
+                                        drop=cut (the default), half an event and the connection
+                                        closed without the body's end, with drop=end the body
+                                        ended cleanly; once all T are sent, `then` answers the
+                                        next connection (204 by default)
+    GET /event-source-log?key=KEY       {"lastEventIDs": [the Last-Event-ID of each connection,
+                                        "" when none]}
     GET /wrong-length?declared=N&actual=M[&length=TEXT]
                                         a JSON-typed head with Content-Length: N (or the raw
                                         TEXT, repeated for each comma-separated item) and M
@@ -267,6 +277,13 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
                 return self.wrong_length(query)
             if path.startswith("/records/"):
                 return self.records(path[len("/records/"):], query)
+            if path == "/event-source":
+                return self.event_source(query)
+            if path == "/event-source-log":
+                self.read_body()
+                with self.server.lock:
+                    ids = list(self.server.event_sources.get(query.get("key", ""), []))
+                return self.send_json(200, {"lastEventIDs": ids})
             if path == "/gate":
                 self.read_body()
                 with self.server.gates:
@@ -490,6 +507,41 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
             self.wfile.flush()
         self.wfile.write(b"0\r\n\r\n")
 
+    def event_source(self, query):
+        self.read_body()
+        key = query.get("key", "")
+        last_id = self.headers.get("Last-Event-ID")
+        with self.server.lock:
+            self.server.event_sources.setdefault(key, []).append(last_id or "")
+        start = int(last_id) + 1 if last_id else 0
+        total, per = int(query.get("total", "3")), int(query.get("per", "1"))
+        if start >= total:
+            then = query.get("then", "204")
+            if then == "json":
+                return self.send_json(200, {"events": "over"})
+            self.send_response(int(then))
+            self.send_header("Content-Length", "0")
+            return self.end_headers()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+
+        def chunk(text):
+            data = text.encode()
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+            self.wfile.flush()
+
+        if "retry" in query:
+            chunk(f"retry: {query['retry']}\n")
+        for index in range(start, min(start + per, total)):
+            chunk(f'id: {index}\ndata: {{"i":{index}}}\n\n')
+        if query.get("drop", "cut") == "cut":
+            chunk('data: {"i":"cut off"')
+            self.close_connection = True
+            return
+        self.wfile.write(b"0\r\n\r\n")
+
     def stall(self, query):
         self.read_body()
         body = int(query.get("body", "0"))
@@ -546,6 +598,7 @@ class FastServer(http.server.ThreadingHTTPServer):
         self.attempts = {}
         self.gates = threading.Condition()
         self.opened = set()
+        self.event_sources = {}
         self.buffers = BufferPool()
 
     def server_bind(self):

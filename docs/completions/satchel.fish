@@ -27,7 +27,7 @@ function __satchel_parse_tokens -S
         case 'encode'
             __satchel_parse_subcommand 1 'as=' 'method=' 'include-headers' 'pretty' 'sorted-keys' 'without-escaping-slashes' 'root-element=' 'file=+' 'boundary=' 'max-body-bytes=' 'max-depth=' 'max-string-bytes=' 'max-pairs=' 'max-parts=' 'max-part-header-bytes=' 'max-image-pixels=' 'max-entity-expansions=' 'version' 'h/help'
         case 'request'
-            __satchel_parse_subcommand -r 3 'form' 'json' 'multipart' 'plist' 'header=+' 'auth=' 'no-check-status' 'raw' 'o/output=' 'd/download' 'durability=' 'v/verbose' 'headers' 'q/quiet' 'progress' 'color=' 'timeout=' 'connect-timeout=' 'max-redirects=' 'no-follow' 'retries=' 'pin-sha256=+' 'cacert=' 'k/insecure' 'max-body-bytes=' 'max-depth=' 'max-string-bytes=' 'max-pairs=' 'max-parts=' 'max-part-header-bytes=' 'max-image-pixels=' 'max-entity-expansions=' 'version' 'h/help'
+            __satchel_parse_subcommand -r 3 'form' 'json' 'multipart' 'plist' 'header=+' 'auth=' 'no-check-status' 'raw' 'o/output=' 'stream' 'sse' 'd/download' 'durability=' 'v/verbose' 'headers' 'q/quiet' 'progress' 'color=' 'timeout=' 'connect-timeout=' 'max-redirects=' 'no-follow' 'retries=' 'pin-sha256=+' 'cacert=' 'k/insecure' 'max-body-bytes=' 'max-depth=' 'max-string-bytes=' 'max-pairs=' 'max-parts=' 'max-part-header-bytes=' 'max-image-pixels=' 'max-entity-expansions=' 'version' 'h/help'
         case 'serve'
             __satchel_parse_subcommand 0 'port=' 'host=' 'tls' 'version' 'h/help'
         case 'demo'
@@ -147,6 +147,8 @@ complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_option
 complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" no-check-status' -l 'no-check-status' -d 'Print the response whatever its status.'
 complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" raw' -l 'raw' -d 'Print the body as received, undecoded.'
 complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" o output' -l 'output' -s 'o' -d 'Save the body to this file.' -rF
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" stream' -l 'stream' -d 'Print the records of a streaming response (events, JSON Lines, JSON text sequences, parts) as they arrive.'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" sse' -l 'sse' -d 'Follow an event stream as EventSource does: reconnect with Last-Event-ID until the server answers 204.'
 complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" d download' -l 'download' -s 'd' -d 'Download a GET to --output (or the URL\'s last segment), resuming a partial file.'
 complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" durability' -l 'durability' -d 'With --download: synced (the file and its rename flushed to the disk before the command ends) or none.' -rfka 'synced none'
 complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" v verbose' -l 'verbose' -s 'v' -d 'Print the request and response heads.'

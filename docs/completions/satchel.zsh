@@ -152,6 +152,8 @@ _satchel_request() {
         '--no-check-status[Print the response whatever its status.]'
         '--raw[Print the body as received, undecoded.]'
         '(--output -o)'{--output,-o}'[Save the body to this file.]:file:_files'
+        '--stream[Print the records of a streaming response (events, JSON Lines, JSON text sequences, parts) as they arrive.]'
+        '--sse[Follow an event stream as EventSource does\: reconnect with Last-Event-ID until the server answers 204.]'
         '(--download -d)'{--download,-d}'[Download a GET to --output (or the URL'\''s last segment), resuming a partial file.]'
         '--durability[With --download\: synced (the file and its rename flushed to the disk before the command ends) or none.]:synced|none:{__satchel_complete "${___durability[@]}"}'
         '(--verbose -v)'{--verbose,-v}'[Print the request and response heads.]'

@@ -23,3 +23,26 @@ public struct ServerSentEvent: Sendable, Hashable {
         .object(["event": .string(type), "data": .string(data), "id": .string(lastEventID)])
     }
 }
+
+extension ServerSentEvent {
+    /// An event whose data was decoded into a model (see `RecordStream.events(decoding:until:)`).
+    public struct Decoded<Payload> {
+        /// The event type: the last `event` field of the event, or `"message"`.
+        public var type: String
+        /// The event's data, decoded.
+        public var data: Payload
+        /// The last event ID when the event was dispatched (`""` when none).
+        public var lastEventID: String
+
+        /// Creates a decoded event.
+        public init(type: String = "message", data: Payload, lastEventID: String = "") {
+            self.type = type
+            self.data = data
+            self.lastEventID = lastEventID
+        }
+    }
+}
+
+extension ServerSentEvent.Decoded: Sendable where Payload: Sendable {}
+extension ServerSentEvent.Decoded: Equatable where Payload: Equatable {}
+extension ServerSentEvent.Decoded: Hashable where Payload: Hashable {}

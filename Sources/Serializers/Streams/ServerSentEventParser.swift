@@ -28,9 +28,15 @@ public struct ServerSentEventParser: Sendable {
 
     /// Creates a parser; an event's lines and data are bounded by ``Limits/maxRecordBytes``, the
     /// number of events by ``Limits/maxRecords``.
-    public init(limits: Limits = .default) {
+    /// - Parameters:
+    ///   - limits: The bounds to obey.
+    ///   - lastEventID: The last event ID to start from: the one a reconnecting client sent as
+    ///     `Last-Event-ID`, which events without an `id` of their own carry on.
+    public init(limits: Limits = .default, lastEventID: String = "") {
         lines = LineSplitter(terminators: .any, maxLineBytes: limits.maxRecordBytes)
         state = State(limits: limits)
+        state.lastEventID = lastEventID
+        state.idBuffer = Array(lastEventID.utf8)
     }
 
     /// Feeds the next chunk, handing `deliver` every event it completes, in order.

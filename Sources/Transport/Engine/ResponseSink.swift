@@ -19,8 +19,13 @@ protocol ResponseSink: AnyObject {
 
     /// Bytes already held from an earlier transfer (a resumed download), added to progress.
     var initialOffset: Int64 { get }
+
+    /// Whether the sink has handed a response on to its consumer, which a retry would then
+    /// receive a second time: a failed transfer is not retried once this is `true`.
+    var hasHandedOn: Bool { get }
 }
 
 extension ResponseSink {
     var initialOffset: Int64 { 0 }
+    var hasHandedOn: Bool { false }
 }

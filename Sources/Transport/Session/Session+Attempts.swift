@@ -81,7 +81,8 @@ extension Session {
 
             let next: Disposition?
             if let error = attempt.error {
-                next = cancellation.reason == nil ? policy.retry(after: error) : nil
+                // A streamed response already handed to its consumer cannot be taken back.
+                next = cancellation.reason == nil && !sink.hasHandedOn ? policy.retry(after: error) : nil
             } else if let response = attempt.response {
                 next = policy.disposition(of: response)
             } else {

@@ -9,7 +9,7 @@ extension Session {
     ///
     /// - Throws: ``SatchelError``: what ``bytes(for:)`` throws; ``SatchelError/Code/unacceptableContentType``
     ///   when the Content-Type is missing or not a record stream (the transfer is then cancelled).
-    public func records(for request: SessionRequest) async throws(SatchelError) -> RecordStream {
+    public func records(for request: SessionRequest) async throws(SatchelError) -> RecordStream<Value> {
         let body = try await bytes(for: request)
         let response = body.response
         let contentType: MediaType?
@@ -29,16 +29,19 @@ extension Session {
             )
             .attaching(response: response, body: [])
         }
+        let limits = registry.limits
         return RecordStream(
-            response: response, serializerName: serializer.name, body: body, serializer: serializer,
-            contentType: contentType, limits: registry.limits)
+            response: response, serializer: serializer, contentType: contentType, limits: limits, body: body
+        ) {
+            RecordDecoder(serializer.makeRecordReader(contentType: contentType, limits: limits))
+        }
     }
 
     /// GETs `url` and returns its records as they arrive; see ``records(for:)``.
     /// - Throws: see ``records(for:)``.
     public func records(
         _ url: String, parameters: Value? = nil, headers: HTTPFields = [:]
-    ) async throws(SatchelError) -> RecordStream {
+    ) async throws(SatchelError) -> RecordStream<Value> {
         try await records(for: SessionRequest(.get, url, parameters: parameters, headers: headers))
     }
 }

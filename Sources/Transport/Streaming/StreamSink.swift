@@ -23,4 +23,7 @@ final class StreamSink: ResponseSink {
     }
 
     func finish(error: SatchelError?) {}
+
+    /// The head went to the channel's consumer, who may have read body chunks already.
+    var hasHandedOn: Bool { forwards }
 }

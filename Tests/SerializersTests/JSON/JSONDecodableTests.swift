@@ -187,7 +187,7 @@ import Testing
     @Test func aKeptDecoderOutlivesTheCallersBuffer() throws {
         let json = Array(#"{"name":"Ann","tags":["a","b"]}"#.utf8)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: json.count, alignment: 1)
-        buffer.copyMemory(from: UnsafeRawBufferPointer(start: json, count: json.count))
+        json.withUnsafeBytes { buffer.copyMemory(from: $0) }
         let deferred = try JSONModelDecoder().decode(Deferred.self, from: UnsafeRawBufferPointer(buffer))
         let plain = try JSONModelDecoder().decode(Named.self, from: Array(#"{"name":"Bo","count":2}"#.utf8))
         buffer.initializeMemory(as: UInt8.self, repeating: UInt8(ascii: "x"))

@@ -59,4 +59,22 @@ struct RecordStreamTests {
         records.cancel()  // the server waits for a gate that never opens
         await #expect(throws: SatchelError.self) { _ = try await iterator.next() }
     }
+
+    /// A body cut after its head and first records reached the consumer is an error, never a
+    /// retry whose records would follow the first ones a second time (the retry policy here
+    /// retries network failures).
+    @Test func aStreamCutAfterItsHeadIsNotRetried() async throws {
+        let key = UUID().uuidString
+        var policy = RetryPolicy()
+        policy.exponentialBackoffScale = 0.01
+        let retrying = try SessionSupport.session(servers.fast, retry: policy)
+        let stream = try await retrying.records("event-source?key=\(key)&total=3&per=2")
+        var data: [Value] = []
+        await #expect(throws: SatchelError.self) {
+            for try await event in stream { data.append(event["data"] ?? .null) }
+        }
+        #expect(data == [#"{"i":0}"#, #"{"i":1}"#])
+        let log = try await retrying.get("event-source-log?key=\(key)").value
+        #expect(log == ["lastEventIDs": [""]])
+    }
 }

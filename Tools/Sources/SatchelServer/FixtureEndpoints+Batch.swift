@@ -78,6 +78,7 @@ extension FixtureEndpoints {
             switch response.body {
             case .bytes(let bytes): bytes
             case .generated(let range): DeterministicBytes.bytes(range)
+            case .paced(let pieces, _): pieces.flatMap { $0 }  // inside a batch, all at once
             }
         head += "Content-Length: \(body.count)\r\n\r\n"
         return Array(head.utf8) + body

@@ -33,6 +33,10 @@ struct FixtureEndpoints: Sendable {
         ("/status/N", "status N (200–599); a problem+json body from 400 on"),
         ("/redirect/N", "302 to /redirect/N-1, and from /redirect/1 to /get"),
         ("/delay/S", "the echo after S seconds (at most the server's cap, 30 by default)"),
+        (
+            "/sse, /ndjson, /json-seq",
+            "?count=N&interval_ms=M: N records {\"i\":I} M ms apart (5, 500); /sse resumes after Last-Event-ID, then 204"
+        ),
     ]
 
     /// Answers `request`; never throws: a bad request is a problem response.
@@ -73,6 +77,8 @@ struct FixtureEndpoints: Sendable {
             return redirect(argument ?? "")
         case ("delay", 2):
             return delay(argument ?? "", request: request)
+        case ("sse", 1), ("ndjson", 1), ("json-seq", 1):
+            return records(String(first), request: request)
         default:
             return .problem(status: 404, detail: "no fixture endpoint at \(request.path); GET / lists them")
         }

@@ -80,6 +80,15 @@ struct FixtureResponder: HTTPResponder {
                 try await writer.finish(nil)
             }
             return Response(status: status, headers: fields, body: body)
+        case .paced(let pieces, let interval):
+            let body = ResponseBody(contentLength: answer.isChunked ? nil : Int(answer.bodyCount)) { writer in
+                for (index, piece) in pieces.enumerated() {
+                    if index > 0 { try await Task.sleep(for: interval) }
+                    try await writer.write(ByteBuffer(bytes: piece))
+                }
+                try await writer.finish(nil)
+            }
+            return Response(status: status, headers: fields, body: body)
         }
     }
 }

@@ -9,6 +9,8 @@ struct FixtureResponse: Sendable {
         case bytes([UInt8])
         /// The bytes of ``DeterministicBytes`` from `range` (never all in memory at once).
         case generated(Range<Int64>)
+        /// Pieces sent one at a time with `interval` between them (records, sent slowly).
+        case paced([[UInt8]], interval: Duration)
     }
 
     /// The status code.
@@ -36,6 +38,7 @@ struct FixtureResponse: Sendable {
         switch body {
         case .bytes(let bytes): Int64(bytes.count)
         case .generated(let range): Int64(range.count)
+        case .paced(let pieces, _): Int64(pieces.reduce(0) { $0 + $1.count })
         }
     }
 

@@ -17,11 +17,12 @@ extension Request {
     }
 
     /// The heads of a request and its response, as ``printHeads(_:printer:)``.
-    func printHeads(request: HTTPRequest, response: HTTPResponse?, version: String, printer: ValuePrinter) throws {
+    /// Without `request` (a streamed response, whose request head is not kept), only the response's.
+    func printHeads(request: HTTPRequest?, response: HTTPResponse?, version: String, printer: ValuePrinter) throws {
         guard verbose || headers else { return }
         let protocolName = version.isEmpty ? "HTTP/1.1" : version.hasPrefix("HTTP") ? version : "HTTP/" + version
         var text = ""
-        if verbose {
+        if verbose, let request {
             text += printer.style("\(request.method.rawValue) \(request.path ?? "/") \(protocolName)", .bold) + "\n"
             if let authority = request.authority,
                 !request.headerFields.contains(where: { $0.name.canonicalName == "host" })

@@ -23,6 +23,9 @@ extension Request {
             throw UsageError("--download sends a GET without data items")
         }
         if raw && output != nil { throw UsageError("--raw and --output exclude each other") }
+        if stream || sse, raw || output != nil || download || (stream && sse) {
+            throw UsageError("--stream and --sse print records: not with each other, --raw, --output or --download")
+        }
         var plan = try RequestPlan(method: method, url: url, items: parsedItems, format: format, limits: limits)
         if let credentials {
             guard let colon = credentials.firstIndex(of: ":") else { throw UsageError("--auth needs user:password") }
@@ -49,6 +52,8 @@ extension Request {
         }
         var request = try plan.makeRequest(progress: progress)
         if noCheckStatus { request.validation = ResponseValidation(acceptableStatusCodes: [100..<1000]) }
+        if stream { return try await runStream(request, session: session) }
+        if sse { return try await runEventSource(request, session: session) }
         if raw || output != nil { request.responseSerializer = RawBodySerializer() }
         let response = await session.response(for: request)
         bar?.finish()

@@ -26,7 +26,12 @@ struct Request: AsyncParsableCommand {
             problem+json as a summary. Colours only on a terminal. --raw prints the body as \
             received; --output FILE saves it (atomically); --download saves a GET to FILE (or the \
             URL's last path segment), resuming a partial download. -v prints the request and \
-            response heads (on standard error when the body goes to a file).
+            response heads (on standard error when the body goes to a file). --stream prints the \
+            records of a text/event-stream, JSON Lines, application/json-seq or multipart \
+            response one compact JSON per line as each arrives (an event as \
+            {"event":TYPE,"data":DATA,"id":LAST_EVENT_ID}); --sse does the same for an event \
+            stream and reconnects as a browser's EventSource does, sending Last-Event-ID, until \
+            the server answers 204 or the command is interrupted.
 
             Progress bars go to standard error when it is a terminal (--progress forces, --quiet \
             silences). Exit codes (curl's): 6 cannot resolve host, 7 cannot connect, 22 status \
@@ -68,6 +73,16 @@ struct Request: AsyncParsableCommand {
     @Option(
         name: .shortAndLong, help: ArgumentHelp("Save the body to this file.", valueName: "file"), completion: .file())
     var output: String?
+
+    @Flag(
+        help:
+            "Print the records of a streaming response (events, JSON Lines, JSON text sequences, parts) as they arrive."
+    )
+    var stream = false
+
+    @Flag(
+        help: "Follow an event stream as EventSource does: reconnect with Last-Event-ID until the server answers 204.")
+    var sse = false
 
     @Flag(name: .shortAndLong, help: "Download a GET to --output (or the URL's last segment), resuming a partial file.")
     var download = false
