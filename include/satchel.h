@@ -377,7 +377,9 @@ typedef enum satchel_limit {
     SATCHEL_LIMIT_PARTS = 5,             /* multipart parts, default 1 000 */
     SATCHEL_LIMIT_PART_HEADER_BYTES = 6, /* one part's header block, default 16 KiB */
     SATCHEL_LIMIT_IMAGE_PIXELS = 7,      /* width * height, default 100 megapixels */
-    SATCHEL_LIMIT_ENTITY_EXPANSIONS = 8  /* XML entity expansions, default 10 000 */
+    SATCHEL_LIMIT_ENTITY_EXPANSIONS = 8, /* XML entity expansions, default 10 000 */
+    SATCHEL_LIMIT_RECORD_BYTES = 9,      /* one record of a stream (an event, a line), default 16 MiB */
+    SATCHEL_LIMIT_RECORDS = 10           /* records of one stream, default INT64_MAX (none) */
 } satchel_limit;
 
 /* Sets or reads one limit. Setting applies to later calls only; a value of 0 or above
@@ -429,6 +431,58 @@ SATCHEL_API satchel_status satchel_registry_decode(satchel_value **out_value, co
 **   parameters        borrowed.
 ** Errors: SATCHEL_E_UNACCEPTABLE_CONTENT_TYPE (no such serializer), SATCHEL_E_UNENCODABLE. */
 SATCHEL_API satchel_status satchel_registry_encode(uint8_t **out_body, size_t *out_length, char **out_content_type, const satchel_registry *registry, const char *media_type, size_t media_type_length, const satchel_value *parameters);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Readers: decoding a body as it arrives                                                   */
+/* ---------------------------------------------------------------------------------------- */
+
+/* Decodes a body fed in chunks, for a program that runs its own transport (its own libcurl
+** loop, its own sockets). For a record stream -- text/event-stream, JSON Lines
+** (application/jsonl, application/x-ndjson), application/json-seq, and any multipart type, whose
+** parts are its records -- each record can be taken as soon as its last byte has been fed:
+** an event as {"event": TYPE, "data": DATA, "id": LAST_EVENT_ID}, a line or text as its JSON
+** value, a part as {headers, name, filename, filenameStar, contentType, size, value}. For any
+** other format the one value of the whole body can be taken after satchel_reader_finish
+** (read as the chunks arrive where the format allows, JSON and XML among them; else the body
+** is kept, up to SATCHEL_LIMIT_BODY_BYTES). One thread at a time per reader.
+**
+**     satchel_reader *reader;
+**     satchel_reader_create(&reader, registry, "text/event-stream", SATCHEL_NTS);
+**     while ((n = recv(fd, buf, sizeof buf, 0)) > 0) {
+**         if (satchel_reader_feed(reader, buf, n) != SATCHEL_OK) break;   // records before it stay
+**         while (satchel_reader_next(&record, reader) == SATCHEL_OK) { use(record); satchel_value_free(record); }
+**     }
+*/
+typedef struct satchel_reader satchel_reader;
+
+/* Creates a reader for a body of `content_type` (borrowed, such as
+** "application/x-ndjson"), with the registry's serializer for it and the registry's limits at
+** this call; NULL reads the whole body and picks the serializer by its bytes when it ends, as
+** satchel_registry_decode does. Owned by the caller (satchel_reader_free).
+** Errors: SATCHEL_E_INVALID_MEDIA_TYPE, SATCHEL_E_UNACCEPTABLE_CONTENT_TYPE (no serializer). */
+SATCHEL_API satchel_status satchel_reader_create(satchel_reader **out_reader, const satchel_registry *registry, const char *content_type, size_t content_type_length);
+
+/* Whether the reader yields records as they complete (1) or one value at the end (0). */
+SATCHEL_API int satchel_reader_yields_records(const satchel_reader *reader);
+
+/* Feeds the next `length` bytes (borrowed; any size, down to one byte). The records they
+** complete are then ready for satchel_reader_next. Errors: the format's (SATCHEL_E_SYNTAX with
+** the record -- "line 3" -- and the byte offset in the whole body, SATCHEL_E_LIMIT, ...); the
+** records before the error can still be taken, and every later feed or finish returns the
+** same error. SATCHEL_E_MISUSE after satchel_reader_finish. */
+SATCHEL_API satchel_status satchel_reader_feed(satchel_reader *reader, const void *data, size_t length);
+
+/* Ends the body: a last record without its terminator (a JSON Lines line without its newline)
+** or the value of a whole body becomes ready. Errors: a truncated or invalid end, as for feed. */
+SATCHEL_API satchel_status satchel_reader_finish(satchel_reader *reader);
+
+/* Takes the next ready record, oldest first, into `*out_value` (owned by the caller).
+** SATCHEL_E_NOT_FOUND when none is ready (feed more; after finish, the body is done). A whole
+** body that carries no value (an empty JSON body) yields nothing. */
+SATCHEL_API satchel_status satchel_reader_next(satchel_value **out_value, satchel_reader *reader);
+
+/* Releases the reader and the records not taken. NULL does nothing. */
+SATCHEL_API void satchel_reader_free(satchel_reader *reader);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Plugins: serializers written in C                                                        */
@@ -717,6 +771,22 @@ typedef int (*satchel_data_callback)(void *userdata, const uint8_t *data, size_t
 ** ends the send before any data is delivered. `userdata` is borrowed and must stay valid until
 ** the transfer ends. */
 SATCHEL_API satchel_status satchel_request_set_data_callback(satchel_request *request, satchel_data_callback on_data, void *userdata);
+
+/* Called with each record of a streaming response as it completes, in order, on a library
+** thread (one call at a time); `record` is borrowed, valid during the call (copy what you
+** keep with satchel_value_to_json, or keep nothing). Returns as a data callback does:
+** SATCHEL_DATA_CONTINUE, SATCHEL_DATA_PAUSE (resumed by satchel_task_resume), anything else
+** cancels (the send ends with SATCHEL_E_CANCELLED). */
+typedef int (*satchel_record_callback)(void *userdata, const satchel_value *record);
+
+/* Delivers the response's records to `on_record` (NULL removes it) as each completes, as
+** satchel_reader reads them (events, JSON Lines, JSON text sequences, multipart parts), instead
+** of keeping the body: the response then has the head only. A response whose Content-Type is
+** not a record stream ends the send with SATCHEL_E_UNACCEPTABLE_CONTENT_TYPE (and the response);
+** a malformed record ends it with the format's error after the records before it. Excludes a
+** destination and a data callback: setting one replaces the other. `userdata` is borrowed and
+** must stay valid until the transfer ends. */
+SATCHEL_API satchel_status satchel_request_set_record_callback(satchel_request *request, satchel_record_callback on_record, void *userdata);
 
 /* Sends `request` (borrowed) and waits for the response.
 **   out_response  receives the response, owned by the caller (satchel_response_free),

@@ -56,6 +56,8 @@ extension Limits {
         case SATCHEL_LIMIT_PART_HEADER_BYTES: \.maxPartHeaderBytes
         case SATCHEL_LIMIT_IMAGE_PIXELS: \.maxImagePixels
         case SATCHEL_LIMIT_ENTITY_EXPANSIONS: \.maxEntityExpansions
+        case SATCHEL_LIMIT_RECORD_BYTES: \.maxRecordBytes
+        case SATCHEL_LIMIT_RECORDS: \.maxRecords
         default: throw SatchelError(.invalidArgument, "limit: \(limit.rawValue) is not a satchel_limit")
         }
     }

@@ -128,6 +128,16 @@ public func satchel_request_set_data_callback(
 }
 
 @c @implementation
+public func satchel_request_set_record_callback(
+    _ request: OpaquePointer?, _ onRecord: satchel_record_callback?, _ userdata: UnsafeMutableRawPointer?
+) -> satchel_status {
+    guarded {
+        let handle = try RequestHandle.from(request)
+        handle.destination = onRecord.map { .records(RecordCallback(function: $0, userdata: userdata)) } ?? .memory
+    }
+}
+
+@c @implementation
 public func satchel_request_set_progress(
     _ request: OpaquePointer?, _ progress: satchel_progress_callback?, _ userdata: UnsafeMutableRawPointer?
 ) -> satchel_status {

@@ -28,6 +28,8 @@ final class RequestHandle: CHandle {
         case file(path: String, resume: Bool, durability: DownloadDurability)
         /// Delivered to a C callback as it arrives.
         case callback(DataCallback)
+        /// Read as a record stream, each record delivered to a C callback as it completes.
+        case records(RecordCallback)
     }
 
     init(method: HTTPRequest.Method, url: String) {

@@ -105,36 +105,57 @@ final class TaskHandle: Sendable, CHandle {
                     decoded: nil, error: result.error, metrics: result.metrics),
                 download: saved)
         case .callback(let callback):
-            return Outcome(response: await stream(request, to: callback, on: session))
+            return Outcome(
+                response: await stream(request, on: session) { request in
+                    let body = try await session.bytes(for: request)
+                    return (body.response, body, body.cancel)
+                } deliver: {
+                    callback.deliver($0)
+                })
+        case .records(let callback):
+            return Outcome(
+                response: await stream(request, on: session) { request in
+                    let records = try await session.records(for: request)
+                    return (records.response, records, records.cancel)
+                } deliver: {
+                    callback.deliver($0)
+                })
         }
     }
 
-    /// Delivers the body to `callback` chunk by chunk, pausing when it asks.
-    private func stream(
-        _ request: SessionRequest, to callback: DataCallback, on session: Session
+    /// Delivers what `open` streams (body chunks, records) to a C callback one by one, pausing
+    /// when it asks.
+    /// - Parameters:
+    ///   - open: Sends the request: the response head, its elements and how to stop them.
+    ///   - deliver: Calls the callback with an element and returns its verdict
+    ///     (`SATCHEL_DATA_CONTINUE`, `SATCHEL_DATA_PAUSE`, else cancel).
+    private func stream<Elements: AsyncSequence>(
+        _ request: SessionRequest, on session: Session,
+        open: (SessionRequest) async throws -> (HTTPResponse, Elements, () -> Void),
+        deliver: (Elements.Element) -> Int32
     ) async -> DataResponse {
         let head = HTTPRequest(method: request.method, scheme: nil, authority: nil, path: request.url)
         var response = DataResponse(
             request: head, url: request.url, response: nil, body: [], decoded: nil, error: nil,
             metrics: TransferMetrics())
         do {
-            let body = try await session.bytes(for: request)
-            response.response = body.response
-            for try await chunk in body {
-                switch callback.deliver(chunk) {
+            let (received, elements, cancel) = try await open(request)
+            response.response = received
+            for try await element in elements {
+                switch deliver(element) {
                 case SATCHEL_DATA_CONTINUE: continue
                 case SATCHEL_DATA_PAUSE:
                     guard isResumable else {
-                        body.cancel()
+                        cancel()
                         throw SatchelError(
                             .misuse,
-                            "the data callback paused a transfer sent with satchel_session_send: no task resumes it")
+                            "the callback paused a transfer sent with satchel_session_send: no task resumes it")
                     }
                     await waitForResume()
                     try Task.checkCancellation()
                 default:
-                    body.cancel()
-                    throw SatchelError(.cancelled, "\(request.url): the data callback cancelled the transfer")
+                    cancel()
+                    throw SatchelError(.cancelled, "\(request.url): the callback cancelled the transfer")
                 }
             }
         } catch {
@@ -171,5 +192,19 @@ struct DataCallback: @unchecked Sendable {
 
     func deliver(_ chunk: [UInt8]) -> Int32 {
         chunk.withUnsafeBufferPointer { function(userdata, $0.baseAddress, $0.count) }
+    }
+}
+
+/// A C record callback and its userdata, called on a library thread, one call at a time.
+struct RecordCallback: @unchecked Sendable {
+    // Safe to send: as for DataCallback, the header makes the caller keep `userdata` valid and
+    // the callback callable from a library thread until the transfer ends.
+    let function: satchel_record_callback
+    let userdata: UnsafeMutableRawPointer?
+
+    /// Calls the callback with `record`, borrowed for the call.
+    func deliver(_ record: Value) -> Int32 {
+        let handle = ValueHandle(record)
+        return withExtendedLifetime(handle) { function(userdata, handle.borrowedPointer) }
     }
 }

@@ -9,13 +9,14 @@ struct ABIProgramTests {
     static let source = CLibrary.root.appendingPathComponent("Tests/CAPITests/c/abi_test.c")
 
     /// The program's arguments: the PNG, the plugin, httpbin over HTTP and over TLS (with the
-    /// test CA, the leaf's pin and another key's pin).
+    /// test CA, the leaf's pin and another key's pin), and the fast test server.
     static func arguments() throws -> [String] {
         let servers = try TestServers.shared()
         return [
             try CLibrary.tinyPNG().path, try CLibrary.csvPlugin().path,
             servers.httpbin.absoluteString.trimmingSuffix("/"), servers.httpbinTLS.absoluteString.trimmingSuffix("/"),
             servers.certificates.caA.path, "sha256//" + servers.pins.good, "sha256//" + servers.pins.caB,
+            servers.fast.absoluteString.trimmingSuffix("/"),
         ]
     }
 

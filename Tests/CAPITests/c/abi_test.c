@@ -1360,6 +1360,199 @@ static void test_reachability(void) {
     pthread_mutex_destroy(&record.lock);
 }
 
+/* The next ready record as compact JSON in `out` (at most `size` bytes), 0 when none is ready. */
+static int next_record_json(satchel_reader *reader, char *out, size_t size) {
+    satchel_value *record = NULL;
+    char *json = NULL;
+    size_t length = 0;
+    if (satchel_reader_next(&record, reader) != SATCHEL_OK) return 0;
+    OK(satchel_value_to_json(&json, &length, record, 0));
+    snprintf(out, size, "%s", json ? json : "");
+    satchel_free(json);
+    satchel_value_free(record);
+    return 1;
+}
+
+/* Readers: records as soon as their last byte is fed, whole-body values at the end, errors
+** that keep the records before them, limits, misuse. */
+static void test_readers(void) {
+    satchel_registry *registry = NULL;
+    satchel_reader *reader = NULL;
+    satchel_value *value = NULL;
+    char json[256];
+    uint64_t limit = 0;
+    const char *events = "data: a\r\n\r\n: note\nid: 7\nevent: x\ndata: b\n\n";
+    const char *parts = "--b\r\nContent-Type: application/json\r\n\r\n{\"n\":1}\r\n--b\r\n\r\nplain\r\n--b--\r\n";
+    size_t i, ready_at = 0;
+
+    OK(satchel_registry_create(&registry));
+    OK(satchel_registry_get_limit(&limit, registry, SATCHEL_LIMIT_RECORDS));
+    CHECK(limit == (uint64_t)INT64_MAX);
+    OK(satchel_registry_get_limit(&limit, registry, SATCHEL_LIMIT_RECORD_BYTES));
+    CHECK(limit == 16u * 1024 * 1024);
+
+    /* An event stream fed byte by byte: the first event is ready at the CR that ends its blank
+    ** line (a CR alone ends a line; the LF after it is the same line end). */
+    OK(satchel_reader_create(&reader, registry, "text/event-stream", SATCHEL_NTS));
+    CHECK(satchel_reader_yields_records(reader) == 1);
+    for (i = 0; i < strlen(events); i++) {
+        OK(satchel_reader_feed(reader, events + i, 1));
+        if (!ready_at && next_record_json(reader, json, sizeof json)) {
+            ready_at = i;
+            CHECK(strcmp(json, "{\"event\":\"message\",\"data\":\"a\",\"id\":\"\"}") == 0);
+        }
+    }
+    CHECK(ready_at == 9);
+    CHECK(next_record_json(reader, json, sizeof json) && strcmp(json, "{\"event\":\"x\",\"data\":\"b\",\"id\":\"7\"}") == 0);
+    CHECK_STATUS(satchel_reader_next(&value, reader), SATCHEL_E_NOT_FOUND);
+    CHECK(value == NULL);
+    OK(satchel_reader_finish(reader));
+    CHECK_STATUS(satchel_reader_feed(reader, "x", 1), SATCHEL_E_MISUSE);
+    satchel_reader_free(reader);
+
+    /* JSON Lines: a last line without its newline is a record at the end; a bad line is an
+    ** error naming it, after the records before it. */
+    OK(satchel_reader_create(&reader, registry, "application/x-ndjson", SATCHEL_NTS));
+    OK(satchel_reader_feed(reader, "{\"a\":1}\n[2]\n3", 13));
+    CHECK(next_record_json(reader, json, sizeof json) && strcmp(json, "{\"a\":1}") == 0);
+    CHECK(next_record_json(reader, json, sizeof json) && strcmp(json, "[2]") == 0);
+    CHECK(!next_record_json(reader, json, sizeof json));
+    OK(satchel_reader_finish(reader));
+    CHECK(next_record_json(reader, json, sizeof json) && strcmp(json, "3") == 0);
+    satchel_reader_free(reader);
+    OK(satchel_reader_create(&reader, registry, "application/jsonl", SATCHEL_NTS));
+    CHECK_STATUS(satchel_reader_feed(reader, "true\n{oops}\nfalse\n", 18), SATCHEL_E_SYNTAX);
+    CHECK(strstr(satchel_last_error_message(), "line 2") != NULL);
+    CHECK(next_record_json(reader, json, sizeof json) && strcmp(json, "true") == 0);
+    CHECK(!next_record_json(reader, json, sizeof json));
+    CHECK_STATUS(satchel_reader_feed(reader, "1\n", 2), SATCHEL_E_SYNTAX);
+    CHECK_STATUS(satchel_reader_finish(reader), SATCHEL_E_SYNTAX);
+    satchel_reader_free(reader);
+
+    /* A JSON text sequence and a multipart body: texts and parts as records. */
+    OK(satchel_reader_create(&reader, registry, "application/json-seq", SATCHEL_NTS));
+    OK(satchel_reader_feed(reader, "\x1e{\"s\":1}\n\x1e[]\n", 13));
+    CHECK(next_record_json(reader, json, sizeof json) && strcmp(json, "{\"s\":1}") == 0);
+    CHECK(next_record_json(reader, json, sizeof json) && strcmp(json, "[]") == 0);
+    satchel_reader_free(reader);
+    OK(satchel_reader_create(&reader, registry, "multipart/mixed; boundary=b", SATCHEL_NTS));
+    CHECK(satchel_reader_yields_records(reader) == 1);
+    OK(satchel_reader_feed(reader, parts, strlen(parts)));
+    OK(satchel_reader_finish(reader));
+    CHECK(next_record_json(reader, json, sizeof json) && strstr(json, "\"value\":{\"n\":1}") != NULL);
+    CHECK(next_record_json(reader, json, sizeof json) && strstr(json, "\"value\":\"plain\"") != NULL);
+    CHECK(!next_record_json(reader, json, sizeof json));
+    satchel_reader_free(reader);
+
+    /* A whole-body format: nothing before the end, then its one value; without a Content-Type
+    ** the bytes pick the serializer. */
+    OK(satchel_reader_create(&reader, registry, "application/json", SATCHEL_NTS));
+    CHECK(satchel_reader_yields_records(reader) == 0);
+    OK(satchel_reader_feed(reader, "{\"x\":", 5));
+    OK(satchel_reader_feed(reader, "[1,2]}", 6));
+    CHECK(!next_record_json(reader, json, sizeof json));
+    OK(satchel_reader_finish(reader));
+    CHECK(next_record_json(reader, json, sizeof json) && strcmp(json, "{\"x\":[1,2]}") == 0);
+    satchel_reader_free(reader);
+    OK(satchel_reader_create(&reader, registry, "application/json", SATCHEL_NTS));
+    OK(satchel_reader_feed(reader, "[1,", 3));
+    CHECK_STATUS(satchel_reader_finish(reader), SATCHEL_E_TRUNCATED);
+    satchel_reader_free(reader);
+    OK(satchel_reader_create(&reader, registry, NULL, 0));
+    OK(satchel_reader_feed(reader, "{\"k\":true}", 10));
+    OK(satchel_reader_finish(reader));
+    CHECK(next_record_json(reader, json, sizeof json) && strcmp(json, "{\"k\":true}") == 0);
+    satchel_reader_free(reader);
+
+    /* Limits, unknown types, bad arguments. */
+    OK(satchel_registry_set_limit(registry, SATCHEL_LIMIT_RECORD_BYTES, 8));
+    OK(satchel_reader_create(&reader, registry, "application/x-ndjson", SATCHEL_NTS));
+    CHECK_STATUS(satchel_reader_feed(reader, "[1]\n\"far too long\"\n", 20), SATCHEL_E_LIMIT);
+    CHECK(next_record_json(reader, json, sizeof json) && strcmp(json, "[1]") == 0);
+    satchel_reader_free(reader);
+    OK(satchel_registry_set_limit(registry, SATCHEL_LIMIT_RECORDS, 1));
+    OK(satchel_reader_create(&reader, registry, "application/x-ndjson", SATCHEL_NTS));
+    CHECK_STATUS(satchel_reader_feed(reader, "1\n2\n", 4), SATCHEL_E_LIMIT);
+    satchel_reader_free(reader);
+    reader = (satchel_reader *)&limit;
+    CHECK_STATUS(satchel_reader_create(&reader, registry, "application/x-unknown", SATCHEL_NTS), SATCHEL_E_UNACCEPTABLE_CONTENT_TYPE);
+    CHECK(reader == NULL);
+    CHECK_STATUS(satchel_reader_create(&reader, registry, "not a type", SATCHEL_NTS), SATCHEL_E_INVALID_MEDIA_TYPE);
+    CHECK_STATUS(satchel_reader_create(NULL, registry, "application/json", SATCHEL_NTS), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_reader_create(&reader, NULL, "application/json", SATCHEL_NTS), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_reader_feed(NULL, "x", 1), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_reader_finish(NULL), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_reader_next(NULL, NULL), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK(satchel_reader_yields_records(NULL) == 0);
+    satchel_reader_free(NULL);
+    satchel_registry_free(registry);
+}
+
+typedef struct records_record {
+    int calls;
+    int cancel_at;  /* return a cancelling verdict at this call (1-based), 0 never */
+    long sum;       /* of the records' "i" members */
+} records_record;
+
+static int on_record(void *userdata, const satchel_value *record) {
+    records_record *seen = (records_record *)userdata;
+    const satchel_value *member = NULL;
+    int64_t i = -1;
+    if (satchel_value_object_get(&member, record, "i", 1) == SATCHEL_OK) satchel_value_get_int64(&i, member);
+    seen->sum += (long)i;
+    seen->calls++;
+    return seen->calls == seen->cancel_at ? 9 : SATCHEL_DATA_CONTINUE;
+}
+
+/* A session request whose records go to a callback as they arrive (the fast test server's
+** /records endpoints). */
+static void test_record_callbacks(const char *fast, const char *httpbin) {
+    satchel_session *session = NULL;
+    satchel_request *request = NULL;
+    satchel_response *response = NULL;
+    const uint8_t *body = NULL;
+    size_t length = 0;
+    records_record seen;
+    char url[512];
+
+    OK(satchel_session_create(&session, NULL, 0, NULL));
+    sprintf(url, "%s/records/ndjson?count=4", fast);
+    OK(satchel_request_create(&request, "GET", 3, url, SATCHEL_NTS));
+    memset(&seen, 0, sizeof seen);
+    OK(satchel_request_set_record_callback(request, on_record, &seen));
+    OK(satchel_session_send(&response, session, request));
+    CHECK(satchel_response_status(response) == 200);
+    CHECK(seen.calls == 4 && seen.sum == 0 + 1 + 2 + 3);
+    OK(satchel_response_body(&body, &length, response));
+    CHECK(length == 0 && satchel_response_value(response) == NULL);
+    satchel_response_free(response);
+    satchel_request_free(request);
+
+    /* A verdict other than continue or pause cancels. */
+    sprintf(url, "%s/records/multipart?count=5", fast);
+    OK(satchel_request_create(&request, "GET", 3, url, SATCHEL_NTS));
+    memset(&seen, 0, sizeof seen);
+    seen.cancel_at = 2;
+    OK(satchel_request_set_record_callback(request, on_record, &seen));
+    CHECK_STATUS(satchel_session_send(&response, session, request), SATCHEL_E_CANCELLED);
+    CHECK(seen.calls == 2);
+    satchel_response_free(response);
+    satchel_request_free(request);
+
+    /* A body that is not a record stream: refused, with its response. */
+    sprintf(url, "%s/json", httpbin);
+    OK(satchel_request_create(&request, "GET", 3, url, SATCHEL_NTS));
+    memset(&seen, 0, sizeof seen);
+    OK(satchel_request_set_record_callback(request, on_record, &seen));
+    CHECK_STATUS(satchel_session_send(&response, session, request), SATCHEL_E_UNACCEPTABLE_CONTENT_TYPE);
+    CHECK(response != NULL && satchel_response_status(response) == 200 && seen.calls == 0);
+    satchel_response_free(response);
+    OK(satchel_request_set_record_callback(request, NULL, NULL));
+    CHECK_STATUS(satchel_request_set_record_callback(NULL, on_record, &seen), SATCHEL_E_INVALID_ARGUMENT);
+    satchel_request_free(request);
+    satchel_session_free(session);
+}
+
 /* In a new network namespace, where the loopback link starts down: a monitor of 127.0.0.1
 ** reports it unreachable, then reachable once the link comes up. */
 static int test_reachability_change(void) {
@@ -1388,7 +1581,7 @@ int main(int argc, char **argv) {
     satchel_registry *registry = NULL;
     if (argc == 2 && strcmp(argv[1], "--reachability-change") == 0) return test_reachability_change();
     if (argc < 3) {
-        fprintf(stderr, "usage: abi_test PNG_FILE PLUGIN_SO [HTTP_BASE [TLS_BASE CA_FILE PIN WRONG_PIN]]\n");
+        fprintf(stderr, "usage: abi_test PNG_FILE PLUGIN_SO [HTTP_BASE [TLS_BASE CA_FILE PIN WRONG_PIN [FAST_BASE]]]\n");
         return 64;
     }
     test_versions_and_statuses();
@@ -1397,6 +1590,7 @@ int main(int argc, char **argv) {
     OK(satchel_registry_create(&registry));
     test_builders(registry);
     test_registry_decoding(registry, argv[1]);
+    test_readers();
     test_multipart(registry, argv[1]);
     satchel_registry_free(registry);
     test_plugins(argv[2]);
@@ -1408,6 +1602,7 @@ int main(int argc, char **argv) {
         test_streams(argv[3]);
         test_events_and_metrics(argv[3]);
     }
+    if (argc >= 9) test_record_callbacks(argv[8], argv[3]);
     printf("abi_test: %d checks, %d failed\n", checks, failures);
     return failures == 0 ? 0 : 1;
 }

@@ -43,7 +43,7 @@ FORMATS = {
 #: The limits a :class:`Registry` obeys (``satchel_limit``), by name.
 LIMITS = {
     "body_bytes": 1, "depth": 2, "string_bytes": 3, "pairs": 4, "parts": 5, "part_header_bytes": 6,
-    "image_pixels": 7, "entity_expansions": 8,
+    "image_pixels": 7, "entity_expansions": 8, "record_bytes": 9, "records": 10,
 }
 
 

@@ -1,0 +1,60 @@
+import CSatchel
+import SerializerRegistry
+
+// Readers: a body decoded as it arrives (include/satchel.h, "Readers").
+
+@c @implementation
+public func satchel_reader_create(
+    _ outReader: UnsafeMutablePointer<OpaquePointer?>?, _ registry: OpaquePointer?,
+    _ contentType: UnsafePointer<CChar>?, _ contentTypeLength: Int
+) -> satchel_status {
+    outReader?.pointee = nil
+    return guarded {
+        let out = try Arguments.required(outReader, "out_reader")
+        let registry = try RegistryHandle.from(registry).registry
+        let mediaType = try contentType.map { _ in
+            try Arguments.mediaType(contentType, contentTypeLength, "content_type")
+        }
+        out.pointee = try ReaderHandle(registry: registry, contentType: mediaType).retainedPointer
+    }
+}
+
+@c @implementation
+public func satchel_reader_yields_records(_ reader: OpaquePointer?) -> Int32 {
+    guard let reader else { return 0 }
+    return (try? ReaderHandle.from(reader).yieldsRecords) == true ? 1 : 0
+}
+
+@c @implementation
+public func satchel_reader_feed(_ reader: OpaquePointer?, _ data: UnsafeRawPointer?, _ length: Int) -> satchel_status {
+    guarded {
+        let handle = try ReaderHandle.from(reader)
+        try handle.feed(try Arguments.bytes(data, length, "data"))
+    }
+}
+
+@c @implementation
+public func satchel_reader_finish(_ reader: OpaquePointer?) -> satchel_status {
+    guarded {
+        try ReaderHandle.from(reader).finish()
+    }
+}
+
+@c @implementation
+public func satchel_reader_next(
+    _ outValue: UnsafeMutablePointer<OpaquePointer?>?, _ reader: OpaquePointer?
+) -> satchel_status {
+    outValue?.pointee = nil
+    return guarded {
+        let out = try Arguments.required(outValue, "out_value")
+        guard let value = try ReaderHandle.from(reader).next() else {
+            throw SatchelError(.valueNotFound, "no record is ready")
+        }
+        out.pointee = ValueHandle.retained(value)
+    }
+}
+
+@c @implementation
+public func satchel_reader_free(_ reader: OpaquePointer?) {
+    ReaderHandle.release(reader)
+}

@@ -1,0 +1,117 @@
+import CSatchel
+import SerializerRegistry
+
+/// The object behind a `satchel_reader *`: a body fed in chunks, read by the registry's
+/// serializer for its Content-Type — record by record for a record stream, else into one value
+/// at the end — with the values ready to be taken.
+final class ReaderHandle: CHandle {
+    static let parameterName = "reader"
+
+    /// How the body is read.
+    private enum Mode {
+        /// A record stream: each record is ready as it completes.
+        case records(any RecordReader)
+        /// A format read as it arrives; its value is ready at the end.
+        case incremental(any IncrementalReader)
+        /// A format read whole: the body is kept and decoded by the registry at the end
+        /// (sniffed when there is no Content-Type).
+        case whole(Registry, MediaType, [UInt8])
+    }
+
+    private var mode: Mode
+    private let limits: Limits
+    private var ready: [Value] = []
+    private var nextReady = 0
+    private var fed = 0
+    private var isFinished = false
+    /// The error that ended the body; every later feed or finish repeats it.
+    private var failure: SatchelError?
+
+    /// A reader for a body of `contentType` (`nil`: the whole body, sniffed at the end).
+    /// - Throws: ``SatchelError/Code/unacceptableContentType`` when no serializer reads it.
+    init(registry: Registry, contentType: MediaType?) throws(SatchelError) {
+        limits = registry.limits
+        guard let contentType else {
+            mode = .whole(registry, MediaType(type: "application", subtype: "octet-stream"), [])
+            return
+        }
+        guard let serializer = registry.responseSerializer(for: contentType) else {
+            throw SatchelError(.unacceptableContentType, "content_type: no serializer reads \(contentType)")
+        }
+        if let records = serializer as? any RecordReadingSerializer {
+            mode = .records(records.makeRecordReader(contentType: contentType, limits: limits))
+        } else if let reader = serializer.makeIncrementalReader(contentType: contentType, limits: limits) {
+            mode = .incremental(reader)
+        } else {
+            mode = .whole(registry, contentType, [])
+        }
+    }
+
+    /// Whether records are ready as they complete.
+    var yieldsRecords: Bool {
+        if case .records = mode { return true }
+        return false
+    }
+
+    /// Feeds the next chunk.
+    /// - Throws: The format's error (the records before it stay ready), or the earlier one.
+    func feed(_ chunk: UnsafeRawBufferPointer) throws(SatchelError) {
+        try proceed {
+            switch mode {
+            case .records(let reader):
+                try reader.feed(chunk) { ready.append($0) }
+            case .incremental(let reader):
+                fed += chunk.count
+                try limits.checkBody(count: fed)
+                try reader.feed(chunk)
+            case .whole(let registry, let contentType, var body):
+                try limits.checkBody(count: body.count + chunk.count)
+                mode = .whole(registry, contentType, [])  // keeps `body` uniquely referenced
+                body.append(contentsOf: chunk)
+                mode = .whole(registry, contentType, body)
+            }
+        }
+    }
+
+    /// Ends the body.
+    /// - Throws: The format's error for a truncated or invalid end, or the earlier one.
+    func finish() throws(SatchelError) {
+        try proceed {
+            isFinished = true
+            switch mode {
+            case .records(let reader):
+                try reader.finish { ready.append($0) }
+            case .incremental(let reader):
+                if let value = try reader.finish() { ready.append(value) }
+            case .whole(let registry, let contentType, let body):
+                mode = .whole(registry, contentType, [])
+                if let value = try registry.decode(body, contentType: contentType) { ready.append(value) }
+            }
+        }
+    }
+
+    /// The next ready value, oldest first.
+    func next() -> Value? {
+        guard nextReady < ready.count else { return nil }
+        defer {
+            nextReady += 1
+            if nextReady == ready.count {
+                ready.removeAll(keepingCapacity: true)
+                nextReady = 0
+            }
+        }
+        return ready[nextReady]
+    }
+
+    /// Runs a step unless the body already failed or ended; a failure is kept.
+    private func proceed(_ step: () throws -> Void) throws(SatchelError) {
+        if let failure { throw failure }
+        guard !isFinished else { throw SatchelError(.misuse, "the reader's body has ended (satchel_reader_finish)") }
+        do {
+            try step()
+        } catch {
+            failure = SatchelError.wrap(error)
+            throw failure!
+        }
+    }
+}
