@@ -221,6 +221,10 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
                                         closed without the body's end, with drop=end the body
                                         ended cleanly; once all T are sent, `then` answers the
                                         next connection (204 by default)
+    POST /ingest?key=KEY                reads the body line by line, opening the gate (KEY, I)
+                                        as line I arrives; {"lines": N, "bytes": N,
+                                        "chunked": bool, "sha256": hex}
+    GET /await-gate?key=KEY&i=I         204 once the gate (KEY, I) is open; 408 after 10 s
     GET /event-source-log?key=KEY       {"lastEventIDs": [the Last-Event-ID of each connection,
                                         "" when none]}
     GET /wrong-length?declared=N&actual=M[&length=TEXT]
@@ -279,6 +283,19 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
                 return self.records(path[len("/records/"):], query)
             if path == "/event-source":
                 return self.event_source(query)
+            if path == "/ingest":
+                gate = LineGate(self.server, query.get("key", ""))
+                count, chunked = self.read_body(gate)
+                return self.send_json(200, {"lines": gate.lines, "bytes": count, "chunked": chunked,
+                                            "sha256": gate.digest.hexdigest()})
+            if path == "/await-gate":
+                self.read_body()
+                key, index = query.get("key", ""), int(query.get("i", "-1"))
+                with self.server.gates:
+                    opened = self.server.gates.wait_for(lambda: (key, index) in self.server.opened, timeout=10)
+                self.send_response(204 if opened else 408)
+                self.send_header("Content-Length", "0")
+                return self.end_headers()
             if path == "/event-source-log":
                 self.read_body()
                 with self.server.lock:
@@ -557,6 +574,25 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
                 pass
         except OSError:
             pass
+
+
+class LineGate:
+    """A digest for read_body that counts the body's lines and opens the gate (key, I) as line I
+    arrives, so a client can wait until the server has a record before it writes the next."""
+
+    def __init__(self, server, key):
+        self.server, self.key, self.lines = server, key, 0
+        self.digest = hashlib.sha256()
+
+    def update(self, data):
+        self.digest.update(data)
+        count = bytes(data).count(b"\n")
+        if count:
+            with self.server.gates:
+                for index in range(self.lines, self.lines + count):
+                    self.server.opened.add((self.key, index))
+                self.lines += count
+                self.server.gates.notify_all()
 
 
 def parse_range(field):

@@ -80,6 +80,16 @@ extension Transfer {
     private func send(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard let body = options.body else { return 0 }
         do {
+            if let pipe = body as? BodyPipe {
+                switch try pipe.take(into: buffer) {
+                case .bytes(let count): return count
+                case .end: return 0
+                case .wait:
+                    isPaused = true
+                    hasPaused = true
+                    return Int(CURL_READFUNC_PAUSE)
+                }
+            }
             return try body.read(into: buffer)
         } catch {
             fail(error as? SatchelError ?? SatchelError(.io, "reading the request body failed: \(error)"))

@@ -22,6 +22,8 @@ public enum RequestBody: @unchecked Sendable {
     /// A body made afresh for every attempt: a multipart form (`MultipartFormData`, whose
     /// Content-Type carries the boundary) or any other ``RequestBodySource``.
     case multipart(any RequestBodySource)
+    /// A body written from an async sequence while it is sent, chunked; sent once.
+    case chunks(BodyChunks, contentType: MediaType?)
 
     /// A fresh stream for one attempt and the Content-Type to send; `attempt` > 0 rewinds a
     /// caller's stream.
@@ -45,13 +47,22 @@ public enum RequestBody: @unchecked Sendable {
             return (stream, contentType)
         case let .multipart(source):
             return (try source.makeRequestBodyStream(), source.contentType)
+        case let .chunks(chunks, contentType):
+            guard attempt == 0 else {
+                throw SatchelError(
+                    .invalidArgument, "a request body written from an async sequence cannot be sent again")
+            }
+            return (BodyPipe(chunks), contentType)
         }
     }
 
     /// Whether the body can be sent more than once (for retries and 307/308 redirects).
     var canResend: Bool {
-        if case let .stream(stream, _) = self { return stream.isRewindable }
-        return true
+        switch self {
+        case let .stream(stream, _): stream.isRewindable
+        case .chunks: false
+        default: true
+        }
     }
 
     /// Whether there is a body.

@@ -70,7 +70,10 @@ extension Session {
             }
             attempt = Attempt(url: options.url, request: head, sink: sink)
             for monitor in configuration.eventMonitors { monitor.requestDidStart(head, url: options.url) }
+            let pipe = options.body as? BodyPipe
+            pipe?.connect { cancellation.resume() }
             let outcome = await send(options, sink: sink, cancellation: cancellation)
+            pipe?.close()
             sends += 1
             attempt.response = outcome.response
             attempt.error = outcome.error
