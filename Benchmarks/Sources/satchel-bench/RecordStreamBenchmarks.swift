@@ -40,6 +40,11 @@ struct RecordStreamBenchmarks {
             { try Self.satchelEvents(events) },
             { try Self.openAPIEvents(events) },
         ])
+        Progress.note("record streams: Server-Sent Events to models")
+        let sseModels = try sampler.measure([
+            { try Self.satchelDecodedEvents(events) },
+            { try Self.openAPIDecodedEvents(events) },
+        ])
         let size = "the body"
         var values = ComparisonTable(
             title: "JSON Lines into values: Satchel vs Foundation, line by line",
@@ -72,7 +77,18 @@ struct RecordStreamBenchmarks {
             peerCall: "chunks as an AsyncSequence of ArraySlice<UInt8>, .asDecodedServerSentEvents()", sizeNote: size)
         eventTable.target = 1.0
         eventTable.rows.append(Comparison(input: "deltas.sse", bytes: events.count, satchel: sse[0], peer: sse[1]))
-        return [values, models, modelsOpenAPI, eventTable]
+        var decodedTable = ComparisonTable(
+            title: "Server-Sent Events with JSON data into models: Satchel vs swift-openapi-runtime",
+            satchelCall:
+                "ServerSentEventParser().feed(chunk) { try $0.decoded(as: Delta.self, with: decoder) }, as events(decoding:) does",
+            peerName: "OpenAPIRuntime",
+            peerCall:
+                "chunks as an AsyncSequence of ArraySlice<UInt8>, .asDecodedServerSentEventsWithJSONData(of: Delta.self)",
+            sizeNote: size)
+        decodedTable.target = 1.0
+        decodedTable.rows.append(
+            Comparison(input: "deltas.sse", bytes: events.count, satchel: sseModels[0], peer: sseModels[1]))
+        return [values, models, modelsOpenAPI, eventTable, decodedTable]
     }
 
     // MARK: Inputs
@@ -165,6 +181,43 @@ struct RecordStreamBenchmarks {
         return count
     }
 
+    /// An LLM streaming API's delta event data.
+    struct Delta: Decodable, Hashable, Sendable {
+        struct Choice: Decodable, Hashable, Sendable {
+            struct Content: Decodable, Hashable, Sendable {
+                var content: String
+            }
+
+            var index: Int
+            var delta: Content
+        }
+
+        var choices: [Choice]
+    }
+
+    static func satchelDecodedEvents(_ body: [UInt8]) throws -> [Delta] {
+        var parser = ServerSentEventParser(limits: Limits(maxBodyBytes: .max))
+        let decoder = JSONModelDecoder()
+        var deltas: [Delta] = []
+        for chunk in chunks(body) {
+            try chunk.withUnsafeBytes {
+                try parser.feed($0) { deltas.append(try $0.decoded(as: Delta.self, with: decoder).data) }
+            }
+        }
+        return deltas
+    }
+
+    static func openAPIDecodedEvents(_ body: [UInt8]) throws -> [Delta] {
+        let chunks = chunks(body)
+        return try waitFor {
+            var deltas: [Delta] = []
+            for try await event in ChunkSequence(chunks: chunks).asDecodedServerSentEventsWithJSONData(of: Delta.self) {
+                if let data = event.data { deltas.append(data) }
+            }
+            return deltas
+        }
+    }
+
     static func openAPIEvents(_ body: [UInt8]) throws -> Int {
         let chunks = chunks(body)
         return try waitFor {
@@ -208,7 +261,8 @@ struct RecordStreamBenchmarks {
             return events
         }
         guard ours.count == theirs.count,
-            zip(ours, theirs).allSatisfy({ $0.type == $1.event && $0.data == $1.data && $0.lastEventID == $1.id })
+            zip(ours, theirs).allSatisfy({ $0.type == $1.event && $0.data == $1.data && $0.lastEventID == $1.id }),
+            try Self.satchelDecodedEvents(body) == Self.openAPIDecodedEvents(body)
         else {
             throw BenchmarkFailure.guardFailed("deltas.sse: the parsers disagree on the \(ours.count) events")
         }

@@ -161,9 +161,7 @@ extension RecordStream where Record == Value {
         _ event: ServerSentEvent, as type: T.Type, number: Int, with decoder: JSONModelDecoder
     ) throws -> ServerSentEvent.Decoded<T> {
         do {
-            var data = event.data
-            let payload = try data.withUTF8 { try decoder.decode(type, from: UnsafeRawBufferPointer($0)) }
-            return ServerSentEvent.Decoded(type: event.type, data: payload, lastEventID: event.lastEventID)
+            return try event.decoded(as: type, with: decoder)
         } catch let error as SatchelError {
             throw error.naming("event \(number) (type \(event.type), id \"\(event.lastEventID)\")")
         }

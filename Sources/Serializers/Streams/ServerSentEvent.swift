@@ -43,6 +43,21 @@ extension ServerSentEvent {
     }
 }
 
+extension ServerSentEvent {
+    /// The event with its data decoded from JSON into `T` (what streaming APIs send).
+    /// - Parameters:
+    ///   - type: The type of the data.
+    ///   - decoder: The JSON decoder, with its options and limits; reuse one for a stream.
+    /// - Throws: ``SatchelError``: the data is not JSON, or not `T` (with the key path).
+    public func decoded<T: Decodable>(
+        as type: T.Type, with decoder: JSONModelDecoder = JSONModelDecoder()
+    ) throws -> Decoded<T> {
+        var text = data
+        let payload = try text.withUTF8 { try decoder.decode(type, from: UnsafeRawBufferPointer($0)) }
+        return Decoded(type: self.type, data: payload, lastEventID: lastEventID)
+    }
+}
+
 extension ServerSentEvent.Decoded: Sendable where Payload: Sendable {}
 extension ServerSentEvent.Decoded: Equatable where Payload: Equatable {}
 extension ServerSentEvent.Decoded: Hashable where Payload: Hashable {}
