@@ -17,11 +17,7 @@ extension RecordStream where Record == Value {
         let limits = limits
         return reading {
             var parser = ServerSentEventParser(limits: limits)
-            return RecordDecoder(
-                feed: { chunk, deliver in
-                    try parser.feed(chunk, into: deliver)
-                    return true
-                }, finish: { _ in parser.finish() })
+            return RecordDecoder(toTheEnd: { try parser.feed($0, into: $1) }, finish: { _ in parser.finish() })
         }
     }
 
@@ -81,10 +77,8 @@ extension RecordStream where Record == Value {
             let reader = serializer.makeRecordReader(contentType: contentType, limits: limits)
             if let lines = reader as? JSONLinesReader {
                 return RecordDecoder(
-                    feed: { chunk, deliver in
-                        try lines.feed(chunk, as: T.self, into: deliver)
-                        return true
-                    }, finish: { deliver in try lines.finish(as: T.self, into: deliver) })
+                    toTheEnd: { try lines.feed($0, as: T.self, into: $1) },
+                    finish: { try lines.finish(as: T.self, into: $0) })
             }
             var count = 0
             let decode = { (value: Value, deliver: (T) throws -> Void) in
@@ -96,10 +90,8 @@ extension RecordStream where Record == Value {
                 }
             }
             return RecordDecoder(
-                feed: { chunk, deliver in
-                    try reader.feed(chunk) { try decode($0, deliver) }
-                    return true
-                }, finish: { deliver in try reader.finish { try decode($0, deliver) } })
+                toTheEnd: { chunk, deliver in try reader.feed(chunk) { try decode($0, deliver) } },
+                finish: { deliver in try reader.finish { try decode($0, deliver) } })
         }
     }
 
@@ -113,33 +105,14 @@ extension RecordStream where Record == Value {
     /// ```
     /// - Throws: ``SatchelError/Code/unacceptableContentType`` when the response is not multipart.
     public var parts: RecordStream<MultipartParts.Element> {
-        get throws(SatchelError) { try readingParts() }
-    }
-
-    private func readingParts() throws(SatchelError) -> RecordStream<MultipartParts.Element> {
-        guard let serializer = serializer as? MultipartResponseSerializer else { throw refusal("multipart") }
-        let (contentType, limits) = (contentType, limits)
-        return reading {
-            let reader = MultipartIncrementalReader(serializer: serializer, contentType: contentType, limits: limits)
-            reader.retainsParts = false
-            var completed: [MultipartParts.Element] = []
-            reader.onPart = { completed.append($0) }
-            return RecordDecoder(
-                feed: { chunk, deliver in
-                    defer { completed.removeAll(keepingCapacity: true) }
-                    do {
-                        try reader.feed(chunk)
-                    } catch {
-                        for part in completed { try deliver(part) }  // the parts before the error
-                        throw error
-                    }
-                    for part in completed { try deliver(part) }
-                    return true
-                },
-                finish: { deliver in
-                    _ = try reader.finish()
-                    for part in completed { try deliver(part) }
-                })
+        get throws(SatchelError) {
+            guard let serializer = serializer as? MultipartResponseSerializer else { throw refusal("multipart") }
+            let (contentType, limits) = (contentType, limits)
+            return reading {
+                let reader = MultipartPartReader(serializer: serializer, contentType: contentType, limits: limits)
+                return RecordDecoder(
+                    toTheEnd: { try reader.feed($0, into: $1) }, finish: { try reader.finish(into: $0) })
+            }
         }
     }
 

@@ -74,7 +74,7 @@ public struct MultipartResponseSerializer: TypedResponseSerializer, RecordReadin
     /// soon as it is complete, decoded by its own Content-Type; parts are not kept, so a body of
     /// any size streams in bounded memory. (A whole-body decode still returns ``MultipartParts``.)
     public func makeRecordReader(contentType: MediaType?, limits: Limits) -> any RecordReader {
-        MultipartRecordReader(MultipartIncrementalReader(serializer: self, contentType: contentType, limits: limits))
+        MultipartRecordReader(MultipartPartReader(serializer: self, contentType: contentType, limits: limits))
     }
 
     /// Decodes a `multipart/form-data` body straight into a model (``TypedResponseSerializer``):

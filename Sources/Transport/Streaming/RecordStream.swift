@@ -114,12 +114,20 @@ package struct RecordDecoder<Record> {
         self.finish = finish
     }
 
-    /// The records of a registry's record reader, as they are.
-    package init(_ reader: any RecordReader) where Record == Value {
+    /// A decoder that reads to the end of the body.
+    package init(
+        toTheEnd feed: @escaping (UnsafeRawBufferPointer, (Record) throws -> Void) throws -> Void,
+        finish: @escaping ((Record) throws -> Void) throws -> Void
+    ) {
         self.init(
             feed: { chunk, deliver in
-                try reader.feed(chunk, into: deliver)
+                try feed(chunk, deliver)
                 return true
-            }, finish: { deliver in try reader.finish(into: deliver) })
+            }, finish: finish)
+    }
+
+    /// The records of a registry's record reader, as they are.
+    package init(_ reader: any RecordReader) where Record == Value {
+        self.init(toTheEnd: { try reader.feed($0, into: $1) }, finish: { try reader.finish(into: $0) })
     }
 }
