@@ -51,18 +51,28 @@ public final class MultipartIncrementalReader: IncrementalReader {
             throw setupError ?? SatchelError(.internal, "no multipart parser")
         }
         do {
-            for part in try parser.feed(chunk) {
-                let element = MultipartParts.Element(part: part, value: try values.value(of: part))
-                if retainsParts { elements.append(element) }
-                onPart?(element)
-                stream?.yield(element)
+            let parts: [MultipartReader.Part]
+            do {
+                parts = try parser.feed(chunk)
+            } catch {
+                for part in parser.partsBeforeFailure { try emit(part) }  // complete before the error
+                throw error
             }
+            for part in parts { try emit(part) }
         } catch {
             failure = error
             elements = []
             stream?.finish(throwing: error)
             throw error
         }
+    }
+
+    /// Decodes a completed part and hands it over.
+    private func emit(_ part: MultipartReader.Part) throws {
+        let element = MultipartParts.Element(part: part, value: try values.value(of: part))
+        if retainsParts { elements.append(element) }
+        onPart?(element)
+        stream?.yield(element)
     }
 
     /// The parts as an asynchronous sequence, each delivered as soon as it is complete — the

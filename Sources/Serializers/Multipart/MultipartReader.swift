@@ -177,10 +177,15 @@ public final class MultipartReader {
             }
             return completed
         } catch {
+            partsBeforeFailure = completed
             fail(error)
             throw error
         }
     }
+
+    /// The parts the chunk that failed had completed before the error, which ``feed(_:)``
+    /// could not return (a reader that hands parts over still owes them to its caller).
+    public private(set) var partsBeforeFailure: [Part] = []
 
     /// Ends the body.
     ///
