@@ -24,13 +24,15 @@ from ._ffi import Handle, check, lib
 from .errors import SatchelError
 from .multipart import MultipartBody
 from .reachability import Monitor as ReachabilityMonitor, Reachability, check_reachability
+from .records import Reader, records
 from .session import BodyStream, Download, Event, Metrics, Response, Session
 from .values import DecodingFailure, HTTPMessage, Image, Part, ValueOwner, XMLDocument, build, to_json
 
 __all__ = [
     "Registry", "Encoded", "decode", "encode", "version", "SatchelError", "MultipartBody", "Part", "Image",
     "XMLDocument", "HTTPMessage", "DecodingFailure", "FORMATS", "LIMITS", "Session", "Response", "Download",
-    "BodyStream", "Event", "Metrics", "Reachability", "ReachabilityMonitor", "check_reachability",
+    "BodyStream", "Event", "Metrics", "Reachability", "ReachabilityMonitor", "check_reachability", "Reader",
+    "records",
 ]
 
 #: The ``as_`` names of :func:`encode` and the media types they stand for.

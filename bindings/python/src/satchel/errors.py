@@ -1,6 +1,8 @@
 """Satchel's errors in Python: one exception type carrying the library's stable code."""
 from __future__ import annotations
 
+from typing import Any, List
+
 # satchel_status values (include/satchel.h) and the names Swift and the command give them.
 CODES = {
     1: "invalidArgument", 2: "syntaxError", 3: "truncatedInput", 4: "limitExceeded", 5: "invalidEncoding",
@@ -18,6 +20,7 @@ class SatchelError(Exception):
         status: the ``satchel_status`` number, such as 2.
         code: its stable name, such as ``"syntaxError"``.
         message: libsatchel's message, which says what and where (``"... (at byte 17)"``).
+        records: for a :class:`satchel.Reader`, the records completed before the error.
     """
 
     def __init__(self, status: int, message: str) -> None:
@@ -25,6 +28,7 @@ class SatchelError(Exception):
         self.status = status
         self.code = CODES.get(status, f"status{status}")
         self.message = message
+        self.records: List[Any] = []
 
     @classmethod
     def from_status(cls, status: int, message: str, what: str) -> "SatchelError":

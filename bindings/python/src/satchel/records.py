@@ -1,0 +1,94 @@
+"""Bodies decoded as they arrive: records of event streams, JSON Lines, JSON text sequences and
+multipart bodies as each completes, or any other format's value at the end."""
+from __future__ import annotations
+
+import ctypes
+from typing import Any, Iterable, Iterator, List, Optional
+
+from ._ffi import Handle, check, lib
+from .errors import SatchelError
+from .values import ValueOwner
+
+_NOT_FOUND = 10
+
+
+class Reader:
+    """Decodes a body fed in chunks of any size (``satchel_reader``), for a program with its own
+    transport (sockets, another HTTP client, a file being written)::
+
+        reader = satchel.Reader("text/event-stream")
+        for chunk in response.iter_content(None):
+            for event in reader.feed(chunk):      # {"event": ..., "data": ..., "id": ...}
+                print(event["data"])
+        reader.finish()
+
+    For a record stream (``text/event-stream``, JSON Lines, ``application/json-seq``, any
+    ``multipart/`` type) :meth:`feed` returns the records the chunk completed; for any other
+    format :meth:`finish` returns the body's one value. A malformed record raises
+    :class:`SatchelError` whose ``records`` attribute holds the records completed before it.
+
+    Args:
+        content_type: the body's Content-Type; ``None`` reads the whole body and picks the
+            serializer by its bytes at the end.
+        registry: a :class:`satchel.Registry` (its limits: ``record_bytes``, ``records``);
+            the default one when ``None``.
+    """
+
+    def __init__(self, content_type: Optional[str], registry: Any = None) -> None:
+        from . import _registry
+
+        self._registry = registry or _registry()  # the reader keeps its registry alive
+        handle = Handle()
+        encoded = content_type.encode() if content_type is not None else None
+        check(lib.satchel_reader_create(ctypes.byref(handle), self._registry._handle, encoded,
+                                        len(encoded) if encoded else 0), "reader_create")
+        self._handle: Optional[int] = handle.value
+
+    def __del__(self) -> None:
+        if getattr(self, "_handle", None):
+            lib.satchel_reader_free(self._handle)
+            self._handle = None
+
+    @property
+    def yields_records(self) -> bool:
+        """Whether records come out as they complete (else one value at the end)."""
+        return bool(lib.satchel_reader_yields_records(self._handle))
+
+    def feed(self, chunk: bytes) -> List[Any]:
+        """Feeds the next bytes; returns the records they completed, oldest first."""
+        data = bytes(chunk)
+        return self._step(lib.satchel_reader_feed(self._handle, data, len(data)), "reader_feed")
+
+    def finish(self) -> List[Any]:
+        """Ends the body; returns the records its end completed (a last line without its newline),
+        or ``[value]`` for a whole-body format (``[]`` when the body carries none)."""
+        return self._step(lib.satchel_reader_finish(self._handle), "reader_finish")
+
+    def _step(self, status: int, what: str) -> List[Any]:
+        message = lib.satchel_last_error_message().decode("utf-8", "replace") if status else ""
+        records = []
+        while True:
+            out = Handle()
+            taken = lib.satchel_reader_next(ctypes.byref(out), self._handle)
+            if taken == _NOT_FOUND:
+                break
+            check(taken, "reader_next")
+            with ValueOwner(out.value) as owner:
+                records.append(owner.python())
+        if status:
+            error = SatchelError.from_status(status, message, what)
+            error.records = records
+            raise error
+        return records
+
+
+def records(chunks: Iterable[bytes], content_type: str, registry: Any = None) -> Iterator[Any]:
+    """Yields the records of a body given as chunks, each as soon as it is complete::
+
+        for line in satchel.records(sock_chunks, "application/x-ndjson"):
+            ...
+    """
+    reader = Reader(content_type, registry)
+    for chunk in chunks:
+        yield from reader.feed(chunk)
+    yield from reader.finish()
