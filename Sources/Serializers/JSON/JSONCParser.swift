@@ -22,6 +22,16 @@ final class JSONCParser {
         json_tokener_free(tokener)
     }
 
+    /// Frees the tree and readies the tokener for another text (a tokener is costly to make:
+    /// its stack of `depth` levels is allocated and zeroed).
+    func reset() {
+        if let root { json_object_put(root) }
+        root = nil
+        isComplete = false
+        fed = 0
+        json_tokener_reset(tokener)
+    }
+
     /// Feeds validated text. Bytes after the top-level value (whitespace) are ignored.
     func feed(_ bytes: UnsafeBufferPointer<UInt8>) throws(SatchelError) {
         guard !isComplete, let base = bytes.baseAddress else { return }

@@ -30,14 +30,7 @@ public struct JSONReader: Sendable {
 
     /// Reads one JSON document from raw memory.
     public func read(_ buffer: UnsafeRawBufferPointer) throws -> Value {
-        let reader = JSONIncrementalReader(options: options, limits: limits)
-        do {
-            try reader.feed(buffer)
-            return try reader.readValue()
-        } catch var error as SatchelError {
-            if let offset = error.offset { error.locate(offset: offset, in: buffer) }
-            throw error
-        }
+        try JSONIncrementalReader(options: options, limits: limits).readDocument(buffer)
     }
 
     /// Reads one JSON document straight into `T`, with ``JSONModelDecoder``'s default strategies.
@@ -141,6 +134,31 @@ public final class JSONIncrementalReader: IncrementalReader {
     func readValue() throws -> Value {
         let tree = try finishTree()
         return try tree.converter.value(of: tree.root)
+    }
+
+    /// Reads `buffer` as one whole document, errors located in it (line, column), after
+    /// readying this reader for a new text: a reader reused for many small documents (the
+    /// lines of JSON Lines) makes its json-c tokener once.
+    func readDocument(_ buffer: UnsafeRawBufferPointer) throws -> Value {
+        reset()
+        do {
+            try feed(buffer)
+            return try readValue()
+        } catch var error as SatchelError {
+            if let offset = error.offset { error.locate(offset: offset, in: buffer) }
+            throw error
+        }
+    }
+
+    /// Readies the reader for a new text; the tokener is kept.
+    private func reset() {
+        guard total > 0 || failure != nil || parser?.isComplete == true else { return }
+        lexer = JSONLexer(options: lexer.options, limits: limits)
+        parser?.reset()
+        prefix = []
+        prefixSettled = false
+        total = 0
+        failure = nil
     }
 
     /// Ends the text and returns json-c's tree, which lives as long as this reader, and the

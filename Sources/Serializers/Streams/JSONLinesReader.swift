@@ -19,7 +19,8 @@ import SerializerRegistry
 /// ```
 public final class JSONLinesReader: RecordReader {
     private var lines: LineSplitter
-    private let reader: JSONReader
+    /// Reads each line, reusing its json-c tokener from line to line.
+    private let documents: JSONIncrementalReader
     private let modelDecoder: JSONModelDecoder
     private let limits: Limits
     /// Records handed over so far.
@@ -29,21 +30,22 @@ public final class JSONLinesReader: RecordReader {
     /// lines are bounded by ``Limits/maxRecordBytes`` and their number by ``Limits/maxRecords``.
     public init(options: JSONReadingOptions = JSONReadingOptions(), limits: Limits = .default) {
         lines = LineSplitter(terminators: .lineFeed, maxLineBytes: limits.maxRecordBytes)
-        reader = JSONReader(options: options, limits: limits)
+        documents = JSONIncrementalReader(options: options, limits: limits)
         modelDecoder = JSONModelDecoder(options: options, limits: limits)
         self.limits = limits
     }
 
     public func feed(_ chunk: UnsafeRawBufferPointer, into deliver: (Value) throws -> Void) throws {
         try lines.feed(chunk) { line, number, offset in
-            try record(line, number: number, offset: offset, read: { try reader.read($0) }, deliver)
+            try record(line, number: number, offset: offset, read: { try documents.readDocument($0) }, deliver)
         }
     }
 
     public func finish(into deliver: (Value) throws -> Void) throws {
         guard let last = lines.finish() else { return }
         try last.bytes.withUnsafeBufferPointer { line in
-            try record(line, number: last.number, offset: last.offset, read: { try reader.read($0) }, deliver)
+            try record(
+                line, number: last.number, offset: last.offset, read: { try documents.readDocument($0) }, deliver)
         }
     }
 

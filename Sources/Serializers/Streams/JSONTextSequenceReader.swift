@@ -20,7 +20,8 @@ import SerializerRegistry
 /// and is an error (``SatchelError/Code/truncatedInput``).
 public final class JSONTextSequenceReader: RecordReader {
     private static let recordSeparator: UInt8 = 0x1E
-    private let reader: JSONReader
+    /// Reads each text, reusing its json-c tokener from text to text.
+    private let documents: JSONIncrementalReader
     private let limits: Limits
     /// The bytes of the text being collected (after its RS).
     private var text: [UInt8] = []
@@ -42,7 +43,7 @@ public final class JSONTextSequenceReader: RecordReader {
     /// Creates a reader; each text is read with `options` and `limits`, texts are bounded by
     /// ``Limits/maxRecordBytes`` and their number by ``Limits/maxRecords``.
     public init(options: JSONReadingOptions = JSONReadingOptions(), limits: Limits = .default) {
-        reader = JSONReader(options: options, limits: limits)
+        documents = JSONIncrementalReader(options: options, limits: limits)
         self.limits = limits
     }
 
@@ -146,7 +147,7 @@ public final class JSONTextSequenceReader: RecordReader {
         }
         let value: Value
         do {
-            value = try text.withUnsafeBytes { try reader.read($0) }
+            value = try text.withUnsafeBytes { try documents.readDocument($0) }
         } catch let error as SatchelError {
             throw error.located(inRecord: "text \(textCount)", startingAt: textStart)
         }
