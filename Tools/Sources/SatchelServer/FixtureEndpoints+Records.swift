@@ -38,7 +38,10 @@ extension FixtureEndpoints {
             if first >= count { return FixtureResponse(status: 204) }
         }
         var pieces = (first..<count).map { Array(record(Int($0)).utf8) }
-        if format == "sse" { pieces.insert(Array("retry: \(interval)\n".utf8), at: 0) }
+        if format == "sse" {  // the reconnection time goes with the first event
+            let retry = Array("retry: \(interval)\n".utf8)
+            if pieces.isEmpty { pieces = [retry] } else { pieces[0] = retry + pieces[0] }
+        }
         var response = FixtureResponse(status: 200, contentType: contentType)
         response.body = .paced(pieces, interval: .milliseconds(interval))
         response.isChunked = true

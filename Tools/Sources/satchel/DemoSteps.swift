@@ -5,7 +5,7 @@ import SatchelServer
 /// one-line verdict or throws why it did not work.
 struct DemoSteps: Sendable {
     /// How many steps there are.
-    static let count = 9
+    static let count = 10
 
     let server: FixtureServer
     let secureServer: FixtureServer
@@ -25,6 +25,7 @@ struct DemoSteps: Sendable {
             ("A batch: multipart/mixed of HTTP requests, answered and decoded part by part", batch),
             ("A download cut halfway, then resumed with Range and If-Range", resumedDownload),
             ("TLS pinned to the server's public key", pinnedTLS),
+            ("Server-Sent Events followed as they arrive, reconnecting with Last-Event-ID", serverSentEvents),
         ]
         var passed = 0
         for (title, step) in steps {

@@ -8,22 +8,24 @@ import Testing
 struct DemoTests {
     static let steps = [
         "A form body", "A JSON body", "Property lists", "XML:", "Images:", "A streamed multipart upload",
-        "A batch:", "A download cut halfway", "TLS pinned",
+        "A batch:", "A download cut halfway", "TLS pinned", "Server-Sent Events followed",
     ]
 
     @Test func everyStepWorksWhenPiped() throws {
         let result = try CommandRunner.run(["demo", "--upload-size", "3000000"])
         #expect(result.status == 0, "\(result.output)\n\(result.errorOutput)")
         for (index, step) in Self.steps.enumerated() {
-            #expect(result.output.contains("[\(index + 1)/9] \(step)"), "step \(index + 1) missing")
+            #expect(result.output.contains("[\(index + 1)/10] \(step)"), "step \(index + 1) missing")
         }
-        #expect(result.output.components(separatedBy: "\n✓ ").count == 10)
+        #expect(result.output.components(separatedBy: "\n✓ ").count == 11)
         #expect(!result.output.contains("✗"))
-        #expect(result.output.hasSuffix("9 of 9 steps worked\n"))
+        #expect(result.output.hasSuffix("10 of 10 steps worked\n"))
         // What was sent and got, for example the resumed download's Range and the 206.
         #expect(result.output.contains("Range: bytes=4194304-"))
         #expect(result.output.contains("206 Partial Content, resumed from byte 4194304"))
         #expect(result.output.contains("the server parsed 2 parts of 11 bytes and 2.9 MiB"))
+        #expect(result.output.contains("id 3  message  {\"i\":3}"))
+        #expect(result.output.contains("the reconnection sent Last-Event-ID: 3"))
         // Piped: no colours, no progress bars.
         #expect(!result.output.contains("\u{1B}["))
         #expect(result.errorOutput.isEmpty)
@@ -41,14 +43,14 @@ struct DemoTests {
         process.waitUntilExit()
         let transcript = String(decoding: try Data(contentsOf: URL(fileURLWithPath: transcriptPath)), as: UTF8.self)
         #expect(process.terminationStatus == 0, "\(transcript.suffix(2000))")
-        #expect(transcript.contains("\u{1B}[1m[1/9]"))  // bold headings
+        #expect(transcript.contains("\u{1B}[1m[1/10]"))  // bold headings
         // The upload's bar is drawn in place and replaced by its totals line, and so is the
         // resumed download's.
         let segments = transcript.components(separatedBy: "\r")
         #expect(segments.contains { $0.hasPrefix("↑ [") }, "\(transcript.debugDescription.suffix(3000))")
         #expect(segments.contains { $0.hasPrefix("↑ 61.") && $0.contains("done") })
         #expect(segments.contains { $0.hasPrefix("↓ ") && $0.contains("done") })
-        #expect(transcript.contains("9 of 9 steps worked"))
+        #expect(transcript.contains("10 of 10 steps worked"))
     }
 
     @Test func aBadOptionIsOneLineAndExit64() throws {
