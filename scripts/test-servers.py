@@ -213,14 +213,15 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
                                         been asked for KEY and I (10 s at most, then the
                                         connection closes)
     GET /gate?key=KEY&i=I               opens the gate for record I+1; 204
-    GET /event-source?key=KEY&total=T&per=N[&retry=MS][&drop=cut|end][&then=204|json|500]
+    GET /event-source?key=KEY&total=T&per=N[&retry=MS][&drop=cut|end][&then=204|json|500][&big=B]
                                         an event stream resuming after the request's
                                         Last-Event-ID: `retry: MS`, then events I (`id: I`,
                                         `data: {"i":I}`) up to N per connection; then, with
                                         drop=cut (the default), half an event and the connection
                                         closed without the body's end, with drop=end the body
                                         ended cleanly; once all T are sent, `then` answers the
-                                        next connection (204 by default)
+                                        next connection (204 by default); big=B sends first an
+                                        event whose data is B bytes
     POST /ingest?key=KEY                reads the body line by line, opening the gate (KEY, I)
                                         as line I arrives; {"lines": N, "bytes": N,
                                         "chunked": bool, "sha256": hex}
@@ -551,6 +552,8 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
 
         if "retry" in query:
             chunk(f"retry: {query['retry']}\n")
+        if "big" in query:  # one event whose data is `big` bytes, before the others
+            chunk("data: " + "x" * int(query["big"]) + "\n\n")
         for index in range(start, min(start + per, total)):
             chunk(f'id: {index}\ndata: {{"i":{index}}}\n\n')
         if query.get("drop", "cut") == "cut":

@@ -130,4 +130,26 @@ struct EventSourceTests {
         #expect(source.state == .closed)
         #expect(try await log(key) == [""])
     }
+
+    /// An event past `maxRecordBytes` ends the source with the limit's error, without
+    /// reconnecting (the next connection would send it again).
+    @Test func anEventPastTheLimitEndsItWithoutReconnecting() async throws {
+        var configuration = SessionConfiguration()
+        configuration.retryPolicy = .disabled
+        var limits = Limits.default
+        limits.maxRecordBytes = 4096
+        let limited = try Session(
+            baseURL: try TestServers.shared().fast.absoluteString, configuration: configuration, limits: limits)
+        let key = UUID().uuidString
+        let source = EventSource(session: limited, url: "event-source?key=\(key)&total=3&per=3&retry=1&big=100000")
+        do {
+            for try await _ in source {}
+            Issue.record("a 100 kB event passed a 4 kB limit")
+        } catch let error as SatchelError {
+            #expect(error.code == .limitExceeded)
+            #expect(error.limit == "maxRecordBytes")
+        }
+        #expect(source.state == .closed)
+        #expect(try await log(key) == [""])
+    }
 }

@@ -73,4 +73,24 @@ struct RequestStreamTests {
         let result = try CommandRunner.run(["request", "GET", "\(server.url)/sse"] + options)
         #expect(result.status == 64)
     }
+
+    @Test func sseStopsWithExit22OnAnotherStatus() throws {
+        let fast = try TestServers.shared().fast
+        let key = UUID().uuidString
+        let result = try CommandRunner.run([
+            "request", "GET", "\(fast.absoluteString)/event-source?key=\(key)&total=1&per=1&retry=1&drop=end&then=500",
+            "--sse",
+        ])
+        #expect(result.status == 22, "\(result.errorOutput)")
+        #expect(result.output.split(separator: "\n").count == 1)
+    }
+
+    @Test(arguments: [
+        ("/sse?count=abc", [String]()), ("/ndjson?interval_ms=99999999", []), ("/sse", ["Last-Event-ID:x"]),
+    ])
+    func badRecordRequestsAreProblems(path: String, items: [String]) throws {
+        let result = try CommandRunner.run(["request", "GET", "\(server.url)\(path)"] + items)
+        #expect(result.status == 22)
+        #expect(result.errorOutput.contains("400"), "\(result.errorOutput)")
+    }
 }
