@@ -477,8 +477,10 @@ SATCHEL_API satchel_status satchel_reader_feed(satchel_reader *reader, const voi
 SATCHEL_API satchel_status satchel_reader_finish(satchel_reader *reader);
 
 /* Takes the next ready record, oldest first, into `*out_value` (owned by the caller).
-** SATCHEL_E_NOT_FOUND when none is ready (feed more; after finish, the body is done). A whole
-** body that carries no value (an empty JSON body) yields nothing. */
+** SATCHEL_E_NOT_FOUND when none is ready (feed more; after finish, the body is done); that
+** status leaves satchel_last_error_message() alone, so a failed feed's message can still be read
+** after taking the records before the error. A whole body that carries no value (an empty JSON
+** body) yields nothing. */
 SATCHEL_API satchel_status satchel_reader_next(satchel_value **out_value, satchel_reader *reader);
 
 /* Releases the reader and the records not taken. NULL does nothing. */

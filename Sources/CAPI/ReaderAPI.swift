@@ -45,13 +45,17 @@ public func satchel_reader_next(
     _ outValue: UnsafeMutablePointer<OpaquePointer?>?, _ reader: OpaquePointer?
 ) -> satchel_status {
     outValue?.pointee = nil
-    return guarded {
+    var ready = true
+    let status = guarded {
         let out = try Arguments.required(outValue, "out_value")
         guard let value = try ReaderHandle.from(reader).next() else {
-            throw SatchelError(.valueNotFound, "no record is ready")
+            ready = false
+            return
         }
         out.pointee = ValueHandle.retained(value)
     }
+    // "Nothing ready" is the loop's normal end: the message of a feed's error stays readable.
+    return ready ? status : SATCHEL_E_NOT_FOUND
 }
 
 @c @implementation

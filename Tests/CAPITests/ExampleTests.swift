@@ -93,6 +93,50 @@ struct ExampleTests {
         #expect(unreachable.errorOutput.contains("cannotConnect"))
     }
 
+    /// Examples/c/records.c: a record stream from `satchel serve` through the record callback,
+    /// and standard input through a reader — each record printed while the stream is still open.
+    @Test func recordsExamplePrintsEachRecordAsItArrives() async throws {
+        let server = try ServeProcess()
+        defer { withExtendedLifetime(server) {} }
+        let program = try await Self.buildExample("records")
+        let events = try await Command.run(program.path, ["\(server.url)/sse?count=3&interval_ms=20"])
+        #expect(events.status == 0, "\(events.errorOutput)")
+        #expect(
+            events.output
+                == (0..<3).map { #"{"event":"message","data":"{\"i\":\#($0)}","id":"\#($0)"}"# + "\n" }
+                .joined())
+        #expect(events.errorOutput.contains("HTTP 200, 3 records"))
+        let notRecords = try await Command.run(program.path, ["\(server.url)/json"])
+        #expect(notRecords.status == 1)
+        #expect(notRecords.errorOutput.contains("unacceptableContentType"))
+
+        // Standard input, one record per write, read back before the next is written.
+        let process = Process()
+        process.executableURL = program
+        process.arguments = ["-", "application/x-ndjson"]
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
+        (process.standardInput, process.standardOutput, process.standardError) = (input, output, errors)
+        try process.run()
+        for index in 0..<3 {
+            input.fileHandleForWriting.write(Data("{\"n\":\(index)}\n".utf8))
+            var line: [UInt8] = []
+            while line.last != 0x0A {
+                let byte = output.fileHandleForReading.readData(ofLength: 1)
+                try #require(!byte.isEmpty, "the output ended before record \(index)")
+                line += byte
+            }
+            #expect(String(decoding: line, as: UTF8.self) == "{\"n\":\(index)}\n")
+        }
+        input.fileHandleForWriting.write(Data("{oops}\n".utf8))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(message.contains("line 4"), "\(message)")
+    }
+
     @Test func examplesAreCleanUnderValgrind() async throws {
         let servers = try TestServers.shared()
         let (_, files) = try Self.payloads()
@@ -104,6 +148,10 @@ struct ExampleTests {
             (
                 try await Self.buildExample("upload"),
                 [servers.httpbin.appendingPathComponent("post").absoluteString, files["rows.csv"]!.path]
+            ),
+            (
+                try await Self.buildExample("records"),
+                [servers.fast.appendingPathComponent("records/multipart").absoluteString + "?count=3"]
             ),
         ] {
             let result = try await Command.run(

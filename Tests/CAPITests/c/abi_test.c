@@ -1425,6 +1425,8 @@ static void test_readers(void) {
     CHECK(strstr(satchel_last_error_message(), "line 2") != NULL);
     CHECK(next_record_json(reader, json, sizeof json) && strcmp(json, "true") == 0);
     CHECK(!next_record_json(reader, json, sizeof json));
+    /* Taking the records, up to "none ready", keeps the feed's message. */
+    CHECK(strstr(satchel_last_error_message(), "line 2") != NULL);
     CHECK_STATUS(satchel_reader_feed(reader, "1\n", 2), SATCHEL_E_SYNTAX);
     CHECK_STATUS(satchel_reader_finish(reader), SATCHEL_E_SYNTAX);
     satchel_reader_free(reader);
