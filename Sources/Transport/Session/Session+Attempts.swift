@@ -33,15 +33,17 @@ extension Session {
         makeSink: (_ isFinal: @escaping @Sendable (HTTPResponse) -> Bool) -> any ResponseSink
     ) async -> Attempt {
         let started = ContinuousClock.now
+        let interceptor = interceptor(for: request)
+        var sent = request
         var head: HTTPRequest
         var url: ResolvedURL
         var body: RequestBody
-        switch prepare(request) {
+        switch await prepare(request, adaptedBy: interceptor, attempt: 0) {
         case let .success(prepared):
-            (url, head, body) = prepared
+            (sent, url, head, body) = prepared
         case let .failure(error):
             let failed = HTTPRequest(method: request.method, scheme: nil, authority: nil, path: request.url)
-            return Attempt(url: request.url, request: failed, error: SatchelError.wrap(error))
+            return Attempt(url: request.url, request: failed, error: error)
         }
         var attempt = Attempt(url: url.absolute, request: head)
         var redirects = 0
@@ -91,7 +93,50 @@ extension Session {
             } else {
                 next = nil
             }
-            guard let next else { break }
+            guard let next else {
+                // The session's policies are done with it: the interceptors may still retry.
+                guard let interceptor, cancellation.reason == nil, !sink.hasHandedOn,
+                    let failure = failure(of: attempt, retries: retries, validation: request.validation)
+                else { break }
+                let delay: Duration
+                let decision = await interceptor.retry(sent, after: failure)
+                if let reason = cancellation.reason {  // cancelled while the interceptor decided
+                    attempt.error = reason
+                    break
+                }
+                switch decision {
+                case .doNotRetry:
+                    break attempts
+                case .fail(let error):
+                    attempt.error = error
+                    break attempts
+                case .retry:
+                    delay = .zero
+                case .retryAfter(let wait):
+                    delay = wait
+                }
+                guard body.canResend else {
+                    attempt.error = SatchelError(
+                        .invalidArgument,
+                        "\(attempt.url): an interceptor retries the request, but its body cannot be sent again")
+                    break
+                }
+                if let cancelled = await announceRetry(
+                    head, url: attempt.url, retry: retries + 1, delay: delay, reason: failure.error)
+                {
+                    attempt.error = cancelled
+                    break
+                }
+                retries += 1
+                switch await prepare(request, adaptedBy: interceptor, attempt: retries) {
+                case let .success(prepared):
+                    (sent, url, head, body) = prepared
+                    continue
+                case let .failure(error):
+                    attempt.error = error
+                    break attempts
+                }
+            }
             switch next {
             case .final:
                 break
@@ -116,13 +161,10 @@ extension Session {
                     attempt.error
                     ?? SatchelError(
                         .unacceptableStatusCode, "\(attempt.url) answered \(attempt.response?.status.code ?? 0)")
-                for monitor in configuration.eventMonitors {
-                    monitor.requestWillRetry(head, url: attempt.url, retry: retries + 1, delay: delay, reason: reason)
-                }
-                do {
-                    try await Task.sleep(for: delay)
-                } catch {
-                    attempt.error = SatchelError(.cancelled, "\(attempt.url): cancelled while waiting to retry")
+                if let cancelled = await announceRetry(
+                    head, url: attempt.url, retry: retries + 1, delay: delay, reason: reason)
+                {
+                    attempt.error = cancelled
                     break
                 }
                 retries += 1
@@ -218,12 +260,68 @@ extension Session {
 
     /// The URL, head and body of a request before its first attempt.
     @inline(never)
-    private func prepare(_ request: SessionRequest) -> Result<(ResolvedURL, HTTPRequest, RequestBody), SatchelError> {
+    /// The request an attempt sends — `request` as the interceptors adapt it for `attempt` —
+    /// with its resolved URL, head and body.
+    private func prepare(
+        _ request: SessionRequest, adaptedBy interceptor: Interceptor?, attempt: Int
+    ) async -> Result<(SessionRequest, ResolvedURL, HTTPRequest, RequestBody), SatchelError> {
+        var adapted = request
+        if let interceptor {
+            do {
+                adapted = try await interceptor.adapt(request, attempt: attempt)
+            } catch let error as SatchelError {
+                return .failure(error)
+            } catch {
+                return .failure(
+                    SatchelError(
+                        .invalidArgument, "\(request.url): an interceptor refused the request: \(error)",
+                        underlying: error))
+            }
+        }
         do {
-            return .success(try prepareHead(request))
+            let (url, head, body) = try prepareHead(adapted)
+            return .success((adapted, url, head, body))
         } catch {
             return .failure(SatchelError.wrap(error))
         }
+    }
+
+    /// Tells the event monitors retry number `retry` is coming, then waits `delay`.
+    /// - Returns: The error of a wait cut short by cancellation, else `nil`.
+    private func announceRetry(
+        _ head: HTTPRequest, url: String, retry: Int, delay: Duration, reason: SatchelError
+    ) async -> SatchelError? {
+        for monitor in configuration.eventMonitors {
+            monitor.requestWillRetry(head, url: url, retry: retry, delay: delay, reason: reason)
+        }
+        do {
+            try await Task.sleep(for: delay)
+            return nil
+        } catch {
+            return SatchelError(.cancelled, "\(url): cancelled while waiting to retry")
+        }
+    }
+
+    /// The session's interceptors and then the request's, as one; `nil` when there are none.
+    private func interceptor(for request: SessionRequest) -> Interceptor? {
+        let all = configuration.interceptors + request.interceptors
+        return all.isEmpty ? nil : Interceptor(all)
+    }
+
+    /// Why `attempt` failed, when it did: its transport error, or a status `validation` (else
+    /// the registry's) refuses.
+    private func failure(of attempt: Attempt, retries: Int, validation: ResponseValidation?) -> AttemptFailure? {
+        if let error = attempt.error {
+            return AttemptFailure(error: error, response: attempt.response, retryCount: retries)
+        }
+        guard let response = attempt.response,
+            !(validation ?? registry.validation).accepts(status: response.status.code)
+        else { return nil }
+        return AttemptFailure(
+            error: SatchelError(
+                .unacceptableStatusCode,
+                "\(attempt.url) answered \(response.status.code) \(response.status.reasonPhrase)"),
+            response: response, retryCount: retries)
     }
 
     private func prepareHead(_ request: SessionRequest) throws -> (ResolvedURL, HTTPRequest, RequestBody) {

@@ -12,6 +12,9 @@ public struct SessionConfiguration: Sendable {
     public var redirectPolicy = RedirectPolicy()
     /// When failed requests are sent again.
     public var retryPolicy = RetryPolicy()
+    /// What changes every request before each attempt and may retry a failed one, in order,
+    /// before the request's own (``RequestInterceptor``).
+    public var interceptors: [any RequestInterceptor] = []
     /// How the server's certificate is trusted.
     public var securityPolicy = SecurityPolicy.default
     /// Observers of each request's life (start, redirects, retries, metrics, completion).

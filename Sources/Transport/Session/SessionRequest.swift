@@ -27,6 +27,8 @@ public struct SessionRequest: Sendable {
     /// Called with the transfer's progress, at most once per the session's progress interval
     /// and once at the end, on the session's transfer thread.
     public var progress: (@Sendable (TransferProgress) -> Void)?
+    /// Interceptors for this request, run after the session's (``RequestInterceptor``).
+    public var interceptors: [any RequestInterceptor] = []
 
     /// Creates a request.
     public init(
