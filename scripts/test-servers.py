@@ -226,6 +226,12 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
                                         as line I arrives; {"lines": N, "bytes": N,
                                         "chunked": bool, "sha256": hex}
     GET /await-gate?key=KEY&i=I         204 once the gate (KEY, I) is open; 408 after 10 s
+    GET /token?key=KEY[&fail=1]         a new bearer token for KEY, "tok-KEY-N" (N counts the
+                                        tokens issued, so refreshes can be counted), which
+                                        replaces the previous one; {"token", "issued"};
+                                        fail=1 answers 503 instead
+    GET /protected?key=KEY              200 {"key", "token"} with `Authorization: Bearer` and
+                                        KEY's current token, else 401 with WWW-Authenticate
     GET /event-source-log?key=KEY       {"lastEventIDs": [the Last-Event-ID of each connection,
                                         "" when none]}
     GET /wrong-length?declared=N&actual=M[&length=TEXT]
@@ -297,6 +303,25 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
                 self.send_response(204 if opened else 408)
                 self.send_header("Content-Length", "0")
                 return self.end_headers()
+            if path == "/token":
+                self.read_body()
+                key = query.get("key", "")
+                if query.get("fail") == "1":
+                    return self.send_json(503, {"error": "the token service is down"})
+                with self.server.lock:
+                    issued = self.server.tokens.get(key, (0, None))[0] + 1
+                    self.server.tokens[key] = (issued, f"tok-{key}-{issued}")
+                time.sleep(0.05)  # slow enough that concurrent 401s overlap the refresh
+                return self.send_json(200, {"token": f"tok-{key}-{issued}", "issued": issued})
+            if path == "/protected":
+                self.read_body()
+                key = query.get("key", "")
+                with self.server.lock:
+                    current = self.server.tokens.get(key, (0, None))[1]
+                if current is not None and self.headers.get("Authorization") == f"Bearer {current}":
+                    return self.send_json(200, {"key": key, "token": current})
+                return self.send_json(401, {"error": "a fresh token is needed"},
+                                      [("WWW-Authenticate", 'Bearer realm="test", error="invalid_token"')])
             if path == "/event-source-log":
                 self.read_body()
                 with self.server.lock:
@@ -638,6 +663,7 @@ class FastServer(http.server.ThreadingHTTPServer):
         self.gates = threading.Condition()
         self.opened = set()
         self.event_sources = {}
+        self.tokens = {}
         self.buffers = BufferPool()
 
     def server_bind(self):
