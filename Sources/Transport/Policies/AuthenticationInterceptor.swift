@@ -50,7 +50,7 @@ extension Authenticator {
 /// for the same credential (setting ``credential`` starts over). More than
 /// ``RefreshWindow/maximumAttempts`` refreshes within ``RefreshWindow/interval`` fail with
 /// ``SatchelError/Code/limitExceeded`` (`refreshWindow`), so a server that refuses every new
-/// token cannot loop. A request whose task is cancelled stops waiting for a refresh at once
+/// token cannot loop, and one request is retried at most `maximumAttempts` + 1 times. A request whose task is cancelled stops waiting for a refresh at once
 /// (the refresh goes on for the others).
 ///
 /// ```swift
@@ -136,6 +136,9 @@ public final class AuthenticationInterceptor<A: Authenticator>: RequestIntercept
         guard let response = failure.response,
             authenticator.didRequest(request, with: response, failDueToAuthenticationError: failure.error)
         else { return .doNotRetry }
+        // A request refused again and again (an authenticator whose `apply` and `isRequest`
+        // disagree would retry it forever without a refresh) is given up.
+        guard failure.retryCount <= (refreshWindow?.maximumAttempts ?? 5) else { return .doNotRetry }
         do {
             let (credential, generation) = try current()
             // Refused with an older credential: the current one may do.

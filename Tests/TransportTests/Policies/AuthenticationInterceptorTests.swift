@@ -138,6 +138,23 @@ struct AuthenticationInterceptorTests {
         #expect(useless.refreshes.withLock { $0 } == 3)
     }
 
+    /// An authenticator whose `isRequest` never recognises its own requests would retry them
+    /// forever without a refresh: the request is given up after the window's attempts.
+    @Test func aRequestIsNotRetriedForever() async throws {
+        final class Confused: Authenticator {
+            func apply(_ credential: Token, to request: inout SessionRequest) {}
+            func refresh(_ credential: Token) async throws -> Token { credential }
+            func isRequest(_ request: SessionRequest, authenticatedWith credential: Token) -> Bool { false }
+        }
+        let auth = AuthenticationInterceptor(
+            authenticator: Confused(), credential: Token(value: "t"),
+            refreshWindow: .init(interval: .seconds(60), maximumAttempts: 2))
+        let response = await (try session(auth)).response(
+            for: SessionRequest(.get, "protected?key=\(UUID().uuidString)"))
+        #expect(response.failure?.code == .unacceptableStatusCode)
+        #expect(response.metrics.retryCount == 3)
+    }
+
     @Test func withoutACredentialTheRequestFails() async throws {
         let auth = AuthenticationInterceptor(authenticator: TokenService(key: "k", session: plain), credential: nil)
         let response = await (try session(auth)).response(for: SessionRequest(.get, "protected?key=k"))
