@@ -14,6 +14,20 @@ struct ResponseHeadParser {
     /// The HTTP version of the status line, such as `"1.1"` or `"2"`.
     private(set) var version = ""
 
+    /// Forgets a final head that may be followed by another response (a 401 libcurl answers
+    /// with the credential), so the next status line starts a new head.
+    mutating func expectAnotherResponse() {
+        status = nil
+        fields.removeAll(keepingCapacity: true)
+        head = nil
+    }
+
+    /// Makes `head` the final one again after ``expectAnotherResponse()``: later lines are
+    /// trailers.
+    mutating func settle(on head: HTTPResponse) {
+        self.head = head
+    }
+
     /// Takes one header line (with or without its CRLF).
     /// - Returns: The final head when `line` completed it.
     /// - Throws: ``SatchelError/Code/networkFailure`` for a malformed status line, or a final head

@@ -46,6 +46,15 @@ extension Transfer {
 
     private func received(_ bytes: UnsafeRawBufferPointer) -> Int {
         guard failure == nil else { return Self.refused }
+        if let challenge {  // a body: the challenge was not answered, it is the response
+            self.challenge = nil
+            do throws(SatchelError) {
+                try begin(challenge)
+            } catch {
+                fail(error)
+                return Self.refused
+            }
+        }
         guard response != nil else {
             fail(SatchelError(.networkFailure, "\(options.url): body bytes arrived before the response head"))
             return Self.refused
@@ -67,8 +76,13 @@ extension Transfer {
         guard failure == nil else { return Self.refused }
         do {
             if let head = try headParser.take(line) {
-                response = head
-                try sink.begin(head)
+                if head.status.code == 401, options.credential?.answersChallenges == true {
+                    challenge = head  // libcurl may answer it and read another response
+                    headParser.expectAnotherResponse()
+                } else {
+                    challenge = nil
+                    try begin(head)
+                }
             }
         } catch {
             fail(error)

@@ -21,10 +21,12 @@ extension Transfer {
         var verifiesHost: Bool
         var certificateAuthoritiesPath: String?
 
-        /// The shared options of `options`, or `nil` when an attempt sends a body or pins (its
-        /// handle is reset after it).
+        /// The shared options of `options`, or `nil` when an attempt sends a body, pins or
+        /// authenticates (its handle is reset after it).
         init?(_ options: Options) {
-            guard options.body == nil, options.security.pinningMode == .none else { return nil }
+            guard options.body == nil, options.security.pinningMode == .none, options.credential == nil else {
+                return nil
+            }
             method = options.request.method
             decompresses = options.acceptsCompressedResponses && !options.request.headerFields.contains(.acceptEncoding)
             handlesCookies = options.handlesCookies
@@ -69,6 +71,11 @@ extension Transfer {
             try handle.set(CURLOPT_TIMEOUT_MS, whole.wholeMilliseconds)
         }
         try configureSecurity(handle)
+        if let credential = options.credential {
+            try handle.set(CURLOPT_HTTPAUTH, credential.curlAuthentication)
+            try handle.set(CURLOPT_USERNAME, credential.user)
+            try handle.set(CURLOPT_PASSWORD, credential.password)
+        }
 
         let write = satchel_curl_easy_setopt_write_function
         guard write(handle.raw, CURLOPT_WRITEFUNCTION, Self.writeCallback) == CURLE_OK,

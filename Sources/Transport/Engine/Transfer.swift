@@ -20,6 +20,8 @@ final class Transfer: @unchecked Sendable {
         var handlesCookies: Bool
         var progressInterval: Duration
         var progress: (@Sendable (TransferProgress) -> Void)?
+        /// Answered to the server's authentication challenges.
+        var credential: Credential?
     }
 
     /// How the attempt ended.
@@ -41,6 +43,9 @@ final class Transfer: @unchecked Sendable {
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     var headParser = ResponseHeadParser()
     var response: HTTPResponse?
+    /// A 401 that libcurl may still answer with the credential (Digest, NTLM): handed to the
+    /// sink only when its body or the end of the transfer shows it is the final response.
+    var challenge: HTTPResponse?
     /// The first failure a callback saw; it explains libcurl's generic abort code.
     var failure: SatchelError?
     var isPaused = false
@@ -69,6 +74,10 @@ final class Transfer: @unchecked Sendable {
     func finish(code: CURLcode) {
         guard !isFinished else { return }
         isFinished = true
+        if let challenge, response == nil {
+            self.challenge = nil
+            do throws(SatchelError) { try begin(challenge) } catch { fail(error) }
+        }
         var error = failure
         if error == nil, code != CURLE_OK {
             error = SatchelError.transfer(code, detail: String(cString: errorBuffer), url: options.url)
@@ -79,6 +88,13 @@ final class Transfer: @unchecked Sendable {
         sink.finish(error: error)
         if error == nil { reportFinalProgress() }
         completion(Outcome(response: response, error: error, metrics: collectMetrics()))
+    }
+
+    /// The final response head: kept, and handed to the sink.
+    func begin(_ head: HTTPResponse) throws(SatchelError) {
+        response = head
+        headParser.settle(on: head)
+        try sink.begin(head)
     }
 
     /// Ends an attempt that never ran or was cut short by the engine.

@@ -61,7 +61,7 @@ extension Session {
             let options: Transfer.Options
             let sink: any ResponseSink
             switch attemptOptions(
-                request, url: url, head: &head, body: body, sends: sends, identityEncoding: identityEncoding)
+                sent, url: url, head: &head, body: body, sends: sends, identityEncoding: identityEncoding)
             {
             case let .success(prepared):
                 options = prepared
@@ -218,7 +218,20 @@ extension Session {
             timeouts: request.timeouts ?? configuration.timeouts, security: configuration.securityPolicy,
             acceptsCompressedResponses: configuration.acceptsCompressedResponses && !identityEncoding,
             handlesCookies: configuration.handlesCookies, progressInterval: configuration.progressInterval,
-            progress: request.progress)
+            progress: request.progress, credential: credential(for: request, at: url))
+    }
+
+    /// The credential an attempt of `request` to `url` answers challenges with: the request's
+    /// own while `url` has its origin, else the session's for `url`'s host and port, or host.
+    private func credential(for request: SessionRequest, at url: ResolvedURL) -> Credential? {
+        if let own = request.credential {
+            let original = try? resolvedURLs.resolve(request.url, relativeTo: baseURL)
+            return original?.origin == url.origin ? own : nil
+        }
+        guard !configuration.credentials.isEmpty else { return nil }
+        let hostAndPort = String(url.origin.dropFirst(url.scheme.count + 3))  // after "scheme://"
+        let host = hostAndPort.lastIndex(of: ":").map { String(hostAndPort[..<$0]) } ?? hostAndPort
+        return configuration.credentials[hostAndPort] ?? configuration.credentials[host]
     }
 
     /// Where a redirect leads and the request that follows it.

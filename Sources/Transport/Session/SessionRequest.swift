@@ -27,6 +27,9 @@ public struct SessionRequest: Sendable {
     /// Called with the transfer's progress, at most once per the session's progress interval
     /// and once at the end, on the session's transfer thread.
     public var progress: (@Sendable (TransferProgress) -> Void)?
+    /// The credential for this request's origin (never sent to another after a redirect);
+    /// `nil` for the session's ``SessionConfiguration/credentials``.
+    public var credential: Credential?
     /// Interceptors for this request, run after the session's (``RequestInterceptor``).
     public var interceptors: [any RequestInterceptor] = []
 
