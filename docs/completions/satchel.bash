@@ -294,7 +294,7 @@ _satchel_request() {
     repeating_flags=()
     non_repeating_flags=(--form --json --multipart --plist --no-check-status --raw --stream --sse --download -d --verbose -v --headers --quiet -q --progress --no-follow -k --insecure --version -h --help)
     repeating_options=(--header --pin-sha256)
-    non_repeating_options=(--auth --output -o --durability --color --timeout --connect-timeout --max-redirects --retries --cacert --max-body-bytes --max-depth --max-string-bytes --max-pairs --max-parts --max-part-header-bytes --max-image-pixels --max-entity-expansions)
+    non_repeating_options=(--auth --auth-type --output -o --durability --color --timeout --connect-timeout --max-redirects --retries --cacert --max-body-bytes --max-depth --max-string-bytes --max-pairs --max-parts --max-part-header-bytes --max-image-pixels --max-entity-expansions)
     __satchel_offer_flags_options -1
 
     # Offer option value completions
@@ -303,6 +303,10 @@ _satchel_request() {
         return
         ;;
     '--auth')
+        return
+        ;;
+    '--auth-type')
+        __satchel_add_completions -W 'basic'$'\n''digest'$'\n''ntlm'$'\n''any'$'\n''bearer'
         return
         ;;
     '--output'|'-o')

@@ -137,6 +137,7 @@ _satchel_encode() {
 _satchel_request() {
     local -i ret=1
     local -ar _method=('GET' 'POST' 'PUT' 'PATCH' 'DELETE' 'HEAD' 'OPTIONS')
+    local -ar ___auth_type=('basic' 'digest' 'ntlm' 'any' 'bearer')
     local -ar ___durability=('synced' 'none')
     local -ar ___color=('auto' 'always' 'never')
     local -ar arg_specs=(
@@ -148,7 +149,8 @@ _satchel_request() {
         '--multipart[The request body format (default\: multipart with files, JSON with \:= items, else form).]'
         '--plist[The request body format (default\: multipart with files, JSON with \:= items, else form).]'
         '*--header[A header, as '\''Name\: value'\'' (repeatable).]:header:'
-        '--auth[Basic authentication.]:user\:password:'
+        '--auth[Credentials\: user\:password (the password is asked for on a terminal when left out), or a token with --auth-type bearer.]:user\:password:'
+        '--auth-type[How --auth is presented\: basic (up front), digest, ntlm, any (after the challenge) or bearer.]:auth-type:{__satchel_complete "${___auth_type[@]}"}'
         '--no-check-status[Print the response whatever its status.]'
         '--raw[Print the body as received, undecoded.]'
         '(--output -o)'{--output,-o}'[Save the body to this file.]:file:_files'

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Satchel
 
@@ -27,17 +28,9 @@ extension Request {
             throw UsageError("--stream and --sse print records: not with each other, --raw, --output or --download")
         }
         var plan = try RequestPlan(method: method, url: url, items: parsedItems, format: format, limits: limits)
-        if let credentials {
-            guard let colon = credentials.firstIndex(of: ":") else { throw UsageError("--auth needs user:password") }
-            // SessionRequest writes the header (RFC 7617, UTF-8); the plan carries it to downloads too.
-            var carrier = SessionRequest(.get, plan.url)
-            carrier.authenticate(
-                username: String(credentials[..<colon]),
-                password: String(credentials[credentials.index(after: colon)...]))
-            plan.headers[.authorization] = carrier.headers[.authorization]
-        }
         if let cacert = transfer.cacert { CommandIO.close(try CommandIO.open(cacert)) }
         var configuration = try transfer.configuration()
+        if let credentials { try authenticate(&plan, &configuration, with: credentials) }
         configuration.downloadDurability = durability.value
         let session = try Session(configuration: configuration, registry: .standard(limits: limits))
         let bar = showsProgress ? ProgressBar() : nil
@@ -58,6 +51,47 @@ extension Request {
         let response = await session.response(for: request)
         bar?.finish()
         try report(response)
+    }
+
+    /// Applies `--auth` as `--auth-type` says: a Basic or bearer header the plan carries (to
+    /// downloads too), or a credential the session answers the URL's host's challenge with.
+    private func authenticate(
+        _ plan: inout RequestPlan, _ configuration: inout SessionConfiguration, with credentials: String
+    ) throws {
+        if authType == .bearer {
+            plan.headers[.authorization] = "Bearer \(credentials)"
+            return
+        }
+        let (user, password) = try Self.userAndPassword(credentials)
+        guard authType != .basic else {
+            // SessionRequest writes the header (RFC 7617, UTF-8).
+            var carrier = SessionRequest(.get, plan.url)
+            carrier.authenticate(username: user, password: password)
+            plan.headers[.authorization] = carrier.headers[.authorization]
+            return
+        }
+        guard let components = URLComponents(string: plan.url), let host = components.host else {
+            throw UsageError("--auth: \(plan.url) has no host")
+        }
+        let method: Credential.Method =
+            switch authType {
+            case .digest: .digest
+            case .ntlm: .ntlm
+            default: .any
+            }
+        let key = components.port.map { "\(host):\($0)" } ?? host
+        configuration.credentials[key] = Credential(user: user, password: password, method: method)
+    }
+
+    /// `user:password`, or `user` with the password read from the terminal.
+    private static func userAndPassword(_ credentials: String) throws -> (String, String) {
+        if let colon = credentials.firstIndex(of: ":") {
+            return (String(credentials[..<colon]), String(credentials[credentials.index(after: colon)...]))
+        }
+        guard CommandIO.isTerminal(STDIN_FILENO), let typed = getpass("Password for \(credentials): ") else {
+            throw UsageError("--auth needs user:password (the password is asked for only on a terminal)")
+        }
+        return (credentials, String(cString: typed))
     }
 
     /// Whether a progress bar is drawn: on a terminal, or forced; never with --quiet.

@@ -25,7 +25,10 @@ struct Request: AsyncParsableCommand {
             XML indented, images as a summary, multipart and batch bodies part by part, \
             problem+json as a summary. Colours only on a terminal. --raw prints the body as \
             received; --output FILE saves it (atomically); --download saves a GET to FILE (or the \
-            URL's last path segment), resuming a partial download. -v prints the request and \
+            URL's last path segment), resuming a partial download. --auth user:password sends \
+            Basic credentials, or with --auth-type digest|ntlm|any answers the server's challenge \
+            (to the URL's host only); --auth-type bearer sends --auth as a bearer token. \
+            -v prints the request and \
             response heads (on standard error when the body goes to a file). --stream prints the \
             records of a text/event-stream, JSON Lines, application/json-seq or multipart \
             response one compact JSON per line as each arrives (an event as \
@@ -61,8 +64,20 @@ struct Request: AsyncParsableCommand {
     )
     var headerOptions: [String] = []
 
-    @Option(name: .customLong("auth"), help: ArgumentHelp("Basic authentication.", valueName: "user:password"))
+    @Option(
+        name: .customLong("auth"),
+        help: ArgumentHelp(
+            "Credentials: user:password (the password is asked for on a terminal when left out), or a token with --auth-type bearer.",
+            valueName: "user:password"))
     var credentials: String?
+
+    @Option(help: "How --auth is presented: basic (up front), digest, ntlm, any (after the challenge) or bearer.")
+    var authType: AuthType = .basic
+
+    /// `--auth-type`.
+    enum AuthType: String, ExpressibleByArgument, CaseIterable {
+        case basic, digest, ntlm, any, bearer
+    }
 
     @Flag(help: "Print the response whatever its status.")
     var noCheckStatus = false
