@@ -790,6 +790,25 @@ typedef int (*satchel_record_callback)(void *userdata, const satchel_value *reco
 ** must stay valid until the transfer ends. */
 SATCHEL_API satchel_status satchel_request_set_record_callback(satchel_request *request, satchel_record_callback on_record, void *userdata);
 
+/* How a credential is presented. */
+typedef enum satchel_auth {
+    SATCHEL_AUTH_BASIC = 1,   /* Authorization: Basic, sent with the first request */
+    SATCHEL_AUTH_DIGEST = 2,  /* Digest (MD5 or SHA-256, qop=auth) after the server's 401 challenge */
+    SATCHEL_AUTH_NTLM = 3,    /* NTLM after the challenge (HTTP/1.1) */
+    SATCHEL_AUTH_ANY = 4      /* the most secure method the challenge offers */
+} satchel_auth;
+
+/* Answers this request's authentication challenge with `user` and `password` (both copied;
+** lengths or SATCHEL_NTS), only on the request URL's origin (never after a redirect to
+** another). A `user` of NULL removes it. Errors: SATCHEL_E_INVALID_ARGUMENT for an unknown
+** method. The password never appears in messages or events. */
+SATCHEL_API satchel_status satchel_request_set_credential(satchel_request *request, const char *user, size_t user_length, const char *password, size_t password_length, satchel_auth method);
+
+/* Stores a credential for `host` ("api.example.com", or "127.0.0.1:8443" for one port, which
+** wins), answered to that host's challenges by the session's later requests that have none of
+** their own. A `user` of NULL removes the host's. */
+SATCHEL_API satchel_status satchel_session_set_credential(satchel_session *session, const char *host, size_t host_length, const char *user, size_t user_length, const char *password, size_t password_length, satchel_auth method);
+
 /* Sends `request` (borrowed) and waits for the response.
 **   out_response  receives the response, owned by the caller (satchel_response_free),
 **                 whenever one arrived -- also when the call then returns

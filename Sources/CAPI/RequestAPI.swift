@@ -233,3 +233,36 @@ public func satchel_task_wait(_ task: OpaquePointer?) -> satchel_status {
 public func satchel_task_free(_ task: OpaquePointer?) {
     TaskHandle.release(task)
 }
+
+@c @implementation
+public func satchel_request_set_credential(
+    _ request: OpaquePointer?, _ user: UnsafePointer<CChar>?, _ userLength: Int, _ password: UnsafePointer<CChar>?,
+    _ passwordLength: Int, _ method: satchel_auth
+) -> satchel_status {
+    guarded {
+        let handle = try RequestHandle.from(request)
+        handle.credential = try Credential(user, userLength, password, passwordLength, method)
+    }
+}
+
+extension Credential {
+    /// The credential C passed in; `nil` for a NULL user.
+    /// - Throws: ``SatchelError/Code/invalidArgument`` for an unknown method or bad strings.
+    init?(
+        _ user: UnsafePointer<CChar>?, _ userLength: Int, _ password: UnsafePointer<CChar>?, _ passwordLength: Int,
+        _ method: satchel_auth
+    ) throws(SatchelError) {
+        guard user != nil else { return nil }
+        let kind: Method =
+            switch method {
+            case SATCHEL_AUTH_BASIC: .basic
+            case SATCHEL_AUTH_DIGEST: .digest
+            case SATCHEL_AUTH_NTLM: .ntlm
+            case SATCHEL_AUTH_ANY: .any
+            default: throw SatchelError(.invalidArgument, "method: \(method.rawValue) is not a satchel_auth")
+            }
+        self.init(
+            user: try Arguments.string(user, userLength, "user"),
+            password: password == nil ? "" : try Arguments.string(password, passwordLength, "password"), method: kind)
+    }
+}

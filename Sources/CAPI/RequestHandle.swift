@@ -19,6 +19,7 @@ final class RequestHandle: CHandle {
     var progress: Progress?
     var progressUserdata: UnsafeMutableRawPointer?
     var destination = Destination.memory
+    var credential: Credential?
 
     /// Where the response body goes.
     enum Destination {
@@ -50,6 +51,7 @@ final class RequestHandle: CHandle {
             }
             request.requestSerializer = serializer
         }
+        request.credential = credential
         if let progress {
             let callback = ProgressCallback(function: progress, userdata: progressUserdata)
             request.progress = { report in

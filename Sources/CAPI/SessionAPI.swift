@@ -75,6 +75,19 @@ public func satchel_session_set_header(
 }
 
 @c @implementation
+public func satchel_session_set_credential(
+    _ session: OpaquePointer?, _ host: UnsafePointer<CChar>?, _ hostLength: Int, _ user: UnsafePointer<CChar>?,
+    _ userLength: Int, _ password: UnsafePointer<CChar>?, _ passwordLength: Int, _ method: satchel_auth
+) -> satchel_status {
+    configure(session) { configuration in
+        let host = try Arguments.string(host, hostLength, "host")
+        guard !host.isEmpty else { throw SatchelError(.invalidArgument, "host: empty") }
+        configuration.credentials[host.lowercased()] = try Credential(
+            user, userLength, password, passwordLength, method)
+    }
+}
+
+@c @implementation
 public func satchel_session_set_max_redirects(_ session: OpaquePointer?, _ count: UInt32) -> satchel_status {
     configure(session) { configuration in
         configuration.redirectPolicy = count == 0 ? .none : .follow(maximumRedirects: Int(count))

@@ -17,8 +17,8 @@ public struct SessionConfiguration: Sendable {
     public var interceptors: [any RequestInterceptor] = []
     /// How the server's certificate is trusted.
     public var securityPolicy = SecurityPolicy.default
-    /// Credentials by host (`"api.example.com"`) or host and port (`"127.0.0.1:8443"`, which
-    /// wins), answered to that host's authentication challenges (AFNetworking's protection
+    /// Credentials by host (`"api.example.com"`, in lower case) or host and port
+    /// (`"127.0.0.1:8443"`, which wins), answered to that host's authentication challenges (AFNetworking's protection
     /// spaces); a request's own ``SessionRequest/credential`` replaces them.
     public var credentials: [String: Credential] = [:]
     /// Observers of each request's life (start, redirects, retries, metrics, completion).

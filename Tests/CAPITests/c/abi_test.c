@@ -1360,6 +1360,49 @@ static void test_reachability(void) {
     pthread_mutex_destroy(&record.lock);
 }
 
+/* Credentials answered to httpbin's challenges, per request and per host. */
+static void test_credentials(const char *base) {
+    satchel_session *session = NULL;
+    satchel_request *request = NULL;
+    satchel_response *response = NULL;
+    char url[512];
+
+    OK(satchel_session_create(&session, NULL, 0, NULL));
+    OK(satchel_session_set_retries(session, 0));
+    sprintf(url, "%s/digest-auth/auth/ann/s3cret/MD5", base);
+    OK(satchel_request_create(&request, "GET", 3, url, SATCHEL_NTS));
+    CHECK_STATUS(satchel_session_send(&response, session, request), SATCHEL_E_UNACCEPTABLE_STATUS);
+    CHECK(response != NULL && satchel_response_status(response) == 401);
+    satchel_response_free(response);
+    OK(satchel_request_set_credential(request, "ann", SATCHEL_NTS, "s3cret", 6, SATCHEL_AUTH_DIGEST));
+    OK(satchel_session_send(&response, session, request));
+    CHECK(satchel_response_status(response) == 200);
+    satchel_response_free(response);
+    OK(satchel_request_set_credential(request, "ann", 3, "wrong", SATCHEL_NTS, SATCHEL_AUTH_ANY));
+    CHECK_STATUS(satchel_session_send(&response, session, request), SATCHEL_E_UNACCEPTABLE_STATUS);
+    CHECK(strstr(satchel_last_error_message(), "wrong") == NULL);
+    satchel_response_free(response);
+    /* Removed from the request, the session's for the host answers. */
+    OK(satchel_request_set_credential(request, NULL, 0, NULL, 0, SATCHEL_AUTH_BASIC));
+    OK(satchel_session_set_credential(session, "127.0.0.1", SATCHEL_NTS, "ann", SATCHEL_NTS, "s3cret", SATCHEL_NTS, SATCHEL_AUTH_DIGEST));
+    OK(satchel_session_send(&response, session, request));
+    CHECK(satchel_response_status(response) == 200);
+    satchel_response_free(response);
+    satchel_request_free(request);
+    sprintf(url, "%s/basic-auth/ann/s3cret", base);
+    OK(satchel_request_create(&request, "GET", 3, url, SATCHEL_NTS));
+    OK(satchel_request_set_credential(request, "ann", SATCHEL_NTS, "s3cret", SATCHEL_NTS, SATCHEL_AUTH_BASIC));
+    OK(satchel_session_send(&response, session, request));
+    CHECK(satchel_response_status(response) == 200);
+    satchel_response_free(response);
+    CHECK_STATUS(satchel_request_set_credential(request, "ann", 3, "x", 1, (satchel_auth)99), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_request_set_credential(NULL, "ann", 3, "x", 1, SATCHEL_AUTH_BASIC), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_session_set_credential(session, "", 0, "ann", 3, "x", 1, SATCHEL_AUTH_BASIC), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_session_set_credential(NULL, "h", 1, "ann", 3, "x", 1, SATCHEL_AUTH_BASIC), SATCHEL_E_INVALID_ARGUMENT);
+    satchel_request_free(request);
+    satchel_session_free(session);
+}
+
 /* The next ready record as compact JSON in `out` (at most `size` bytes), 0 when none is ready. */
 static int next_record_json(satchel_reader *reader, char *out, size_t size) {
     satchel_value *record = NULL;
@@ -1603,6 +1646,7 @@ int main(int argc, char **argv) {
         test_downloads(argv[3]);
         test_streams(argv[3]);
         test_events_and_metrics(argv[3]);
+        test_credentials(argv[3]);
     }
     if (argc >= 9) test_record_callbacks(argv[8], argv[3]);
     printf("abi_test: %d checks, %d failed\n", checks, failures);
