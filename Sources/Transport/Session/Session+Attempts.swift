@@ -217,7 +217,8 @@ extension Session {
             url: url.scheme + "://" + (head.authority ?? "") + (head.path ?? "/"), request: head, body: stream,
             timeouts: request.timeouts ?? configuration.timeouts, security: configuration.securityPolicy,
             acceptsCompressedResponses: configuration.acceptsCompressedResponses && !identityEncoding,
-            handlesCookies: configuration.handlesCookies, progressInterval: configuration.progressInterval,
+            handlesCookies: request.handlesCookies ?? configuration.handlesCookies,
+            progressInterval: configuration.progressInterval,
             progress: request.progress, credential: credential(for: request, at: url))
     }
 

@@ -27,6 +27,10 @@ public struct SessionRequest: Sendable {
     /// Called with the transfer's progress, at most once per the session's progress interval
     /// and once at the end, on the session's transfer thread.
     public var progress: (@Sendable (TransferProgress) -> Void)?
+    /// Whether this request sends the session's cookies for its URL and keeps the cookies its
+    /// response sets (AFNetworking's `HTTPShouldHandleCookies`); `nil` for the session's
+    /// ``SessionConfiguration/handlesCookies`` (on by default).
+    public var handlesCookies: Bool?
     /// The credential for this request's origin (never sent to another after a redirect);
     /// `nil` for the session's ``SessionConfiguration/credentials``.
     public var credential: Credential?
