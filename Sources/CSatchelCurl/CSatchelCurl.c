@@ -52,6 +52,10 @@ CURLcode satchel_curl_easy_getinfo_string(CURL *handle, CURLINFO info, const cha
     return curl_easy_getinfo(handle, info, value);
 }
 
+CURLcode satchel_curl_easy_getinfo_list(CURL *handle, CURLINFO info, struct curl_slist **value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
 CURLcode satchel_curl_easy_getinfo_certificates(CURL *handle, struct curl_certinfo **value) {
     return curl_easy_getinfo(handle, CURLINFO_CERTINFO, value);
 }

@@ -27,6 +27,7 @@ CURLcode satchel_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value
 CURLcode satchel_curl_easy_getinfo_offset(CURL *handle, CURLINFO info, curl_off_t *value);
 CURLcode satchel_curl_easy_getinfo_string(CURL *handle, CURLINFO info, const char **value);
 CURLcode satchel_curl_easy_getinfo_certificates(CURL *handle, struct curl_certinfo **value);
+CURLcode satchel_curl_easy_getinfo_list(CURL *handle, CURLINFO info, struct curl_slist **value);
 
 CURLMcode satchel_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 CURLSHcode satchel_curl_share_setopt_long(CURLSH *share, CURLSHoption option, long value);

@@ -11,18 +11,20 @@ import Synchronization
 /// queue and `curl_multi_wakeup` interrupts `curl_multi_poll`. The multi handle, the easy
 /// handles and the running transfers are touched only by the engine thread.
 final class TransferEngine: @unchecked Sendable {
-    // @unchecked: `multi`, `share`, `running` and `idleHandles` are confined to the engine
+    // @unchecked: `multi`, `share`, `running`, `idleHandles` and `cookieHandle` are confined to the engine
     // thread (see the type's documentation); `queue` is a Mutex.
 
     enum Command {
         case start(Transfer)
         case cancel(Transfer, SatchelError)
         case resume(Transfer)
+        /// Reads or changes the cookie store; the completion gets the cookies after it.
+        case cookies(CookieOperation, @Sendable ([Cookie]) -> Void)
         case shutdown
     }
 
     private let multi: UnsafeMutableRawPointer
-    private let share: UnsafeMutableRawPointer?
+    let share: UnsafeMutableRawPointer?
     private struct Queue {
         var commands: [Command] = []
         /// Set by the shutdown command: later commands are refused.
@@ -38,6 +40,8 @@ final class TransferEngine: @unchecked Sendable {
     /// The engine thread until a shutdown joins or detaches it (exactly one of them does).
     private let thread = Mutex<pthread_t?>(nil)
     private var running: [UnsafeMutableRawPointer: Transfer] = [:]
+    /// An easy handle on the cookie share, for reading and changing the store.
+    var cookieHandle: EasyHandle?
     private var idleHandles: [EasyHandle] = []
     private static let idleHandleLimit = 64
 
@@ -95,8 +99,12 @@ final class TransferEngine: @unchecked Sendable {
             curl_multi_wakeup(multi)
             wakersInFlight.subtract(1, ordering: .releasing)
         }
-        if !outcome.accepted, case let .start(transfer) = command {
-            transfer.abandon(SatchelError(.cancelled, "\(transfer.options.url): the session was shut down"))
+        if !outcome.accepted {
+            if case let .start(transfer) = command {
+                transfer.abandon(SatchelError(.cancelled, "\(transfer.options.url): the session was shut down"))
+            } else if case let .cookies(_, completion) = command {
+                completion([])
+            }
         }
     }
 
@@ -184,6 +192,8 @@ final class TransferEngine: @unchecked Sendable {
             guard transfer.isPaused, let handle = transfer.handle, running[handle.raw] != nil else { return }
             transfer.isPaused = false
             curl_easy_pause(handle.raw, CURLPAUSE_CONT)
+        case let .cookies(operation, completion):
+            completion(cookies(after: operation))
         case .shutdown:
             break
         }
@@ -228,9 +238,12 @@ final class TransferEngine: @unchecked Sendable {
         for command in queue.withLock({ $0.commands }) {
             if case let .start(transfer) = command {
                 transfer.abandon(SatchelError(.cancelled, "\(transfer.options.url): the session was shut down"))
+            } else if case let .cookies(_, completion) = command {
+                completion([])
             }
         }
         idleHandles.removeAll()
+        cookieHandle = nil
         // The queue is closed, so no caller starts a wakeup now; one that started before may
         // still be inside `curl_multi_wakeup`.
         while wakersInFlight.load(ordering: .acquiring) > 0 { sched_yield() }
