@@ -1,3 +1,4 @@
+import Glibc
 import SerializerRegistry
 
 extension Session {
@@ -47,10 +48,54 @@ extension Session {
         _ = await cookies(after: .remove { _ in true })
     }
 
-    /// Runs `operation` on the engine thread, which owns the cookie store.
+    /// Runs `operation` on the engine thread, which owns the cookie store; a change is
+    /// written to the cookie file, if there is one.
     private func cookies(after operation: CookieOperation) async -> [Cookie] {
-        await withCheckedContinuation { continuation in
+        let cookies = await withCheckedContinuation { continuation in
             engine.enqueue(.cookies(operation) { continuation.resume(returning: $0) })
         }
+        if case .read = operation {} else { persist(cookies) }
+        return cookies
+    }
+
+    /// Writes the cookies to the session's cookie file, if it has one, after a response set
+    /// some.
+    func persistCookies() async {
+        guard case .file = configuration.cookieStorage else { return }
+        persist(await cookies(after: .read))
+    }
+
+    /// Writes `cookies` to the cookie file, if there is one; a failure is a warning.
+    private func persist(_ cookies: [Cookie]) {
+        guard case .file(let path) = configuration.cookieStorage else { return }
+        do {
+            try CookieFile.write(cookies, to: path)
+        } catch {
+            warn(error)
+        }
+    }
+
+    /// Loads the cookie file, if there is one, into the store (on the engine thread, before
+    /// any request of the session).
+    func loadCookies() {
+        guard case .file(let path) = configuration.cookieStorage else { return }
+        do {
+            let (cookies, skipped) = try CookieFile.read(path, now: Int64(time(nil)))
+            if skipped > 0 {
+                warn(
+                    SatchelError(
+                        .syntaxError, "\(path): \(skipped) line(s) are not cookies and were skipped"))
+            }
+            for cookie in cookies {
+                guard let line = try? cookie.netscapeLine() else { continue }
+                engine.enqueue(.cookies(.set(line)) { _ in })
+            }
+        } catch {
+            warn(error)
+        }
+    }
+
+    private func warn(_ warning: SatchelError) {
+        for monitor in configuration.eventMonitors { monitor.sessionDidWarn(warning) }
     }
 }

@@ -19,6 +19,9 @@ public protocol EventMonitor: Sendable {
     /// `error` is a transport, validation or decoding failure; a body decoded only when the
     /// caller asks (``DataResponse``) reports its decoding error there, not here.
     func requestDidComplete(_ request: HTTPRequest, url: String, response: HTTPResponse?, error: SatchelError?)
+    /// The session worked around a problem outside any request, such as lines of a cookie
+    /// file that do not parse, or a cookie file it could not write.
+    func sessionDidWarn(_ warning: SatchelError)
 }
 
 extension EventMonitor {
@@ -29,4 +32,5 @@ extension EventMonitor {
     public func requestDidFinishCollecting(_ metrics: TransferMetrics, request: HTTPRequest, url: String) {}
     public func requestDidComplete(_ request: HTTPRequest, url: String, response: HTTPResponse?, error: SatchelError?) {
     }
+    public func sessionDidWarn(_ warning: SatchelError) {}
 }

@@ -76,6 +76,9 @@ extension Session {
             pipe?.connect { cancellation.resume() }
             let outcome = await send(options, sink: sink, cancellation: cancellation)
             pipe?.close()
+            if options.handlesCookies, outcome.response?.headerFields.contains(.setCookie) == true {
+                await persistCookies()
+            }
             sends += 1
             attempt.response = outcome.response
             attempt.error = outcome.error

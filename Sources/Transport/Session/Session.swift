@@ -60,6 +60,7 @@ public final class Session: Sendable {
         self.requestSerializer = requestSerializer
         self.responseSerializer = responseSerializer ?? registry.dispatchingSerializer
         engine = try TransferEngine()
+        loadCookies()
     }
 
     deinit {

@@ -1,0 +1,69 @@
+import Glibc
+import SerializerRegistry
+
+/// Where a session keeps its cookies.
+public enum CookieStorage: Sendable, Hashable {
+    /// In memory, for the session's lifetime (the default).
+    case memory
+    /// In memory, and in a cookie file (the Netscape format curl and wget read): loaded when
+    /// the session is made — expired cookies dropped, lines that do not parse skipped with a
+    /// warning to the event monitors — and written again after every response that set a
+    /// cookie and every change from Swift. Written to a temporary file (mode 0600) that is
+    /// flushed and renamed over the old one, so a crash or `kill -9` leaves the old file or the
+    /// new one, never half of one.
+    case file(String)
+}
+
+/// Reads and writes cookie files.
+enum CookieFile {
+    static let header = "# Netscape HTTP Cookie File\n# Written by Satchel. Each line is a cookie.\n"
+
+    /// The cookies of the file at `path` that have not expired, and how many lines were
+    /// skipped; no cookies when there is no file.
+    /// - Throws: ``SatchelError/Code/io`` when the file exists but cannot be read.
+    static func read(_ path: String, now: Int64) throws(SatchelError) -> (cookies: [Cookie], skipped: Int) {
+        guard let file = fopen(path, "r") else {
+            if errno == ENOENT { return ([], 0) }
+            throw SatchelError(.io, "cannot read the cookie file \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { fclose(file) }
+        var cookies: [Cookie] = []
+        var skipped = 0
+        var buffer = [CChar](repeating: 0, count: 16 * 1024)
+        while fgets(&buffer, Int32(buffer.count), file) != nil {
+            var line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            while line.last == "\n" || line.last == "\r" { line.removeLast() }
+            if line.isEmpty || (line.hasPrefix("#") && !line.hasPrefix("#HttpOnly_")) { continue }
+            guard let cookie = Cookie(netscapeLine: line) else {
+                skipped += 1
+                continue
+            }
+            if (cookie.expires ?? .max) > now { cookies.append(cookie) }
+        }
+        return (cookies, skipped)
+    }
+
+    /// Replaces the file at `path` by one holding `cookies`, atomically.
+    /// - Throws: ``SatchelError/Code/io`` when the file cannot be written.
+    static func write(_ cookies: [Cookie], to path: String) throws(SatchelError) {
+        var template = Array((path + ".tmp-XXXXXX").utf8CString)
+        let descriptor = mkstemp(&template)
+        guard descriptor >= 0 else {
+            throw SatchelError(.io, "cannot write the cookie file \(path): \(String(cString: strerror(errno)))")
+        }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var text = header
+        for cookie in cookies {
+            if let line = try? cookie.netscapeLine() { text += line + "\n" }
+        }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        let flushed = fchmod(descriptor, 0o600) == 0 && fsync(descriptor) == 0
+        close(descriptor)
+        guard written == bytes.count, flushed, rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw SatchelError(.io, "cannot write the cookie file \(path): \(reason)")
+        }
+    }
+}

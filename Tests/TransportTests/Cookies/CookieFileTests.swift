@@ -1,0 +1,87 @@
+import Foundation
+import SatchelTestSupport
+import SerializerRegistry
+import Synchronization
+import Testing
+
+@testable import Transport
+
+/// `CookieStorage.file`: cookies written after every response that set one, read by the next
+/// session, written whole or not at all.
+@Suite(.timeLimit(.minutes(1)))
+struct CookieFileTests {
+    final class Warnings: EventMonitor {
+        let seen = Mutex<[String]>([])
+        func sessionDidWarn(_ warning: SatchelError) { seen.withLock { $0.append(warning.message) } }
+    }
+
+    let httpbin: URL
+    let directory: URL
+
+    init() throws {
+        httpbin = try TestServers.shared().httpbin
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("cookies-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    func session(_ path: String, monitor: Warnings? = nil) throws -> Session {
+        try SessionSupport.session(httpbin) {
+            $0.cookieStorage = .file(path)
+            if let monitor { $0.eventMonitors = [monitor] }
+        }
+    }
+
+    @Test func aSecondSessionReadsTheCookiesTheFirstKept() async throws {
+        let path = directory.appendingPathComponent("jar.txt").path
+        _ = try await session(path).get("cookies/set?flavour=oat")
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.hasPrefix("# Netscape HTTP Cookie File"))
+        #expect(text.contains("\tflavour\toat"))
+        // Only the jar: no temporary file left beside it.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["jar.txt"])
+
+        // Another process reads it: Python's MozillaCookieJar (a session cookie's expiry is 0, as
+        // curl writes it, which Python reads as expired unless told not to).
+        let python = try VenvPython.run(
+            "import http.cookiejar,sys; j=http.cookiejar.MozillaCookieJar(sys.argv[1]); j.load(ignore_discard=True, ignore_expires=True); print([(c.name, c.value) for c in j])",
+            [path])
+        #expect(python.output.contains("('flavour', 'oat')"), "\(python.output)")
+
+        let next = try session(path)
+        #expect(try await next.get("cookies").value?["cookies"] == ["flavour": "oat"])
+        try await next.setCookie(Cookie(name: "extra", value: "1", domain: "127.0.0.1"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains("\textra\t1"))
+        await next.removeAllCookies()
+        #expect(!(try String(contentsOfFile: path, encoding: .utf8).contains("flavour")))
+    }
+
+    @Test func expiredCookiesAndBadLinesAreDroppedWithAWarning() async throws {
+        let path = directory.appendingPathComponent("old.txt").path
+        let lines = [
+            "# Netscape HTTP Cookie File", "127.0.0.1\tFALSE\t/\tFALSE\t0\tsession\tyes",
+            "127.0.0.1\tFALSE\t/\tFALSE\t1000000\texpired\tno",
+            "#HttpOnly_127.0.0.1\tFALSE\t/\tFALSE\t4102444800\tlong\tyes",
+            "not a cookie line", "\u{FF}\u{00}garbage\tTRUE",
+        ]
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let warnings = Warnings()
+        let loaded = try session(path, monitor: warnings)
+        let names = await loaded.cookies().map(\.name).sorted()
+        #expect(names == ["long", "session"])
+        #expect(await loaded.cookies().first { $0.name == "long" }?.isHTTPOnly == true)
+        #expect(warnings.seen.withLock { $0 }.contains { $0.contains("2 line(s) are not cookies") })
+    }
+
+    /// A jar that cannot be read (a directory in its place) or written is a warning, not a failure.
+    @Test func anUnusableJarIsAWarning() async throws {
+        let path = directory.appendingPathComponent("in-the-way").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        let warnings = Warnings()
+        let session = try session(path, monitor: warnings)
+        let response = try await session.get("cookies/set?a=1")
+        #expect(response.value?["cookies"] == ["a": "1"])
+        #expect(warnings.seen.withLock { $0 }.contains { $0.contains("cannot") })
+    }
+}
