@@ -292,9 +292,9 @@ _satchel_encode() {
 
 _satchel_request() {
     repeating_flags=()
-    non_repeating_flags=(--form --json --multipart --plist --no-check-status --raw --stream --sse --download -d --verbose -v --headers --quiet -q --progress --no-follow -k --insecure --version -h --help)
+    non_repeating_flags=(--form --json --multipart --plist --no-check-status --raw --stream --sse --download -d --verbose -v --headers --quiet -q --progress --no-follow -k --insecure --no-cookies --version -h --help)
     repeating_options=(--header --pin-sha256)
-    non_repeating_options=(--auth --auth-type --output -o --durability --color --timeout --connect-timeout --max-redirects --retries --cacert --max-body-bytes --max-depth --max-string-bytes --max-pairs --max-parts --max-part-header-bytes --max-image-pixels --max-entity-expansions)
+    non_repeating_options=(--auth --auth-type --output -o --durability --color --timeout --connect-timeout --max-redirects --retries --cacert --cookie-jar --max-body-bytes --max-depth --max-string-bytes --max-pairs --max-parts --max-part-header-bytes --max-image-pixels --max-entity-expansions)
     __satchel_offer_flags_options -1
 
     # Offer option value completions
@@ -337,6 +337,10 @@ _satchel_request() {
         return
         ;;
     '--cacert')
+        __satchel_add_completions -f
+        return
+        ;;
+    '--cookie-jar')
         __satchel_add_completions -f
         return
         ;;

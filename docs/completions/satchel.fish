@@ -27,7 +27,7 @@ function __satchel_parse_tokens -S
         case 'encode'
             __satchel_parse_subcommand 1 'as=' 'method=' 'include-headers' 'pretty' 'sorted-keys' 'without-escaping-slashes' 'root-element=' 'file=+' 'boundary=' 'max-body-bytes=' 'max-depth=' 'max-string-bytes=' 'max-pairs=' 'max-parts=' 'max-part-header-bytes=' 'max-image-pixels=' 'max-entity-expansions=' 'version' 'h/help'
         case 'request'
-            __satchel_parse_subcommand -r 3 'form' 'json' 'multipart' 'plist' 'header=+' 'auth=' 'auth-type=' 'no-check-status' 'raw' 'o/output=' 'stream' 'sse' 'd/download' 'durability=' 'v/verbose' 'headers' 'q/quiet' 'progress' 'color=' 'timeout=' 'connect-timeout=' 'max-redirects=' 'no-follow' 'retries=' 'pin-sha256=+' 'cacert=' 'k/insecure' 'max-body-bytes=' 'max-depth=' 'max-string-bytes=' 'max-pairs=' 'max-parts=' 'max-part-header-bytes=' 'max-image-pixels=' 'max-entity-expansions=' 'version' 'h/help'
+            __satchel_parse_subcommand -r 3 'form' 'json' 'multipart' 'plist' 'header=+' 'auth=' 'auth-type=' 'no-check-status' 'raw' 'o/output=' 'stream' 'sse' 'd/download' 'durability=' 'v/verbose' 'headers' 'q/quiet' 'progress' 'color=' 'timeout=' 'connect-timeout=' 'max-redirects=' 'no-follow' 'retries=' 'pin-sha256=+' 'cacert=' 'k/insecure' 'cookie-jar=' 'no-cookies' 'max-body-bytes=' 'max-depth=' 'max-string-bytes=' 'max-pairs=' 'max-parts=' 'max-part-header-bytes=' 'max-image-pixels=' 'max-entity-expansions=' 'version' 'h/help'
         case 'serve'
             __satchel_parse_subcommand 0 'port=' 'host=' 'tls' 'version' 'h/help'
         case 'demo'
@@ -165,6 +165,8 @@ complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_option
 complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request"' -l 'pin-sha256' -d 'Pin the server\'s public key: base64 SHA-256 of its SubjectPublicKeyInfo, bare or as sha256//BASE64 (repeatable).' -rfka ''
 complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" cacert' -l 'cacert' -d 'Trust the certificate authorities in this PEM file instead of the system\'s.' -rF
 complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" insecure k' -s 'k' -l 'insecure' -d 'Accept any certificate and host name (pins still apply).'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" cookie-jar' -l 'cookie-jar' -d 'Read cookies from this file and keep the ones the response sets in it (the Netscape format curl reads; written atomically, mode 0600).' -rF
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" no-cookies' -l 'no-cookies' -d 'Neither send nor keep cookies.'
 complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" max-body-bytes' -l 'max-body-bytes' -d 'Most bytes of input read (default 100 MiB).' -rfka ''
 complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" max-depth' -l 'max-depth' -d 'Deepest nesting accepted (default 512).' -rfka ''
 complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" max-string-bytes' -l 'max-string-bytes' -d 'Longest string accepted, in bytes (default 32 MiB).' -rfka ''

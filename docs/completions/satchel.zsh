@@ -171,6 +171,8 @@ _satchel_request() {
         '*--pin-sha256[Pin the server'\''s public key\: base64 SHA-256 of its SubjectPublicKeyInfo, bare or as sha256//BASE64 (repeatable).]:pin:'
         '--cacert[Trust the certificate authorities in this PEM file instead of the system'\''s.]:file:_files'
         '(-k --insecure)'{-k,--insecure}'[Accept any certificate and host name (pins still apply).]'
+        '--cookie-jar[Read cookies from this file and keep the ones the response sets in it (the Netscape format curl reads; written atomically, mode 0600).]:file:_files'
+        '--no-cookies[Neither send nor keep cookies.]'
         '--max-body-bytes[Most bytes of input read (default 100 MiB).]:max-body-bytes:'
         '--max-depth[Deepest nesting accepted (default 512).]:max-depth:'
         '--max-string-bytes[Longest string accepted, in bytes (default 32 MiB).]:max-string-bytes:'

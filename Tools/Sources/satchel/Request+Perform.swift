@@ -29,7 +29,11 @@ extension Request {
         }
         var plan = try RequestPlan(method: method, url: url, items: parsedItems, format: format, limits: limits)
         if let cacert = transfer.cacert { CommandIO.close(try CommandIO.open(cacert)) }
+        if transfer.cookieJar != nil && transfer.noCookies {
+            throw UsageError("--cookie-jar and --no-cookies exclude each other")
+        }
         var configuration = try transfer.configuration()
+        configuration.eventMonitors.append(WarningPrinter())
         if let credentials { try authenticate(&plan, &configuration, with: credentials) }
         configuration.downloadDurability = durability.value
         let session = try Session(configuration: configuration, registry: .standard(limits: limits))
@@ -170,5 +174,12 @@ extension Request {
         case .never: false
         case .auto: CommandIO.isTerminal(STDOUT_FILENO) && getenv("NO_COLOR") == nil
         }
+    }
+}
+
+/// Prints the session's warnings (a cookie jar it could not read or write) on standard error.
+private struct WarningPrinter: EventMonitor {
+    func sessionDidWarn(_ warning: SatchelError) {
+        CommandIO.writeError(Array("satchel: warning: \(warning.message)\n".utf8))
     }
 }

@@ -38,6 +38,15 @@ struct TransferOptions: ParsableArguments {
     @Flag(name: [.customShort("k"), .long], help: "Accept any certificate and host name (pins still apply).")
     var insecure = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Read cookies from this file and keep the ones the response sets in it (the Netscape format curl reads; written atomically, mode 0600).",
+            valueName: "file"), completion: .file())
+    var cookieJar: String?
+
+    @Flag(help: "Neither send nor keep cookies.")
+    var noCookies = false
+
     func validate() throws {
         for (name, value) in [("--timeout", timeout), ("--connect-timeout", connectTimeout)] {
             if let value, !(value > 0 && value < 1e9) {
@@ -81,6 +90,8 @@ struct TransferOptions: ParsableArguments {
             policy.validatesDomainName = false
         }
         configuration.securityPolicy = policy
+        if let cookieJar { configuration.cookieStorage = .file(cookieJar) }
+        if noCookies { configuration.handlesCookies = false }
         return configuration
     }
 }
