@@ -177,17 +177,19 @@ public final class AuthenticationInterceptor<A: Authenticator>: RequestIntercept
                     if Task.isCancelled {
                         return .fail(SatchelError(.cancelled, "cancelled before the credential refresh"))
                     }
-                    state.waiters[key] = continuation
-                    if state.isRefreshing { return .wait }
+                    if state.isRefreshing {
+                        state.waiters[key] = continuation
+                        return .wait
+                    }
+                    guard let credential = state.credential else {
+                        return .fail(SatchelError(.invalidArgument, "the authentication interceptor has no credential"))
+                    }
                     if let excess = excessiveRefresh(&state) {
-                        state.waiters[key] = nil
                         state.failure = (generation, excess)
                         return .fail(excess)
                     }
+                    state.waiters[key] = continuation
                     state.isRefreshing = true
-                    guard let credential = state.credential else {
-                        return .fail(SatchelError(.invalidArgument, "no credential"))
-                    }
                     return .start(credential)
                 }
                 switch step {
