@@ -23,11 +23,9 @@ extension Session {
         } catch {
             throw SatchelError.wrap(error)
         }
-        let hostAndPort = resolved.origin.dropFirst(resolved.scheme.count + 3)
-        let host = String(hostAndPort[..<(hostAndPort.lastIndex(of: ":") ?? hostAndPort.endIndex)])
         let path = String(resolved.pathAndQuery.prefix { $0 != "?" })
-        let secure = resolved.scheme == "https" || ["localhost", "127.0.0.1", "[::1]"].contains(host.lowercased())
-        return await cookies().filter { $0.matches(host: host, path: path, secure: secure) }
+        let secure = resolved.scheme == "https" || ["localhost", "127.0.0.1", "[::1]"].contains(resolved.host)
+        return await cookies().filter { $0.matches(host: resolved.host, path: path, secure: secure) }
     }
 
     /// Adds a cookie, or replaces the one with its name, domain and path; later requests to its

@@ -13,6 +13,10 @@ struct ResolvedURL: Sendable, Hashable {
     let pathAndQuery: String
     /// Scheme, host and port (the default port filled in): what "same origin" compares.
     let origin: String
+    /// The host in lower case (an IPv6 address in brackets).
+    let host: String
+    /// `host:port`, the default port filled in: what per-host settings are keyed by.
+    let hostAndPort: String
 
     /// Resolves `reference` against `base` (or takes it as absolute when `base` is `nil`).
     /// - Throws: ``SatchelError/Code/invalidArgument`` for anything that is not an http(s) URL.
@@ -49,7 +53,9 @@ struct ResolvedURL: Sendable, Hashable {
         self.scheme = scheme
         self.authority = port.map { "\(host):\($0)" } ?? host
         self.pathAndQuery = query.map { "\(path)?\($0)" } ?? path
-        self.origin = "\(scheme)://\(host.lowercased()):\(defaultPort)"
+        self.host = host.lowercased()
+        self.hostAndPort = "\(self.host):\(defaultPort)"
+        self.origin = "\(scheme)://\(hostAndPort)"
     }
 
     /// A base URL as AFNetworking keeps it: a slash appended when it has a path, so relative

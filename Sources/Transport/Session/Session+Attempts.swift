@@ -233,9 +233,7 @@ extension Session {
             return original?.origin == url.origin ? own : nil
         }
         guard !configuration.credentials.isEmpty else { return nil }
-        let hostAndPort = String(url.origin.dropFirst(url.scheme.count + 3))  // after "scheme://", lower case
-        let host = hostAndPort.lastIndex(of: ":").map { String(hostAndPort[..<$0]) } ?? hostAndPort
-        return configuration.credentials[hostAndPort] ?? configuration.credentials[host]
+        return configuration.credentials[url.hostAndPort] ?? configuration.credentials[url.host]
     }
 
     /// Where a redirect leads and the request that follows it.
