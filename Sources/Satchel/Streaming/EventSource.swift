@@ -166,8 +166,9 @@ public final class EventSource: AsyncSequence, Sendable {
                     "\(request.url) answered \(body.response.status.code) to an event stream request"
                 ).attaching(response: body.response, body: [])
             }
-            let contentType = try? body.response.contentType
-            guard contentType?.type == "text", contentType?.subtype == "event-stream" else {
+            guard let contentType = try? body.response.contentType,
+                EventStreamResponseSerializer.defaultContentTypes.accepts(contentType)
+            else {
                 body.cancel()
                 source.end()
                 throw SatchelError(

@@ -140,12 +140,3 @@ extension RecordStream where Record == Value {
         }
     }
 }
-
-extension SatchelError {
-    /// This error, found in the record `label` names, saying so first.
-    fileprivate func naming(_ label: String) -> SatchelError {
-        var named = self
-        named.message = "\(label): \(message)"
-        return named
-    }
-}

@@ -90,9 +90,16 @@ extension SatchelError {
     ///   - label: Names the record.
     ///   - offset: The body offset of the record's first byte.
     package func located(inRecord label: String, startingAt offset: Int) -> SatchelError {
-        var located = self
-        located.message = "\(label): \(message)"
+        var located = naming(label)
         located.offset = offset + (self.offset ?? 0)
         return located
+    }
+
+    /// This error, found in the record `label` names (`event 3`), saying so first; where its
+    /// bytes are is not known (a record decoded from a value).
+    package func naming(_ label: String) -> SatchelError {
+        var named = self
+        named.message = "\(label): \(message)"
+        return named
     }
 }
