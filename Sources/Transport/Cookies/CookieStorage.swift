@@ -18,21 +18,40 @@ public enum CookieStorage: Sendable, Hashable {
 enum CookieFile {
     static let header = "# Netscape HTTP Cookie File\n# Written by Satchel. Each line is a cookie.\n"
 
+    /// The most bytes of a cookie file read; a larger file is not read (a warning).
+    static let maxFileBytes = 16 << 20
+
     /// The cookies of the file at `path` that have not expired, and how many lines were
-    /// skipped; no cookies when there is no file.
-    /// - Throws: ``SatchelError/Code/io`` when the file exists but cannot be read.
+    /// skipped; no cookies when there is no file. Lines are split on the whole file, so a line
+    /// of any length is one line (its tail never passes for a cookie of its own).
+    /// - Throws: ``SatchelError/Code/io`` when the file exists but cannot be read;
+    ///   ``SatchelError/Code/limitExceeded`` past ``maxFileBytes``.
     static func read(_ path: String, now: Int64) throws(SatchelError) -> (cookies: [Cookie], skipped: Int) {
-        guard let file = fopen(path, "r") else {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
             if errno == ENOENT { return ([], 0) }
             throw SatchelError(.io, "cannot read the cookie file \(path): \(String(cString: strerror(errno)))")
         }
-        defer { fclose(file) }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { break }
+            guard count > 0 else {
+                throw SatchelError(.io, "cannot read the cookie file \(path): \(String(cString: strerror(errno)))")
+            }
+            guard bytes.count + count <= maxFileBytes else {
+                throw SatchelError.limitExceeded(
+                    "cookie file", maxFileBytes, "the cookie file \(path) (more than \(maxFileBytes) bytes)")
+            }
+            bytes += chunk[0..<count]
+        }
         var cookies: [Cookie] = []
         var skipped = 0
-        var buffer = [CChar](repeating: 0, count: 16 * 1024)
-        while fgets(&buffer, Int32(buffer.count), file) != nil {
-            var line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            while line.last == "\n" || line.last == "\r" { line.removeLast() }
+        for rawLine in bytes.split(separator: 0x0A, omittingEmptySubsequences: true) {
+            var line = String(decoding: rawLine, as: UTF8.self)
+            if line.last == "\r" { line.removeLast() }
             if line.isEmpty || (line.hasPrefix("#") && !line.hasPrefix("#HttpOnly_")) { continue }
             guard let cookie = Cookie(netscapeLine: line) else {
                 skipped += 1

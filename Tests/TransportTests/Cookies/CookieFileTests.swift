@@ -74,6 +74,21 @@ struct CookieFileTests {
         #expect(warnings.seen.withLock { $0 }.contains { $0.contains("2 line(s) are not cookies") })
     }
 
+    /// A line longer than any buffer is one bad line: its tail, a well-formed cookie line, is
+    /// not loaded on its own.
+    @Test func aHugeLineIsOneSkippedLine() async throws {
+        let path = directory.appendingPathComponent("huge.txt").path
+        let tail = "127.0.0.1\tFALSE\t/\tFALSE\t0\tsmuggled\tyes"
+        // 98 298 bytes of junk and a tab: a reader of 16 383-byte pieces would see the tail alone.
+        let junk = String(repeating: "x", count: 16_383 * 6 - 1) + "\t"
+        let text = junk + tail + "\n127.0.0.1\tFALSE\t/\tFALSE\t0\tfine\tyes\n"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let warnings = Warnings()
+        let loaded = try session(path, monitor: warnings)
+        #expect(await loaded.cookies().map(\.name) == ["fine"])
+        #expect(warnings.seen.withLock { $0 }.contains { $0.contains("1 line(s) are not cookies") })
+    }
+
     /// A jar that cannot be read (a directory in its place) or written is a warning, not a failure.
     @Test func anUnusableJarIsAWarning() async throws {
         let path = directory.appendingPathComponent("in-the-way").path
