@@ -232,6 +232,16 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
                                         fail=1 answers 503 instead
     GET /protected?key=KEY              200 {"key", "token"} with `Authorization: Bearer` and
                                         KEY's current token, else 401 with WWW-Authenticate
+    ANY /digest?key=KEY[&algorithm=MD5|SHA-256|A][&malformed=1]
+                                        HTTP Digest (RFC 7616, qop=auth) for user "user",
+                                        password "passwd", any method: 401 with a challenge
+                                        (algorithm A as given, or a WWW-Authenticate that does
+                                        not parse with malformed=1) until the Authorization
+                                        answers it, then 200 {"user", "method", "bytes",
+                                        "sha256", "attempts"} of the body sent with the answer;
+                                        the body of every request is read whole
+    GET /set-cookies?count=N[&bytes=B]  N cookies `cI=I` in N Set-Cookie fields, and with B
+                                        one more, `big`, whose value is B bytes
     GET /event-source-log?key=KEY       {"lastEventIDs": [the Last-Event-ID of each connection,
                                         "" when none]}
     GET /wrong-length?declared=N&actual=M[&length=TEXT]
@@ -322,6 +332,14 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
                     return self.send_json(200, {"key": key, "token": current})
                 return self.send_json(401, {"error": "a fresh token is needed"},
                                       [("WWW-Authenticate", 'Bearer realm="test", error="invalid_token"')])
+            if path == "/digest":
+                return self.digest(query)
+            if path == "/set-cookies":
+                self.read_body()
+                cookies = [("Set-Cookie", f"c{i}={i}; Path=/") for i in range(int(query.get("count", "0")))]
+                if "bytes" in query:
+                    cookies.append(("Set-Cookie", "big=" + "b" * int(query["bytes"]) + "; Path=/"))
+                return self.send_json(200, {"sent": len(cookies)}, cookies)
             if path == "/event-source-log":
                 self.read_body()
                 with self.server.lock:
@@ -502,6 +520,36 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
         else:
             status, extra = 200, []
         self.send_json(status, {"key": key, "attempt": attempt, "status": status}, extra)
+
+    def digest(self, query):
+        digest = hashlib.sha256()
+        count, _ = self.read_body(digest)
+        key = query.get("key", "")
+        with self.server.lock:
+            attempts = self.server.attempts.get(("digest", key), 0) + 1
+            self.server.attempts[("digest", key)] = attempts
+        algorithm = query.get("algorithm", "MD5")
+        hash_name = {"MD5": "md5", "SHA-256": "sha256"}.get(algorithm, "md5")
+
+        def h(text):
+            return hashlib.new(hash_name, text.encode()).hexdigest()
+
+        answer = self.headers.get("Authorization", "")
+        if answer.startswith("Digest "):
+            fields = dict((name.strip(), value.strip().strip('"')) for name, _, value in
+                          (part.partition("=") for part in answer[len("Digest "):].split(",")))
+            expected = h(":".join([h(f"user:satchel:passwd"), fields.get("nonce", ""), fields.get("nc", ""),
+                                   fields.get("cnonce", ""), "auth", h(f"{self.command}:{fields.get('uri', '')}")]))
+            if fields.get("username") == "user" and fields.get("response") == expected:
+                return self.send_json(200, {"user": "user", "method": self.command, "bytes": count,
+                                            "sha256": digest.hexdigest(), "attempts": attempts})
+        if query.get("malformed") == "1":
+            challenge = 'Digest realm="satchel, nonce=, qop=="auth'
+        else:
+            nonce = base64.b64encode(os.urandom(12)).decode()
+            challenge = f'Digest realm="satchel", qop="auth", nonce="{nonce}", opaque="o", algorithm={algorithm}'
+        return self.send_json(401, {"error": "digest credentials needed", "attempts": attempts},
+                              [("WWW-Authenticate", challenge)])
 
     def wrong_length(self, query):
         self.read_body()

@@ -29,7 +29,8 @@ final class SessionHandle: Sendable, CHandle {
     init(baseURL: String?, registry: Registry) throws(SatchelError) {
         self.baseURL = baseURL
         self.registry = registry
-        let configuration = SessionConfiguration()
+        var configuration = SessionConfiguration()
+        configuration.cookieStore = CookieStore()  // kept by the sessions a setter makes anew
         state = Mutex(
             State(
                 configuration: configuration,

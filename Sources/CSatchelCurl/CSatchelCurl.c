@@ -67,3 +67,15 @@ CURLMcode satchel_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long 
 CURLSHcode satchel_curl_share_setopt_long(CURLSH *share, CURLSHoption option, long value) {
     return curl_share_setopt(share, option, value);
 }
+
+CURLSHcode satchel_curl_share_setopt_pointer(CURLSH *share, CURLSHoption option, void *value) {
+    return curl_share_setopt(share, option, value);
+}
+
+CURLSHcode satchel_curl_share_setopt_lock_function(CURLSH *share, curl_lock_function function) {
+    return curl_share_setopt(share, CURLSHOPT_LOCKFUNC, function);
+}
+
+CURLSHcode satchel_curl_share_setopt_unlock_function(CURLSH *share, curl_unlock_function function) {
+    return curl_share_setopt(share, CURLSHOPT_UNLOCKFUNC, function);
+}

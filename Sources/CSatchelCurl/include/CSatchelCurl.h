@@ -31,6 +31,9 @@ CURLcode satchel_curl_easy_getinfo_list(CURL *handle, CURLINFO info, struct curl
 
 CURLMcode satchel_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 CURLSHcode satchel_curl_share_setopt_long(CURLSH *share, CURLSHoption option, long value);
+CURLSHcode satchel_curl_share_setopt_pointer(CURLSH *share, CURLSHoption option, void *value);
+CURLSHcode satchel_curl_share_setopt_lock_function(CURLSH *share, curl_lock_function function);
+CURLSHcode satchel_curl_share_setopt_unlock_function(CURLSH *share, curl_unlock_function function);
 
 #ifdef __cplusplus
 }

@@ -1,12 +1,12 @@
 import Glibc
 import SerializerRegistry
 
-/// Where a session keeps its cookies.
+/// Where a ``CookieStore`` keeps its cookies.
 public enum CookieStorage: Sendable, Hashable {
-    /// In memory, for the session's lifetime (the default).
+    /// In memory, for the store's lifetime (the default).
     case memory
     /// In memory, and in a cookie file (the Netscape format curl and wget read): loaded when
-    /// the session is made — expired cookies dropped, lines that do not parse skipped with a
+    /// the store is made — expired cookies dropped, lines that do not parse skipped with a
     /// warning to the event monitors — and written again after every response that set a
     /// cookie and every change from Swift. Written to a temporary file (mode 0600) that is
     /// flushed and renamed over the old one, so a crash or `kill -9` leaves the old file or the

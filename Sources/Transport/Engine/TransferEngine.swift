@@ -11,20 +11,20 @@ import Synchronization
 /// queue and `curl_multi_wakeup` interrupts `curl_multi_poll`. The multi handle, the easy
 /// handles and the running transfers are touched only by the engine thread.
 final class TransferEngine: @unchecked Sendable {
-    // @unchecked: `multi`, `share`, `running`, `idleHandles` and `cookieHandle` are confined to the engine
+    // @unchecked: `multi`, `running` and `idleHandles` are confined to the engine
     // thread (see the type's documentation); `queue` is a Mutex.
 
     enum Command {
         case start(Transfer)
         case cancel(Transfer, SatchelError)
         case resume(Transfer)
-        /// Reads or changes the cookie store; the completion gets the cookies after it.
-        case cookies(CookieOperation, @Sendable ([Cookie]) -> Void)
         case shutdown
     }
 
     private let multi: UnsafeMutableRawPointer
-    let share: UnsafeMutableRawPointer?
+    /// The cookies the transfers read and set. Held until the engine is gone, so the store's
+    /// share outlives every easy handle attached to it.
+    let cookieStore: CookieStore
     private struct Queue {
         var commands: [Command] = []
         /// Set by the shutdown command: later commands are refused.
@@ -40,22 +40,17 @@ final class TransferEngine: @unchecked Sendable {
     /// The engine thread until a shutdown joins or detaches it (exactly one of them does).
     private let thread = Mutex<pthread_t?>(nil)
     private var running: [UnsafeMutableRawPointer: Transfer] = [:]
-    /// An easy handle on the cookie share, for reading and changing the store.
-    var cookieHandle: EasyHandle?
     private var idleHandles: [EasyHandle] = []
     private static let idleHandleLimit = 64
 
     /// Starts the engine thread.
     /// - Throws: ``SatchelError/Code/internal`` when libcurl or the thread cannot be set up.
-    init() throws(SatchelError) {
+    init(cookieStore: CookieStore) throws(SatchelError) {
         guard CurlGlobal.initialised == CURLE_OK, let multi = curl_multi_init() else {
             throw SatchelError(.internal, "libcurl could not create a multi handle")
         }
         self.multi = multi
-        share = curl_share_init()
-        if let share {
-            _ = satchel_curl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue))
-        }
+        self.cookieStore = cookieStore
         _ = satchel_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         var thread = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
@@ -69,7 +64,6 @@ final class TransferEngine: @unchecked Sendable {
         guard status == 0 else {
             Unmanaged<TransferEngine>.fromOpaque(context).release()
             curl_multi_cleanup(multi)
-            if let share { curl_share_cleanup(share) }
             throw SatchelError(.internal, "cannot start the transfer thread (error \(status))")
         }
         self.thread.withLock { $0 = thread }
@@ -102,8 +96,6 @@ final class TransferEngine: @unchecked Sendable {
         if !outcome.accepted {
             if case let .start(transfer) = command {
                 transfer.abandon(SatchelError(.cancelled, "\(transfer.options.url): the session was shut down"))
-            } else if case let .cookies(_, completion) = command {
-                completion([])
             }
         }
     }
@@ -169,7 +161,7 @@ final class TransferEngine: @unchecked Sendable {
                 return transfer.abandon(SatchelError(.internal, "libcurl could not create an easy handle"))
             }
             do {
-                try transfer.configure(handle, share: share)
+                try transfer.configure(handle, share: cookieStore.share)
             } catch {
                 transfer.abandon(error)
                 return recycle(handle, keepingOptions: false)
@@ -192,8 +184,6 @@ final class TransferEngine: @unchecked Sendable {
             guard transfer.isPaused, let handle = transfer.handle, running[handle.raw] != nil else { return }
             transfer.isPaused = false
             curl_easy_pause(handle.raw, CURLPAUSE_CONT)
-        case let .cookies(operation, completion):
-            completion(cookies(after: operation))
         case .shutdown:
             break
         }
@@ -238,17 +228,13 @@ final class TransferEngine: @unchecked Sendable {
         for command in queue.withLock({ $0.commands }) {
             if case let .start(transfer) = command {
                 transfer.abandon(SatchelError(.cancelled, "\(transfer.options.url): the session was shut down"))
-            } else if case let .cookies(_, completion) = command {
-                completion([])
             }
         }
         idleHandles.removeAll()
-        cookieHandle = nil
         // The queue is closed, so no caller starts a wakeup now; one that started before may
         // still be inside `curl_multi_wakeup`.
         while wakersInFlight.load(ordering: .acquiring) > 0 { sched_yield() }
         curl_multi_cleanup(multi)
-        if let share { curl_share_cleanup(share) }
         stopped.signal()
     }
 }

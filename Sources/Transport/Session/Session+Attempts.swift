@@ -77,7 +77,11 @@ extension Session {
             let outcome = await send(options, sink: sink, cancellation: cancellation)
             pipe?.close()
             if options.handlesCookies, outcome.response?.headerFields.contains(.setCookie) == true {
-                await persistCookies()
+                do {
+                    try cookieStore.save()
+                } catch {
+                    for monitor in configuration.eventMonitors { monitor.sessionDidWarn(error) }
+                }
             }
             sends += 1
             attempt.response = outcome.response

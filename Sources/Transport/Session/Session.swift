@@ -26,6 +26,9 @@ public final class Session: Sendable {
     /// Validates and decodes responses (the registry's dispatching serializer by default).
     public let responseSerializer: any ResponseSerializer
 
+    /// The cookies the session's requests carry and its responses set: the configuration's
+    /// ``SessionConfiguration/cookieStore``, or one of the session's own, in memory.
+    public let cookieStore: CookieStore
     let engine: TransferEngine
     /// The request URL resolved last.
     let resolvedURLs = ResolvedURLCache()
@@ -59,8 +62,11 @@ public final class Session: Sendable {
         }
         self.requestSerializer = requestSerializer
         self.responseSerializer = responseSerializer ?? registry.dispatchingSerializer
-        engine = try TransferEngine()
-        loadCookies()
+        cookieStore = configuration.cookieStore ?? CookieStore()
+        engine = try TransferEngine(cookieStore: cookieStore)
+        for warning in cookieStore.takeWarnings() {
+            for monitor in configuration.eventMonitors { monitor.sessionDidWarn(warning) }
+        }
     }
 
     deinit {

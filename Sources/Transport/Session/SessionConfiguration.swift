@@ -30,9 +30,10 @@ public struct SessionConfiguration: Sendable {
     /// Whether cookies set by responses are kept for this session and sent back by domain
     /// (NSURLSession's `HTTPShouldHandleCookies`).
     public var handlesCookies = true
-    /// Where the cookies are kept: in memory (the default) or also in a file that the next
-    /// process reads (``CookieStorage``).
-    public var cookieStorage = CookieStorage.memory
+    /// The cookie store, shared by every session given it, in memory or also in a file that the
+    /// next process reads (``CookieStore``); `nil`, the default, gives each session its own,
+    /// in memory.
+    public var cookieStore: CookieStore?
     /// The least time between two progress reports of one transfer (the final one always comes).
     public var progressInterval: Duration = .milliseconds(100)
     /// Whether a download's file is flushed to the disk before it is renamed into place

@@ -6,7 +6,7 @@ import Testing
 
 @testable import Transport
 
-/// `CookieStorage.file`: cookies written after every response that set one, read by the next
+/// `CookieStore(.file(path))`: cookies written after every response that set one, read by the next
 /// session, written whole or not at all.
 @Suite(.timeLimit(.minutes(1)))
 struct CookieFileTests {
@@ -26,7 +26,7 @@ struct CookieFileTests {
 
     func session(_ path: String, monitor: Warnings? = nil) throws -> Session {
         try SessionSupport.session(httpbin) {
-            $0.cookieStorage = .file(path)
+            $0.cookieStore = CookieStore(.file(path))
             if let monitor { $0.eventMonitors = [monitor] }
         }
     }
@@ -51,9 +51,9 @@ struct CookieFileTests {
 
         let next = try session(path)
         #expect(try await next.get("cookies").value?["cookies"] == ["flavour": "oat"])
-        try await next.setCookie(Cookie(name: "extra", value: "1", domain: "127.0.0.1"))
+        try next.cookieStore.setCookie(Cookie(name: "extra", value: "1", domain: "127.0.0.1"))
         #expect(try String(contentsOfFile: path, encoding: .utf8).contains("\textra\t1"))
-        await next.removeAllCookies()
+        try next.cookieStore.removeAllCookies()
         #expect(!(try String(contentsOfFile: path, encoding: .utf8).contains("flavour")))
     }
 
@@ -68,9 +68,9 @@ struct CookieFileTests {
         try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
         let warnings = Warnings()
         let loaded = try session(path, monitor: warnings)
-        let names = await loaded.cookies().map(\.name).sorted()
+        let names = loaded.cookieStore.cookies().map(\.name).sorted()
         #expect(names == ["long", "session"])
-        #expect(await loaded.cookies().first { $0.name == "long" }?.isHTTPOnly == true)
+        #expect(loaded.cookieStore.cookies().first { $0.name == "long" }?.isHTTPOnly == true)
         #expect(warnings.seen.withLock { $0 }.contains { $0.contains("2 line(s) are not cookies") })
     }
 
@@ -85,7 +85,7 @@ struct CookieFileTests {
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         let warnings = Warnings()
         let loaded = try session(path, monitor: warnings)
-        #expect(await loaded.cookies().map(\.name) == ["fine"])
+        #expect(loaded.cookieStore.cookies().map(\.name) == ["fine"])
         #expect(warnings.seen.withLock { $0 }.contains { $0.contains("1 line(s) are not cookies") })
     }
 

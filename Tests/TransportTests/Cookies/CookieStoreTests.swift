@@ -24,7 +24,7 @@ struct CookieStoreTests {
     @Test func cookiesSetByResponsesAreListedWithTheirAttributes() async throws {
         _ = try await session.get("cookies/set?flavour=oat")
         _ = try await session.get("response-headers", parameters: ["Set-Cookie": "kept=1; Path=/cookies; HttpOnly"])
-        let cookies = await session.cookies()
+        let cookies = session.cookieStore.cookies()
         let flavour = try #require(cookies.first { $0.name == "flavour" })
         #expect(flavour.value == "oat")
         #expect(flavour.domain == "127.0.0.1")
@@ -34,36 +34,36 @@ struct CookieStoreTests {
         #expect(kept.isHTTPOnly)
         #expect(kept.path == "/cookies")
         // For a URL: the path decides.
-        #expect(try await session.cookies(for: "cookies").map(\.name).sorted() == ["flavour", "kept"])
-        #expect(try await session.cookies(for: "get").map(\.name) == ["flavour"])
+        #expect(try session.cookieStore.cookies(for: "\(httpbin)/cookies").map(\.name).sorted() == ["flavour", "kept"])
+        #expect(try session.cookieStore.cookies(for: "\(httpbin)/get").map(\.name) == ["flavour"])
     }
 
     @Test func aCookieSetFromSwiftIsSentAndCanBeRemoved() async throws {
-        try await session.setCookie(Cookie(name: "a", value: "1", domain: "127.0.0.1"))
-        try await session.setCookie(Cookie(name: "b", value: "2", domain: "127.0.0.1"))
+        try session.cookieStore.setCookie(Cookie(name: "a", value: "1", domain: "127.0.0.1"))
+        try session.cookieStore.setCookie(Cookie(name: "b", value: "2", domain: "127.0.0.1"))
         #expect(try await sent() == ["a": "1", "b": "2"])
-        try await session.setCookie(Cookie(name: "a", value: "3", domain: "127.0.0.1"))  // replaces
+        try session.cookieStore.setCookie(Cookie(name: "a", value: "3", domain: "127.0.0.1"))  // replaces
         #expect(try await sent() == ["a": "3", "b": "2"])
-        await session.removeCookies { $0.name == "a" }
+        try session.cookieStore.removeCookies { $0.name == "a" }
         #expect(try await sent() == ["b": "2"])
-        await session.removeAllCookies()
+        try session.cookieStore.removeAllCookies()
         #expect(try await sent() == [:])
-        #expect(await session.cookies().isEmpty)
+        #expect(session.cookieStore.cookies().isEmpty)
     }
 
     /// (A `Secure` cookie goes to 127.0.0.1 over plain HTTP: libcurl, as browsers, counts
     /// loopback as a secure context; `cookies(for:)` says the same.)
     @Test func cookiesOfAnotherDomainOrExpiredOnesAreNotSent() async throws {
-        try await session.setCookie(Cookie(name: "elsewhere", value: "1", domain: "example.com"))
-        try await session.setCookie(Cookie(name: "old", value: "1", domain: "127.0.0.1", expires: 1_000_000))
-        try await session.setCookie(Cookie(name: "secure", value: "1", domain: "127.0.0.1", isSecure: true))
-        let forURL = try await session.cookies(for: "cookies").map(\.name)
+        try session.cookieStore.setCookie(Cookie(name: "elsewhere", value: "1", domain: "example.com"))
+        try session.cookieStore.setCookie(Cookie(name: "old", value: "1", domain: "127.0.0.1", expires: 1_000_000))
+        try session.cookieStore.setCookie(Cookie(name: "secure", value: "1", domain: "127.0.0.1", isSecure: true))
+        let forURL = try session.cookieStore.cookies(for: "\(httpbin)/cookies").map(\.name)
         let received = try await sent()
-        let listed = await session.cookies().map(\.name)
+        let listed = session.cookieStore.cookies().map(\.name)
         #expect(forURL == ["secure"], "\(forURL)")
         #expect(received == ["secure": "1"], "\(String(describing: received))")
         #expect(listed.sorted() == ["elsewhere", "secure"], "\(listed)")
-        #expect(try await session.cookies(for: "http://example.com/").map(\.name) == ["elsewhere"])
+        #expect(try session.cookieStore.cookies(for: "http://example.com/").map(\.name) == ["elsewhere"])
     }
 
     @Test(arguments: [
@@ -72,14 +72,52 @@ struct CookieStoreTests {
         Cookie(name: "a", value: "1", domain: "127.0.0.1", path: "relative"),
     ])
     func aMalformedCookieIsRefused(cookie: Cookie) async throws {
-        await #expect(throws: SatchelError.self) { try await session.setCookie(cookie) }
-        #expect(await session.cookies().isEmpty)
+        #expect(throws: SatchelError.self) { try session.cookieStore.setCookie(cookie) }
+        #expect(session.cookieStore.cookies().isEmpty)
     }
 
-    /// Each session has its own store.
-    @Test func sessionsDoNotShareCookies() async throws {
-        try await session.setCookie(Cookie(name: "mine", value: "1", domain: "127.0.0.1"))
+    /// A session given no store has its own.
+    @Test func sessionsWithoutAStoreDoNotShareCookies() async throws {
+        try session.cookieStore.setCookie(Cookie(name: "mine", value: "1", domain: "127.0.0.1"))
         let other = try SessionSupport.session(httpbin)
-        #expect(await other.cookies().isEmpty)
+        #expect(other.cookieStore !== session.cookieStore)
+        #expect(other.cookieStore.cookies().isEmpty)
+    }
+
+    /// One store given to two sessions: a cookie a response to one sets goes with the other's
+    /// requests, and the store outlives both (a third session finds the cookie).
+    @Test func aStoreGivenToTwoSessionsIsShared() async throws {
+        let store = CookieStore()
+        func sharing() throws -> Session { try SessionSupport.session(httpbin) { $0.cookieStore = store } }
+        let first = try sharing()
+        let second = try sharing()
+        #expect(first.cookieStore === store && second.cookieStore === store)
+        _ = try await first.get("cookies/set?from=first")
+        #expect(try await second.get("cookies").value?["cookies"] == ["from": "first"])
+        try store.setCookie(Cookie(name: "set", value: "here", domain: "127.0.0.1"))
+        #expect(try await first.get("cookies").value?["cookies"] == ["from": "first", "set": "here"])
+        first.invalidateAndCancel()
+        second.invalidateAndCancel()
+        #expect(store.cookies().map(\.name).sorted() == ["from", "set"])
+        #expect(try await sharing().get("cookies").value?["cookies"] == ["from": "first", "set": "here"])
+    }
+
+    /// Two sessions, each on its own transfer thread, set cookies in one store while other
+    /// tasks set and read it from Swift: every cookie arrives (the share's locks hold).
+    @Test func concurrentSessionsAndCallsKeepEveryCookie() async throws {
+        let store = CookieStore()
+        let sessions = try (0..<2).map { _ in try SessionSupport.session(httpbin) { $0.cookieStore = store } }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for i in 0..<40 {
+                group.addTask { _ = try await sessions[i % 2].get("response-headers?Set-Cookie=c\(i)%3D\(i)") }
+                group.addTask {
+                    try store.setCookie(Cookie(name: "s\(i)", value: "\(i)", domain: "127.0.0.1"))
+                    _ = store.cookies()
+                }
+            }
+            try await group.waitForAll()
+        }
+        let names = Set(store.cookies().map(\.name))
+        #expect(names == Set((0..<40).flatMap { ["c\($0)", "s\($0)"] }))
     }
 }

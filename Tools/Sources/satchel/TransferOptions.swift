@@ -90,7 +90,7 @@ struct TransferOptions: ParsableArguments {
             policy.validatesDomainName = false
         }
         configuration.securityPolicy = policy
-        if let cookieJar { configuration.cookieStorage = .file(cookieJar) }
+        if let cookieJar { configuration.cookieStore = CookieStore(.file(cookieJar)) }
         if noCookies { configuration.handlesCookies = false }
         return configuration
     }
