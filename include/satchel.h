@@ -809,6 +809,63 @@ SATCHEL_API satchel_status satchel_request_set_credential(satchel_request *reque
 ** their own. A `user` of NULL removes the host's. */
 SATCHEL_API satchel_status satchel_session_set_credential(satchel_session *session, const char *host, size_t host_length, const char *user, size_t user_length, const char *password, size_t password_length, satchel_auth method);
 
+/* Bearer tokens (OAuth 2.0 access tokens, RFC 6750), refreshed once for any number of requests.
+** A refresh callback returns 0 with `*out_token` set to a new token: a NUL-terminated string
+** the callback allocated with malloc, which the library frees (a NULL token, an empty one or
+** one with a space or control character fails the refresh); non-zero fails it. It is called on
+** a library thread of its own, at most once at a time per session: before the first request
+** when no token is set, and when a response is 401 -- once for all the requests refused with
+** the same token, which wait, then are sent again with the new one (a request refused with an
+** older token is sent again with the current one without a refresh). When the refresh fails,
+** every waiting request ends with SATCHEL_E_INVALID_ARGUMENT ("the token refresh callback
+** failed") and the next 401 with that token fails at once; setting a token starts over. At most
+** 5 refreshes within 30 s (then SATCHEL_E_LIMIT). A callback that blocks holds its thread only:
+** the waiting requests still end with their request timeout (SATCHEL_TIMEOUT_REQUEST) or a
+** cancel. `userdata` is passed to it and must stay valid, and the callback callable from any
+** thread, until the session is freed or the callback replaced. */
+typedef int (*satchel_token_refresh_callback)(void *userdata, char **out_token);
+
+/* Sends `Authorization: Bearer TOKEN` (copied; the length or SATCHEL_NTS) with every later
+** request of the session. NULL or an empty token removes it: the refresh callback, if one is
+** set, is then asked for one before the next request. SATCHEL_E_INVALID_ARGUMENT for a token
+** with a space or control character. The token never appears in messages or events. */
+SATCHEL_API satchel_status satchel_session_set_bearer_token(satchel_session *session, const char *token, size_t token_length);
+
+/* Sets the refresh callback (NULL removes it: a 401 then ends the request as any 401 does). */
+SATCHEL_API satchel_status satchel_session_set_token_refresh(satchel_session *session, satchel_token_refresh_callback refresh, void *userdata);
+
+/* Cookies. The session's cookie store keeps the cookies responses set and sends them back by
+** domain and path (libcurl's cookie engine, RFC 6265; at most 50 kept from one response, a
+** Set-Cookie over 5000 bytes ignored, at most 150 sent with one request); setters keep it.
+** Each cookie is a satchel_value object: "name", "value", "domain" (strings; the domain without
+** a leading dot), "path" (string, default "/"), "subdomains", "secure", "http_only" (booleans,
+** default false) and "expires" (an integer, seconds since 1970; absent or null for a session
+** cookie). */
+
+/* Keeps the cookies also in the cookie file at `path` (borrowed, NUL-terminated; the Netscape
+** format curl and wget read): its unexpired cookies are loaded and replace the session's, and
+** every later change is written to a temporary file (mode 0600) renamed over it, so a crash
+** leaves the old file or the new one. A file that cannot be read, or lines that are not
+** cookies, become a warning (SATCHEL_EVENT_WARNING to the event callback) before the next
+** request, never a failure. NULL keeps the cookies in memory only (those held now stay). */
+SATCHEL_API satchel_status satchel_session_set_cookie_jar(satchel_session *session, const char *path);
+
+/* The cookies, expired ones left out, as an array of cookie objects owned by the caller
+** (satchel_value_free); with `url` (borrowed; may be NULL) only those a request to it would
+** carry (domain, path and Secure matched; loopback hosts count as secure over http).
+** SATCHEL_E_INVALID_ARGUMENT for a url that is not absolute http(s). */
+SATCHEL_API satchel_status satchel_session_cookies(satchel_value **out_cookies, satchel_session *session, const char *url, size_t url_length);
+
+/* Adds a cookie object (borrowed), or replaces the one with its name, domain and path.
+** SATCHEL_E_INVALID_ARGUMENT, naming the member, for a missing or mistyped member, an empty
+** name or domain, a path not starting with "/", or a tab, line end or ';' in a string;
+** SATCHEL_E_IO when the cookie file cannot be written (the cookie is kept in memory). */
+SATCHEL_API satchel_status satchel_session_set_cookie(satchel_session *session, const satchel_value *cookie);
+
+/* Removes the cookies whose domain is `domain` (borrowed; case-insensitive), or all of them
+** when `domain` is NULL. SATCHEL_E_IO when the cookie file cannot be written. */
+SATCHEL_API satchel_status satchel_session_clear_cookies(satchel_session *session, const char *domain, size_t domain_length);
+
 /* Sends `request` (borrowed) and waits for the response.
 **   out_response  receives the response, owned by the caller (satchel_response_free),
 **                 whenever one arrived -- also when the call then returns
@@ -899,7 +956,9 @@ typedef enum satchel_event_kind {
     SATCHEL_EVENT_REDIRECT = 2,  /* a redirect is followed: `status`, `location` */
     SATCHEL_EVENT_RETRY = 3,     /* a failed attempt is retried: `retry`, `delay_ms`, `error` */
     SATCHEL_EVENT_METRICS = 4,   /* an attempt's `metrics` are in */
-    SATCHEL_EVENT_COMPLETE = 5   /* the request is done: `status` (0: no response), `error` */
+    SATCHEL_EVENT_COMPLETE = 5,  /* the request is done: `status` (0: no response), `error` */
+    SATCHEL_EVENT_WARNING = 6    /* the session warns, about no request: `error`, `message`
+                                 ** (a cookie file it could not read or write) */
 } satchel_event_kind;
 
 /* One event; every pointer is valid during the callback only. */
@@ -907,14 +966,14 @@ typedef struct satchel_event {
     uint32_t struct_size;           /* filled by the library */
     uint32_t abi_version;
     satchel_event_kind kind;
-    const char *method;             /* "GET", ... */
-    const char *url;                /* the attempt's URL */
+    const char *method;             /* "GET", ...; NULL for WARNING */
+    const char *url;                /* the attempt's URL; NULL for WARNING */
     const char *location;           /* REDIRECT: where to; else NULL */
     int status;                     /* REDIRECT, COMPLETE: the status code; else 0 */
     uint32_t retry;                 /* RETRY: 1 for the first retry */
     uint64_t delay_ms;              /* RETRY: the wait before it */
-    satchel_status error;           /* RETRY, COMPLETE: why, or SATCHEL_OK */
-    const char *message;            /* RETRY, COMPLETE: the error's message; else NULL */
+    satchel_status error;           /* RETRY, COMPLETE, WARNING: why, or SATCHEL_OK */
+    const char *message;            /* RETRY, COMPLETE, WARNING: the error's message; else NULL */
     const satchel_metrics *metrics; /* METRICS; else NULL */
 } satchel_event;
 

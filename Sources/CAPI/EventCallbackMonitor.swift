@@ -43,11 +43,17 @@ struct EventCallbackMonitor: EventMonitor, @unchecked Sendable {
         report(event)
     }
 
+    func sessionDidWarn(_ warning: SatchelError) {
+        var event = Event(SATCHEL_EVENT_WARNING, nil, nil)
+        event.error = warning
+        report(event)
+    }
+
     /// An event in Swift's terms, before its C form.
     struct Event {
         var kind: satchel_event_kind
-        var method: CBuffer
-        var url: CBuffer
+        var method: CBuffer?
+        var url: CBuffer?
         var location: CBuffer?
         var status = 0
         var retry = 0
@@ -55,10 +61,10 @@ struct EventCallbackMonitor: EventMonitor, @unchecked Sendable {
         var error: SatchelError?
         var metrics: TransferMetrics?
 
-        init(_ kind: satchel_event_kind, _ request: HTTPRequest, _ url: String) {
+        init(_ kind: satchel_event_kind, _ request: HTTPRequest?, _ url: String?) {
             self.kind = kind
-            method = CBuffer(request.method.rawValue)
-            self.url = CBuffer(url)
+            method = request.map { CBuffer($0.method.rawValue) }
+            self.url = url.map { CBuffer($0) }
         }
     }
 
@@ -75,8 +81,8 @@ struct EventCallbackMonitor: EventMonitor, @unchecked Sendable {
                 cEvent.struct_size = UInt32(MemoryLayout<satchel_event>.size)
                 cEvent.abi_version = UInt32(SATCHEL_ABI_VERSION)
                 cEvent.kind = event.kind
-                cEvent.method = event.method.cString
-                cEvent.url = event.url.cString
+                cEvent.method = event.method?.cString
+                cEvent.url = event.url?.cString
                 cEvent.location = event.location?.cString
                 cEvent.status = Int32(clamping: event.status)
                 cEvent.retry = UInt32(clamping: event.retry)

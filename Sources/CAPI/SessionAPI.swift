@@ -167,3 +167,28 @@ public func satchel_session_set_event_callback(
         }
     }
 }
+
+@c @implementation
+public func satchel_session_set_bearer_token(
+    _ session: OpaquePointer?, _ token: UnsafePointer<CChar>?, _ tokenLength: Int
+) -> satchel_status {
+    guarded {
+        let handle = try SessionHandle.from(session)
+        let token = try Arguments.optionalString(token, tokenLength, "token")
+        let credential = try token.map { token throws(SatchelError) in try BearerToken(checked: token) }
+        try handle.bearerAuthentication { interceptor, _ in
+            interceptor.credential = credential ?? BearerToken(token: "")
+        }
+    }
+}
+
+@c @implementation
+public func satchel_session_set_token_refresh(
+    _ session: OpaquePointer?, _ refresh: satchel_token_refresh_callback?, _ userdata: UnsafeMutableRawPointer?
+) -> satchel_status {
+    guarded {
+        try SessionHandle.from(session).bearerAuthentication { _, authenticator in
+            authenticator.setCallback(refresh.map { .init(function: $0, userdata: userdata) })
+        }
+    }
+}

@@ -17,6 +17,8 @@ final class SessionHandle: Sendable, CHandle {
         /// Sessions replaced after a change; transfers may still run on them.
         var retired: [Session] = []
         var tasks: [ObjectIdentifier: TaskHandle] = [:]
+        /// The bearer authentication, made by the first call that sets a token or a callback.
+        var bearer: AuthenticationInterceptor<TokenRefreshAuthenticator>?
     }
 
     private let baseURL: String?
@@ -60,6 +62,30 @@ final class SessionHandle: Sendable, CHandle {
             state.configuration = configuration
             state.isStale = true
         }
+    }
+
+    /// Changes the session's bearer authentication (made on first use) and keeps it among the
+    /// configuration's interceptors while it has a token or a refresh callback.
+    func bearerAuthentication(
+        _ change: (AuthenticationInterceptor<TokenRefreshAuthenticator>, TokenRefreshAuthenticator) throws -> Void
+    ) throws {
+        try state.withLock { state in
+            let interceptor =
+                state.bearer
+                ?? AuthenticationInterceptor(
+                    authenticator: TokenRefreshAuthenticator(), credential: BearerToken(token: ""))
+            state.bearer = interceptor
+            try change(interceptor, interceptor.authenticator)
+            let isActive = interceptor.credential?.token.isEmpty == false || interceptor.authenticator.hasCallback
+            state.configuration.interceptors.removeAll { ($0 as AnyObject) === interceptor }
+            if isActive { state.configuration.interceptors.append(interceptor) }
+            state.isStale = true
+        }
+    }
+
+    /// The cookie store of the configuration (the sessions made from it share it).
+    func cookieStore() -> CookieStore {
+        state.withLock { $0.configuration.cookieStore ?? $0.session.cookieStore }
     }
 
     /// Remembers a task until it ends, so that freeing the session can cancel and wait for it.

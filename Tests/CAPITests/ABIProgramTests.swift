@@ -49,7 +49,9 @@ struct ABIProgramTests {
             "/usr/bin/valgrind",
             [
                 "--error-exitcode=9", "--leak-check=full", "--show-leak-kinds=definite,indirect",
-                "--errors-for-leak-kinds=definite,indirect", program.path,
+                "--errors-for-leak-kinds=definite,indirect",
+                "--suppressions=" + CLibrary.root.appendingPathComponent("Tests/CAPITests/c/valgrind.supp").path,
+                program.path,
             ] + (try Self.arguments()))
         #expect(result.status == 0, "\(result.output)\n\(result.errorOutput.suffix(4000))")
         #expect(result.errorOutput.contains("ERROR SUMMARY: 0 errors"))

@@ -34,11 +34,12 @@ extension Session {
     ) async -> Attempt {
         let started = ContinuousClock.now
         let interceptor = interceptor(for: request)
+        let deadline = (request.timeouts ?? configuration.timeouts).request.map { started + $0 }
         var sent = request
         var head: HTTPRequest
         var url: ResolvedURL
         var body: RequestBody
-        switch await prepare(request, adaptedBy: interceptor, attempt: 0) {
+        switch await prepare(request, adaptedBy: interceptor, attempt: 0, deadline: deadline) {
         case let .success(prepared):
             (sent, url, head, body) = prepared
         case let .failure(error):
@@ -106,7 +107,15 @@ extension Session {
                     let failure = failure(of: attempt, retries: retries, validation: request.validation)
                 else { break }
                 let delay: Duration
-                let decision = await interceptor.retry(sent, after: failure)
+                let decision: RetryDecision
+                do {
+                    decision = try await bounded(by: deadline, url: attempt.url) { [sent] in
+                        await interceptor.retry(sent, after: failure)
+                    }
+                } catch {
+                    attempt.error = SatchelError.wrap(error)
+                    break
+                }
                 if let reason = cancellation.reason {  // cancelled while the interceptor decided
                     attempt.error = reason
                     break
@@ -135,7 +144,7 @@ extension Session {
                     break
                 }
                 retries += 1
-                switch await prepare(request, adaptedBy: interceptor, attempt: retries) {
+                switch await prepare(request, adaptedBy: interceptor, attempt: retries, deadline: deadline) {
                 case let .success(prepared):
                     (sent, url, head, body) = prepared
                     continue
@@ -277,17 +286,48 @@ extension Session {
         }
     }
 
-    /// The URL, head and body of a request before its first attempt.
+    /// Runs an interceptor's `operation`, cancelling it when the request's whole timeout
+    /// (`deadline`) passes first: the time a request waits in its interceptors, such as for a
+    /// credential refresh, counts against its timeout. An operation that ignores cancellation
+    /// still holds the request until it returns.
+    /// - Throws: ``SatchelError/Code/timedOut`` past the deadline; else what `operation` throws.
+    private func bounded<Result: Sendable>(
+        by deadline: ContinuousClock.Instant?, url: String, _ operation: @escaping @Sendable () async throws -> Result
+    ) async throws -> Result {
+        guard let deadline else { return try await operation() }
+        return try await withThrowingTaskGroup(of: Result?.self) { group in
+            group.addTask { try await operation() }
+            group.addTask {
+                try? await Task.sleep(until: deadline)
+                return nil
+            }
+            while let outcome = try await group.next() {
+                if let outcome {
+                    group.cancelAll()
+                    return outcome
+                }
+                if ContinuousClock.now >= deadline {
+                    group.cancelAll()
+                    throw SatchelError(.timedOut, "\(url): the request timeout passed while an interceptor held it")
+                }
+            }
+            throw SatchelError(.cancelled, "\(url): cancelled while an interceptor held it")
+        }
+    }
+
     @inline(never)
     /// The request an attempt sends — `request` as the interceptors adapt it for `attempt` —
     /// with its resolved URL, head and body.
     private func prepare(
-        _ request: SessionRequest, adaptedBy interceptor: Interceptor?, attempt: Int
+        _ request: SessionRequest, adaptedBy interceptor: Interceptor?, attempt: Int,
+        deadline: ContinuousClock.Instant?
     ) async -> Result<(SessionRequest, ResolvedURL, HTTPRequest, RequestBody), SatchelError> {
         var adapted = request
         if let interceptor {
             do {
-                adapted = try await interceptor.adapt(request, attempt: attempt)
+                adapted = try await bounded(by: deadline, url: request.url) {
+                    try await interceptor.adapt(request, attempt: attempt)
+                }
             } catch let error as SatchelError {
                 return .failure(error)
             } catch {

@@ -1202,8 +1202,9 @@ static void on_event(void *userdata, const satchel_event *event) {
     event_record *record = (event_record *)userdata;
     pthread_mutex_lock(&record->lock);
     if (event->struct_size < sizeof(satchel_event) || event->abi_version != SATCHEL_ABI_VERSION) record->wrong_size = 1;
-    sprintf(record->method, "%.15s", event->method);
+    if (event->method) sprintf(record->method, "%.15s", event->method);
     switch (event->kind) {
+    case SATCHEL_EVENT_WARNING: break;
     case SATCHEL_EVENT_START: record->starts++; break;
     case SATCHEL_EVENT_REDIRECT:
         record->redirects++;
@@ -1401,6 +1402,248 @@ static void test_credentials(const char *base) {
     CHECK_STATUS(satchel_session_set_credential(NULL, "h", 1, "ann", 3, "x", 1, SATCHEL_AUTH_BASIC), SATCHEL_E_INVALID_ARGUMENT);
     satchel_request_free(request);
     satchel_session_free(session);
+}
+
+/* What the token refresh callbacks count and are told. */
+typedef struct token_source {
+    pthread_mutex_t lock;
+    const char *fast;        /* the fast test server, whose /token issues tokens */
+    const char *key;
+    int refreshes;
+    int fail_with;           /* non-zero: the callback fails with it */
+    volatile int hang;       /* the callback waits while this is set */
+    volatile int hanging;    /* set while it waits */
+} token_source;
+
+/* A refresh callback that asks the fast server's /token for KEY's next token, with a session
+** of its own, and returns it malloc'd. */
+static int refresh_token(void *userdata, char **out_token) {
+    token_source *source = (token_source *)userdata;
+    satchel_session *session = NULL;
+    satchel_request *request = NULL;
+    satchel_response *response = NULL;
+    const satchel_value *token = NULL;
+    const char *text = NULL;
+    size_t length = 0;
+    char url[512];
+    int status = 1;
+    pthread_mutex_lock(&source->lock);
+    source->refreshes++;
+    pthread_mutex_unlock(&source->lock);
+    if (source->hang) {
+        struct timespec pause = {0, 10 * 1000 * 1000};
+        source->hanging = 1;
+        while (source->hang) nanosleep(&pause, NULL);
+        source->hanging = 0;
+    }
+    if (source->fail_with) return source->fail_with;
+    sprintf(url, "%s/token?key=%s", source->fast, source->key);
+    if (satchel_session_create(&session, NULL, 0, NULL) == SATCHEL_OK
+        && satchel_request_create(&request, "GET", 3, url, SATCHEL_NTS) == SATCHEL_OK
+        && satchel_session_send(&response, session, request) == SATCHEL_OK
+        && satchel_value_object_get(&token, satchel_response_value(response), "token", SATCHEL_NTS) == SATCHEL_OK
+        && satchel_value_get_string(&text, &length, token) == SATCHEL_OK) {
+        *out_token = (char *)malloc(length + 1);
+        memcpy(*out_token, text, length);
+        (*out_token)[length] = 0;
+        status = 0;
+    }
+    satchel_response_free(response);
+    satchel_request_free(request);
+    satchel_session_free(session);
+    return status;
+}
+
+typedef struct protected_call {
+    satchel_session *session;
+    const char *url;
+    int status;
+} protected_call;
+
+static void *call_protected(void *argument) {
+    protected_call *call = (protected_call *)argument;
+    satchel_request *request = NULL;
+    satchel_response *response = NULL;
+    if (satchel_request_create(&request, "GET", 3, call->url, SATCHEL_NTS) == SATCHEL_OK
+        && satchel_session_send(&response, call->session, request) == SATCHEL_OK)
+        call->status = satchel_response_status(response);
+
+    satchel_response_free(response);
+    satchel_request_free(request);
+    return NULL;
+}
+
+/* Bearer tokens: fetched by the refresh callback before the first request, refreshed once for
+** eight requests refused at the same time, a failing callback, a hanging one and the request
+** timeout, bad tokens. */
+static void test_bearer_tokens(const char *fast) {
+    satchel_session *session = NULL;
+    satchel_request *request = NULL;
+    satchel_response *response = NULL;
+    token_source source;
+    protected_call calls[8];
+    pthread_t threads[8];
+    char url[512], key[64];
+    int i;
+
+    memset(&source, 0, sizeof source);
+    pthread_mutex_init(&source.lock, NULL);
+    source.fast = fast;
+    sprintf(key, "c-bearer-%ld", (long)getpid());  /* the compilers' programs run at once */
+    source.key = key;
+    sprintf(url, "%s/protected?key=%s", fast, key);
+    OK(satchel_session_create(&session, NULL, 0, NULL));
+    OK(satchel_session_set_token_refresh(session, refresh_token, &source));
+    /* No token yet: one refresh before the first requests, shared by all eight. */
+    for (i = 0; i < 8; i++) {
+        calls[i].session = session;
+        calls[i].url = url;
+        calls[i].status = 0;
+        pthread_create(&threads[i], NULL, call_protected, &calls[i]);
+    }
+    for (i = 0; i < 8; i++) pthread_join(threads[i], NULL);
+    for (i = 0; i < 8; i++) CHECK(calls[i].status == 200);
+    CHECK(source.refreshes == 1);
+    /* A token the server refuses: eight 401s, one refresh, eight 200s. */
+    OK(satchel_session_set_bearer_token(session, "stale", SATCHEL_NTS));
+    for (i = 0; i < 8; i++) {
+        calls[i].status = 0;
+        pthread_create(&threads[i], NULL, call_protected, &calls[i]);
+    }
+    for (i = 0; i < 8; i++) pthread_join(threads[i], NULL);
+    for (i = 0; i < 8; i++) CHECK(calls[i].status == 200);
+    CHECK(source.refreshes == 2);
+
+    /* A callback that fails: the request fails saying so, without the token. */
+    OK(satchel_request_create(&request, "GET", 3, url, SATCHEL_NTS));
+    OK(satchel_session_set_bearer_token(session, "refused-token", SATCHEL_NTS));
+    source.fail_with = 7;
+    CHECK_STATUS(satchel_session_send(&response, session, request), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK(contains(satchel_last_error_message(), "returned 7"));
+    CHECK(!contains(satchel_last_error_message(), "refused-token"));
+    satchel_response_free(response);
+    response = NULL;
+    /* A callback that hangs: the request timeout ends the wait; then the callback is let go. */
+    source.fail_with = 0;
+    source.hang = 1;
+    OK(satchel_session_set_bearer_token(session, "another-stale", SATCHEL_NTS));
+    OK(satchel_session_set_timeout(session, SATCHEL_TIMEOUT_REQUEST, 500));
+    CHECK_STATUS(satchel_session_send(&response, session, request), SATCHEL_E_TIMED_OUT);
+    CHECK(source.hanging == 1);
+    satchel_response_free(response);
+    response = NULL;
+    source.hang = 0;
+    while (source.hanging) {
+        struct timespec pause = {0, 10 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    /* Removed: requests go without a token. */
+    OK(satchel_session_set_token_refresh(session, NULL, NULL));
+    OK(satchel_session_set_bearer_token(session, NULL, 0));
+    CHECK_STATUS(satchel_session_send(&response, session, request), SATCHEL_E_UNACCEPTABLE_STATUS);
+    CHECK(response != NULL && satchel_response_status(response) == 401);
+    satchel_response_free(response);
+    CHECK_STATUS(satchel_session_set_bearer_token(session, "has space", SATCHEL_NTS), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_session_set_bearer_token(session, "line\nend", SATCHEL_NTS), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_session_set_bearer_token(NULL, "t", 1), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_session_set_token_refresh(NULL, refresh_token, NULL), SATCHEL_E_INVALID_ARGUMENT);
+    satchel_request_free(request);
+    satchel_session_free(session);
+    pthread_mutex_destroy(&source.lock);
+}
+
+static int warnings_seen = 0;
+static void count_warnings(void *userdata, const satchel_event *event) {
+    (void)userdata;
+    if (event->kind == SATCHEL_EVENT_WARNING && event->method == NULL && contains(event->message, "not cookies"))
+        warnings_seen++;
+}
+
+/* The number of cookies in the session, and whether one is named `name`. */
+static size_t cookie_count(satchel_session *session, const char *url, const char *name, int *found) {
+    satchel_value *cookies = NULL;
+    size_t count = 0, i;
+    *found = 0;
+    OK(satchel_session_cookies(&cookies, session, url, url ? SATCHEL_NTS : 0));
+    OK(satchel_value_count(&count, cookies));
+    for (i = 0; i < count; i++) {
+        const satchel_value *cookie = NULL, *member = NULL;
+        const char *text = NULL;
+        size_t length = 0;
+        OK(satchel_value_array_get(&cookie, cookies, i));
+        OK(satchel_value_object_get(&member, cookie, "name", SATCHEL_NTS));
+        OK(satchel_value_get_string(&text, &length, member));
+        if (strlen(name) == length && memcmp(text, name, length) == 0) *found = 1;
+    }
+    satchel_value_free(cookies);
+    return count;
+}
+
+/* Cookies: set by httpbin, listed, set and cleared from C, kept in a jar another session reads,
+** a jar with bad lines warned about, malformed cookies refused. */
+static void test_cookies(const char *httpbin) {
+    satchel_session *session = NULL, *next = NULL;
+    satchel_request *request = NULL;
+    satchel_response *response = NULL;
+    satchel_value *cookie = NULL;
+    struct stat info;
+    char url[512], jar[64] = "/tmp/satchel-jar-XXXXXX";
+    int found = 0, descriptor;
+
+    descriptor = mkstemp(jar);
+    CHECK(descriptor >= 0);
+    CHECK(write(descriptor, "not a cookie\n", 13) == 13);
+    close(descriptor);
+    OK(satchel_session_create(&session, httpbin, SATCHEL_NTS, NULL));
+    OK(satchel_session_set_event_callback(session, count_warnings, NULL));
+    OK(satchel_session_set_cookie_jar(session, jar));
+    OK(satchel_request_create(&request, "GET", 3, "/cookies/set?flavour=oat", SATCHEL_NTS));
+    OK(satchel_session_send(&response, session, request));
+    satchel_response_free(response);
+    CHECK(warnings_seen == 1);
+    CHECK(cookie_count(session, NULL, "flavour", &found) == 1 && found);
+    sprintf(url, "%s/cookies", httpbin);
+    CHECK(cookie_count(session, url, "flavour", &found) == 1 && found);
+    CHECK(stat(jar, &info) == 0 && (info.st_mode & 0777) == 0600);
+
+    OK(satchel_value_parse_json(&cookie, "{\"name\": \"set\", \"value\": \"in C\", \"domain\": \"127.0.0.1\", \"path\": \"/\", \"secure\": false}", SATCHEL_NTS));
+    OK(satchel_session_set_cookie(session, cookie));
+    satchel_value_free(cookie);
+    /* A setter rebuilds the session: the cookies stay. */
+    OK(satchel_session_set_retries(session, 0));
+    CHECK(cookie_count(session, NULL, "set", &found) == 2 && found);
+    /* Another session reads the jar. */
+    OK(satchel_session_create(&next, httpbin, SATCHEL_NTS, NULL));
+    OK(satchel_session_set_cookie_jar(next, jar));
+    CHECK(cookie_count(next, NULL, "set", &found) == 2 && found);
+    OK(satchel_session_clear_cookies(next, "127.0.0.1", SATCHEL_NTS));
+    CHECK(cookie_count(next, NULL, "set", &found) == 0);
+    OK(satchel_session_set_cookie_jar(next, NULL));
+    satchel_session_free(next);
+    /* The first session still has its own in memory; clearing all empties it. */
+    CHECK(cookie_count(session, NULL, "flavour", &found) == 2 && found);
+    OK(satchel_session_clear_cookies(session, NULL, 0));
+    CHECK(cookie_count(session, NULL, "flavour", &found) == 0);
+
+    OK(satchel_value_parse_json(&cookie, "{\"value\": \"no name\", \"domain\": \"127.0.0.1\"}", SATCHEL_NTS));
+    CHECK_STATUS(satchel_session_set_cookie(session, cookie), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK(contains(satchel_last_error_message(), "\"name\""));
+    satchel_value_free(cookie);
+    OK(satchel_value_parse_json(&cookie, "{\"name\": \"a\", \"value\": \"1\", \"domain\": \"127.0.0.1\", \"secure\": 1}", SATCHEL_NTS));
+    CHECK_STATUS(satchel_session_set_cookie(session, cookie), SATCHEL_E_INVALID_ARGUMENT);
+    satchel_value_free(cookie);
+    OK(satchel_value_parse_json(&cookie, "[1]", SATCHEL_NTS));
+    CHECK_STATUS(satchel_session_set_cookie(session, cookie), SATCHEL_E_INVALID_ARGUMENT);
+    satchel_value_free(cookie);
+    CHECK_STATUS(satchel_session_set_cookie(session, NULL), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_session_cookies(NULL, session, NULL, 0), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_session_cookies(&cookie, session, "not a url", SATCHEL_NTS), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK(cookie == NULL);
+    CHECK_STATUS(satchel_session_clear_cookies(NULL, NULL, 0), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_session_set_cookie_jar(NULL, jar), SATCHEL_E_INVALID_ARGUMENT);
+    satchel_request_free(request);
+    satchel_session_free(session);
+    unlink(jar);
 }
 
 /* The next ready record as compact JSON in `out` (at most `size` bytes), 0 when none is ready. */
@@ -1648,7 +1891,11 @@ int main(int argc, char **argv) {
         test_events_and_metrics(argv[3]);
         test_credentials(argv[3]);
     }
-    if (argc >= 9) test_record_callbacks(argv[8], argv[3]);
+    if (argc >= 9) {
+        test_record_callbacks(argv[8], argv[3]);
+        test_bearer_tokens(argv[8]);
+        test_cookies(argv[3]);
+    }
     printf("abi_test: %d checks, %d failed\n", checks, failures);
     return failures == 0 ? 0 : 1;
 }

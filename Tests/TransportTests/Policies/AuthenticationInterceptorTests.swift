@@ -184,4 +184,25 @@ struct AuthenticationInterceptorTests {
         task.cancel()
         #expect(await task.value.failure?.code == .cancelled)
     }
+
+    /// The request's whole timeout ends its wait for a refresh that never returns (one that
+    /// ignores cancellation, as a blocked C callback would).
+    @Test func theRequestTimeoutEndsTheWaitForAHangingRefresh() async throws {
+        final class Stuck: Authenticator {
+            func apply(_ credential: Token, to request: inout SessionRequest) {
+                request.headers[.authorization] = "Bearer \(credential.value)"
+            }
+            func refresh(_ credential: Token) async throws -> Token {
+                await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }  // never resumed
+                return credential
+            }
+            func isRequest(_ request: SessionRequest, authenticatedWith credential: Token) -> Bool { true }
+        }
+        let session = try session(AuthenticationInterceptor(authenticator: Stuck(), credential: Token(value: "t")))
+        var request = SessionRequest(.get, "protected?key=\(UUID().uuidString)")
+        request.timeouts = TransferTimeouts(request: .milliseconds(500))
+        let response = await session.response(for: request)
+        #expect(response.failure?.code == .timedOut)
+        #expect(response.failure?.message.contains("interceptor") == true)
+    }
 }
