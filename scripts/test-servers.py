@@ -240,8 +240,10 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
                                         answers it, then 200 {"user", "method", "bytes",
                                         "sha256", "attempts"} of the body sent with the answer;
                                         the body of every request is read whole
-    GET /set-cookies?count=N[&bytes=B]  N cookies `cI=I` in N Set-Cookie fields, and with B
-                                        one more, `big`, whose value is B bytes
+    GET /set-cookies?count=N[&bytes=B][&secure=1]
+                                        N cookies `cI=I` in N Set-Cookie fields, and with B
+                                        one more, `big`, whose value is B bytes; secure=1 marks
+                                        each `Secure`
     GET /event-source-log?key=KEY       {"lastEventIDs": [the Last-Event-ID of each connection,
                                         "" when none]}
     GET /wrong-length?declared=N&actual=M[&length=TEXT]
@@ -336,7 +338,8 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
                 return self.digest(query)
             if path == "/set-cookies":
                 self.read_body()
-                cookies = [("Set-Cookie", f"c{i}={i}; Path=/") for i in range(int(query.get("count", "0")))]
+                flags = "; Secure" if query.get("secure") == "1" else ""
+                cookies = [("Set-Cookie", f"c{i}={i}; Path=/{flags}") for i in range(int(query.get("count", "0")))]
                 if "bytes" in query:
                     cookies.append(("Set-Cookie", "big=" + "b" * int(query["bytes"]) + "; Path=/"))
                 return self.send_json(200, {"sent": len(cookies)}, cookies)
@@ -704,8 +707,8 @@ class FastServer(http.server.ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 1024
 
-    def __init__(self):
-        super().__init__(("127.0.0.1", 0), FastHandler)
+    def __init__(self, host="127.0.0.1"):
+        super().__init__((host, 0), FastHandler)
         self.lock = threading.Lock()
         self.attempts = {}
         self.gates = threading.Condition()
@@ -729,8 +732,8 @@ class FastServer(http.server.ThreadingHTTPServer):
             super().handle_error(request, client_address)
 
 
-def start_fast_server():
-    server = FastServer()
+def start_fast_server(host="127.0.0.1"):
+    server = FastServer(host)
     threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.5}, daemon=True).start()
     return server
 
@@ -800,6 +803,9 @@ def main():
             children.append(child)
             urls[name] = (f"{scheme}://127.0.0.1:{port}", child)
         fast, other = start_fast_server(), start_fast_server()
+        # 127.0.0.2: loopback, but not a name libcurl (or a browser) counts as a secure context
+        # (only localhost, 127.0.0.1 and ::1 are), for Secure-cookie tests.
+        plain_host = start_fast_server("127.0.0.2")
         deadline = time.monotonic() + STARTUP_SECONDS
         for url, child in urls.values():
             wait_until_serving(url, child, deadline)
@@ -807,6 +813,7 @@ def main():
         description.update({
             "fast": f"http://127.0.0.1:{fast.server_address[1]}",
             "fastOtherOrigin": f"http://127.0.0.1:{other.server_address[1]}",
+            "fastPlainHost": f"http://127.0.0.2:{plain_host.server_address[1]}",
             "certificates": paths,
             "pins": pins,
             "directory": folder,

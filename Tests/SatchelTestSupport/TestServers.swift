@@ -20,6 +20,9 @@ public struct TestServers: Sendable {
     public let fast: URL
     /// A second instance of the fast server: another origin, for cross-origin redirects.
     public let fastOtherOrigin: URL
+    /// A third instance on 127.0.0.2: a host libcurl does not count as a secure context over
+    /// plain HTTP (only `localhost`, `127.0.0.1` and `::1` are), for `Secure` cookies.
+    public let fastPlainHost: URL
     /// PEM files, deleted when the servers stop.
     public let certificates: Certificates
     /// Base64 SHA-256 of each certificate's DER SubjectPublicKeyInfo.
@@ -180,8 +183,8 @@ public struct TestServers: Sendable {
 
 extension TestServers: Decodable {
     private enum CodingKeys: String, CodingKey {
-        case httpbin, httpbinTLS, expiredTLS, wrongHostTLS, fast, fastOtherOrigin, certificates, pins, directory,
-            processGroups
+        case httpbin, httpbinTLS, expiredTLS, wrongHostTLS, fast, fastOtherOrigin, fastPlainHost, certificates, pins,
+            directory, processGroups
     }
 
     public init(from decoder: any Decoder) throws {
@@ -192,6 +195,7 @@ extension TestServers: Decodable {
         wrongHostTLS = try values.decode(URL.self, forKey: .wrongHostTLS)
         fast = try values.decode(URL.self, forKey: .fast)
         fastOtherOrigin = try values.decode(URL.self, forKey: .fastOtherOrigin)
+        fastPlainHost = try values.decode(URL.self, forKey: .fastPlainHost)
         certificates = try values.decode(Certificates.self, forKey: .certificates)
         pins = try values.decode(Pins.self, forKey: .pins)
         directory = URL(fileURLWithPath: try values.decode(String.self, forKey: .directory))

@@ -27,7 +27,7 @@ function __satchel_parse_tokens -S
         case 'encode'
             __satchel_parse_subcommand 1 'as=' 'method=' 'include-headers' 'pretty' 'sorted-keys' 'without-escaping-slashes' 'root-element=' 'file=+' 'boundary=' 'max-body-bytes=' 'max-depth=' 'max-string-bytes=' 'max-pairs=' 'max-parts=' 'max-part-header-bytes=' 'max-image-pixels=' 'max-entity-expansions=' 'version' 'h/help'
         case 'request'
-            __satchel_parse_subcommand -r 3 'form' 'json' 'multipart' 'plist' 'header=+' 'auth=' 'auth-type=' 'no-check-status' 'raw' 'o/output=' 'stream' 'sse' 'd/download' 'durability=' 'v/verbose' 'headers' 'q/quiet' 'progress' 'color=' 'timeout=' 'connect-timeout=' 'max-redirects=' 'no-follow' 'retries=' 'pin-sha256=+' 'cacert=' 'k/insecure' 'cookie-jar=' 'no-cookies' 'max-body-bytes=' 'max-depth=' 'max-string-bytes=' 'max-pairs=' 'max-parts=' 'max-part-header-bytes=' 'max-image-pixels=' 'max-entity-expansions=' 'version' 'h/help'
+            __satchel_parse_subcommand -r 3 'form' 'json' 'multipart' 'plist' 'header=+' 'auth=' 'auth-type=' 'session=' 'no-check-status' 'raw' 'o/output=' 'stream' 'sse' 'd/download' 'durability=' 'v/verbose' 'headers' 'q/quiet' 'progress' 'color=' 'timeout=' 'connect-timeout=' 'max-redirects=' 'no-follow' 'retries=' 'pin-sha256=+' 'cacert=' 'k/insecure' 'cookie-jar=' 'no-cookies' 'max-body-bytes=' 'max-depth=' 'max-string-bytes=' 'max-pairs=' 'max-parts=' 'max-part-header-bytes=' 'max-image-pixels=' 'max-entity-expansions=' 'version' 'h/help'
         case 'serve'
             __satchel_parse_subcommand 0 'port=' 'host=' 'tls' 'version' 'h/help'
         case 'demo'
@@ -145,6 +145,7 @@ complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_option
 complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request"' -l 'header' -d 'A header, as \'Name: value\' (repeatable).' -rfka ''
 complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" auth' -l 'auth' -d 'Credentials: user:password (the password is asked for on a terminal when left out), or a token with --auth-type bearer.' -rfka ''
 complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" auth-type' -l 'auth-type' -d 'How --auth is presented: basic (up front), digest, ntlm, any (after the challenge) or bearer.' -rfka 'basic digest ntlm any bearer'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" session' -l 'session' -d 'Keep headers, cookies and auth between runs in this session: a NAME (kept under $XDG_CONFIG_HOME/satchel/sessions/HOST_PORT/) or a FILE path (with a /); httpie\'s format, mode 0600.' -rF
 complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" no-check-status' -l 'no-check-status' -d 'Print the response whatever its status.'
 complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" raw' -l 'raw' -d 'Print the body as received, undecoded.'
 complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" o output' -l 'output' -s 'o' -d 'Save the body to this file.' -rF

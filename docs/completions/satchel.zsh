@@ -151,6 +151,7 @@ _satchel_request() {
         '*--header[A header, as '\''Name\: value'\'' (repeatable).]:header:'
         '--auth[Credentials\: user\:password (the password is asked for on a terminal when left out), or a token with --auth-type bearer.]:user\:password:'
         '--auth-type[How --auth is presented\: basic (up front), digest, ntlm, any (after the challenge) or bearer.]:auth-type:{__satchel_complete "${___auth_type[@]}"}'
+        '--session[Keep headers, cookies and auth between runs in this session\: a NAME (kept under $XDG_CONFIG_HOME/satchel/sessions/HOST_PORT/) or a FILE path (with a /); httpie'\''s format, mode 0600.]:name|file:_files'
         '--no-check-status[Print the response whatever its status.]'
         '--raw[Print the body as received, undecoded.]'
         '(--output -o)'{--output,-o}'[Save the body to this file.]:file:_files'

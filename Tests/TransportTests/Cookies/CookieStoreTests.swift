@@ -120,4 +120,22 @@ struct CookieStoreTests {
         let names = Set(store.cookies().map(\.name))
         #expect(names == Set((0..<40).flatMap { ["c\($0)", "s\($0)"] }))
     }
+
+    /// Over plain HTTP to a host that is not a secure context (127.0.0.2: loopback, but not one
+    /// of the names libcurl trusts), a `Secure` cookie stays home, set by a response or from
+    /// Swift, and `cookies(for:)` agrees; the plain cookie goes.
+    @Test func aSecureCookieIsNotSentOverPlainHTTP() async throws {
+        let plain = try TestServers.shared().fastPlainHost
+        let session = try SessionSupport.session(plain)
+        _ = try await session.get("set-cookies", parameters: ["count": "1"])  // c0, not Secure
+        try session.cookieStore.setCookie(Cookie(name: "secret", value: "1", domain: "127.0.0.2", isSecure: true))
+        #expect(session.cookieStore.cookies().map(\.name).sorted() == ["c0", "secret"])
+        let echoed = try await session.get("echo-headers")
+        #expect(echoed.value?["headers"]?["cookie"] == "c0=0")
+        let url = plain.appendingPathComponent("echo-headers").absoluteString
+        #expect(try session.cookieStore.cookies(for: url).map(\.name) == ["c0"])
+        // A response over plain HTTP cannot set a Secure cookie at all (RFC 6265bis §5.6).
+        _ = try await session.get("set-cookies?count=2&secure=1")
+        #expect(session.cookieStore.cookies().map(\.name).sorted() == ["c0", "secret"])
+    }
 }

@@ -87,9 +87,9 @@ enum CommandIO {
 
     /// Writes bytes to `path` atomically: into a temporary file beside it, flushed, then renamed
     /// over `path`, so `path` never holds part of the bytes; the temporary file is removed on
-    /// failure.
+    /// failure. The file gets `mode`.
     /// - Throws: ``SatchelError/Code/io`` (exit 74) naming `path`.
-    static func writeAtomically(_ bytes: [UInt8], toFile path: String) throws {
+    static func writeAtomically(_ bytes: [UInt8], toFile path: String, mode: mode_t = 0o644) throws {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -102,7 +102,7 @@ enum CommandIO {
         do {
             defer { close(descriptor) }
             try write(bytes, to: descriptor, name: path)
-            guard fchmod(descriptor, 0o644) == 0, fsync(descriptor) == 0 else {
+            guard fchmod(descriptor, mode) == 0, fsync(descriptor) == 0 else {
                 throw SatchelError(.io, "cannot write \(path): \(String(cString: strerror(errno)))")
             }
         } catch {

@@ -32,11 +32,27 @@ extension Request {
         if transfer.cookieJar != nil && transfer.noCookies {
             throw UsageError("--cookie-jar and --no-cookies exclude each other")
         }
+        if self.session != nil && transfer.cookieJar != nil {
+            throw UsageError("--session and --cookie-jar exclude each other (a session keeps the cookies)")
+        }
         var configuration = try transfer.configuration()
         configuration.eventMonitors.append(WarningPrinter())
-        if let credentials { try authenticate(&plan, &configuration, with: credentials) }
+        let sessionPath = try self.session.map { try SessionFile.path(for: $0, url: plan.url) }
+        let sessionFile = try sessionPath.map(SessionFile.load)
+        if let sessionFile { try restore(sessionFile, into: &plan, &configuration) }
+        if let credentials {
+            try authenticate(&plan, &configuration, with: credentials, as: authType)
+        } else if let auth = sessionFile?.auth,
+            let raw = auth.raw_auth ?? auth.username.map({ "\($0):\(auth.password ?? "")" })
+        {
+            try authenticate(
+                &plan, &configuration, with: raw, as: auth.type.flatMap(AuthType.init(rawValue:)) ?? .basic)
+        }
         configuration.downloadDurability = durability.value
         let session = try Session(configuration: configuration, registry: .standard(limits: limits))
+        defer {
+            if let sessionPath, let sessionFile { keep(sessionFile, at: sessionPath, plan: plan, session: session) }
+        }
         let bar = showsProgress ? ProgressBar() : nil
         var progress: (@Sendable (TransferProgress) -> Void)?
         if let bar { progress = { bar.update($0) } }
@@ -57,10 +73,42 @@ extension Request {
         try report(response)
     }
 
+    /// Adds a `--session` file's headers (where the command gives none of the name) and
+    /// cookies (unless `--no-cookies`) to the request.
+    private func restore(
+        _ file: SessionFile, into plan: inout RequestPlan, _ configuration: inout SessionConfiguration
+    ) throws {
+        for header in file.headers {
+            guard let name = HTTPField.Name(header.name), SessionFile.keeps(name), plan.headers[name] == nil else {
+                continue
+            }
+            plan.headers[name] = header.value
+        }
+        guard !transfer.noCookies else { return }
+        let store = CookieStore()
+        try store.setCookies(file.storeCookies(for: URLComponents(string: plan.url)?.host ?? ""))
+        configuration.cookieStore = store
+    }
+
+    /// Writes the `--session` file back with this run's headers, cookies and `--auth`; a
+    /// failure is a warning (the request itself went through).
+    private func keep(_ file: SessionFile, at path: String, plan: RequestPlan, session: Session) {
+        var file = file
+        file.keep(plan.headers)
+        if !transfer.noCookies { file.keep(session.cookieStore.cookies()) }
+        if let credentials { file.auth = SessionFile.Auth(type: authType.rawValue, raw_auth: credentials) }
+        do {
+            try file.save(path)
+        } catch {
+            CommandIO.writeError(Array("satchel: warning: the session was not saved: \(error)\n".utf8))
+        }
+    }
+
     /// Applies `--auth` as `--auth-type` says: a Basic or bearer header the plan carries (to
     /// downloads too), or a credential the session answers the URL's host's challenge with.
     private func authenticate(
-        _ plan: inout RequestPlan, _ configuration: inout SessionConfiguration, with credentials: String
+        _ plan: inout RequestPlan, _ configuration: inout SessionConfiguration, with credentials: String,
+        as authType: AuthType
     ) throws {
         if authType == .bearer {
             plan.headers[.authorization] = "Bearer \(credentials)"

@@ -74,6 +74,12 @@ struct Request: AsyncParsableCommand {
     @Option(help: "How --auth is presented: basic (up front), digest, ntlm, any (after the challenge) or bearer.")
     var authType: AuthType = .basic
 
+    @Option(
+        help: ArgumentHelp(
+            "Keep headers, cookies and auth between runs in this session: a NAME (kept under $XDG_CONFIG_HOME/satchel/sessions/HOST_PORT/) or a FILE path (with a /); httpie's format, mode 0600.",
+            valueName: "name|file"), completion: .file())
+    var session: String?
+
     /// `--auth-type`.
     enum AuthType: String, ExpressibleByArgument, CaseIterable {
         case basic, digest, ntlm, any, bearer

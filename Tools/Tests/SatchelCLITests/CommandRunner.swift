@@ -15,7 +15,9 @@ struct CommandRunner {
 
     /// Runs `satchel` with `arguments`, `input` on standard input, and output captured in files
     /// (no pipes to fill up).
-    static func run(_ arguments: [String], input: [UInt8] = [], executable: URL = executable) throws -> Result {
+    static func run(
+        _ arguments: [String], input: [UInt8] = [], executable: URL = executable, environment: [String: String] = [:]
+    ) throws -> Result {
         let inputPath = try temporaryFile(input)
         let outputPath = try temporaryFile([])
         let errorPath = try temporaryFile([])
@@ -25,6 +27,9 @@ struct CommandRunner {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardInput = FileHandle(forReadingAtPath: inputPath)
         process.standardOutput = FileHandle(forWritingAtPath: outputPath)
         process.standardError = FileHandle(forWritingAtPath: errorPath)
