@@ -76,6 +76,16 @@ struct CookieStoreTests {
         #expect(session.cookieStore.cookies().isEmpty)
     }
 
+    /// A response cannot set a cookie for another domain, nor for a public suffix; one for its
+    /// own host is kept.
+    @Test func aCookieForAnotherDomainIsNotAccepted() async throws {
+        for field in ["evil=1; Domain=example.com", "tld=1; Domain=com", "own=1; Domain=127.0.0.1"] {
+            _ = try await session.get("response-headers", parameters: ["Set-Cookie": .string(field)])
+        }
+        #expect(session.cookieStore.cookies().map(\.name) == ["own"])
+        #expect(try await sent() == ["own": "1"])
+    }
+
     /// A session given no store has its own.
     @Test func sessionsWithoutAStoreDoNotShareCookies() async throws {
         try session.cookieStore.setCookie(Cookie(name: "mine", value: "1", domain: "127.0.0.1"))

@@ -135,6 +135,8 @@ struct AuthenticationInterceptorTests {
             for: SessionRequest(.get, "protected?key=\(UUID().uuidString)"))
         #expect(response.failure?.code == .limitExceeded)
         #expect(response.failure?.limit == "refreshWindow")
+        #expect(response.response?.status.code == 401)  // the last response is kept
+        #expect(String(decoding: response.body, as: UTF8.self).contains("a fresh token is needed"))
         #expect(useless.refreshes.withLock { $0 } == 3)
     }
 
@@ -152,6 +154,7 @@ struct AuthenticationInterceptorTests {
         let response = await (try session(auth)).response(
             for: SessionRequest(.get, "protected?key=\(UUID().uuidString)"))
         #expect(response.failure?.code == .unacceptableStatusCode)
+        #expect(response.response?.status.code == 401)
         #expect(response.metrics.retryCount == 3)
     }
 
