@@ -839,8 +839,9 @@ SATCHEL_API satchel_status satchel_session_set_token_refresh(satchel_session *se
 ** Set-Cookie over 5000 bytes ignored, at most 150 sent with one request); setters keep it.
 ** Each cookie is a satchel_value object: "name", "value", "domain" (strings; the domain without
 ** a leading dot), "path" (string, default "/"), "subdomains", "secure", "http_only" (booleans,
-** default false) and "expires" (an integer, seconds since 1970; absent or null for a session
-** cookie). */
+** default false), "expires" (an integer, seconds since 1970; absent or null for a session
+** cookie) and "same_site" ("Strict", "Lax" or "None" as received; absent when none; kept in
+** memory only, as the cookie file has no place for it). */
 
 /* Keeps the cookies also in the cookie file at `path` (borrowed, NUL-terminated; the Netscape
 ** format curl and wget read): its unexpired cookies are loaded and replace the session's, and

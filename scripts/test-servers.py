@@ -240,10 +240,11 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
                                         answers it, then 200 {"user", "method", "bytes",
                                         "sha256", "attempts"} of the body sent with the answer;
                                         the body of every request is read whole
-    GET /set-cookies?count=N[&bytes=B][&secure=1]
+    GET /set-cookies[/ANY/PATH]?count=N[&bytes=B][&secure=1][&samesite=S][&nopath=1]
                                         N cookies `cI=I` in N Set-Cookie fields, and with B
                                         one more, `big`, whose value is B bytes; secure=1 marks
-                                        each `Secure`
+                                        each `Secure`, samesite=S adds `SameSite=S`, nopath=1
+                                        leaves out `Path=/` (the default path is the request's)
     GET /event-source-log?key=KEY       {"lastEventIDs": [the Last-Event-ID of each connection,
                                         "" when none]}
     GET /wrong-length?declared=N&actual=M[&length=TEXT]
@@ -336,12 +337,14 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
                                       [("WWW-Authenticate", 'Bearer realm="test", error="invalid_token"')])
             if path == "/digest":
                 return self.digest(query)
-            if path == "/set-cookies":
+            if path == "/set-cookies" or path.startswith("/set-cookies/"):
                 self.read_body()
-                flags = "; Secure" if query.get("secure") == "1" else ""
-                cookies = [("Set-Cookie", f"c{i}={i}; Path=/{flags}") for i in range(int(query.get("count", "0")))]
+                flags = "" if query.get("nopath") == "1" else "; Path=/"
+                flags += "; Secure" if query.get("secure") == "1" else ""
+                flags += f"; SameSite={query['samesite']}" if "samesite" in query else ""
+                cookies = [("Set-Cookie", f"c{i}={i}{flags}") for i in range(int(query.get("count", "0")))]
                 if "bytes" in query:
-                    cookies.append(("Set-Cookie", "big=" + "b" * int(query["bytes"]) + "; Path=/"))
+                    cookies.append(("Set-Cookie", "big=" + "b" * int(query["bytes"]) + flags))
                 return self.send_json(200, {"sent": len(cookies)}, cookies)
             if path == "/event-source-log":
                 self.read_body()

@@ -60,13 +60,15 @@ public func satchel_session_clear_cookies(
 
 extension Cookie {
     /// The cookie as the C API hands it out: an object with `name`, `value`, `domain`, `path`,
-    /// `subdomains`, `secure`, `http_only` and, unless it is a session cookie, `expires`.
+    /// `subdomains`, `secure`, `http_only`, and `expires` unless it is a session cookie,
+    /// `same_site` when it had one.
     var object: Value {
         var object: ValueObject = [
             "name": .string(name), "value": .string(value), "domain": .string(domain), "path": .string(path),
             "subdomains": .bool(includesSubdomains), "secure": .bool(isSecure), "http_only": .bool(isHTTPOnly),
         ]
         if let expires { object["expires"] = .integer(expires) }
+        if let sameSite { object["same_site"] = .string(sameSite.rawValue) }
         return .object(object)
     }
 
@@ -99,9 +101,16 @@ extension Cookie {
             }
             expires = seconds
         }
+        var sameSite: SameSite?
+        if let member = object["same_site"], !member.isNull {
+            guard let text = member.stringValue, let parsed = SameSite(attribute: text) else {
+                throw SatchelError(.invalidArgument, "cookie: \"same_site\" is not \"Strict\", \"Lax\" or \"None\"")
+            }
+            sameSite = parsed
+        }
         self.init(
             name: try string("name"), value: try string("value"), domain: try string("domain"),
             includesSubdomains: try flag("subdomains"), path: try string("path", default: "/"),
-            isSecure: try flag("secure"), isHTTPOnly: try flag("http_only"), expires: expires)
+            isSecure: try flag("secure"), isHTTPOnly: try flag("http_only"), expires: expires, sameSite: sameSite)
     }
 }

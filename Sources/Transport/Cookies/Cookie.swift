@@ -4,8 +4,22 @@ import SerializerRegistry
 /// ``Session/setCookie(_:)``.
 ///
 /// The attributes are the ones libcurl's cookie engine keeps (domain, path, `Secure`,
-/// `HttpOnly`, expiry); `SameSite` is not kept by it, so it is not here either.
+/// `HttpOnly`, expiry) and `SameSite`, which the store keeps beside it as the `Set-Cookie`
+/// field gave it (a client that is not a browser has no sites to enforce it between).
 public struct Cookie: Sendable, Hashable {
+    /// A cookie's `SameSite` attribute (RFC 6265bis §4.1.2.7).
+    public enum SameSite: String, Sendable, Hashable, CaseIterable {
+        case strict = "Strict", lax = "Lax", none = "None"
+
+        /// The attribute's value, in any case; `nil` for another.
+        public init?(attribute: String) {
+            guard let match = Self.allCases.first(where: { $0.rawValue.lowercased() == attribute.lowercased() }) else {
+                return nil
+            }
+            self = match
+        }
+    }
+
     /// The name.
     public var name: String
     /// The value.
@@ -22,11 +36,14 @@ public struct Cookie: Sendable, Hashable {
     public var isHTTPOnly: Bool
     /// When it expires, in seconds since 1970; `nil` for a session cookie.
     public var expires: Int64?
+    /// `SameSite`, as received; `nil` when the cookie had none (or came from a cookie file,
+    /// whose format has no place for it).
+    public var sameSite: SameSite?
 
     /// Creates a cookie.
     public init(
         name: String, value: String, domain: String, includesSubdomains: Bool = false, path: String = "/",
-        isSecure: Bool = false, isHTTPOnly: Bool = false, expires: Int64? = nil
+        isSecure: Bool = false, isHTTPOnly: Bool = false, expires: Int64? = nil, sameSite: SameSite? = nil
     ) {
         self.name = name
         self.value = value
@@ -36,7 +53,18 @@ public struct Cookie: Sendable, Hashable {
         self.isSecure = isSecure
         self.isHTTPOnly = isHTTPOnly
         self.expires = expires
+        self.sameSite = sameSite
     }
+
+    /// What identifies a cookie in a store: its name, domain and path.
+    struct Key: Hashable {
+        var name: String
+        var domain: String
+        var path: String
+    }
+
+    /// The cookie's key (the domain in lower case).
+    var key: Key { Key(name: name, domain: domain.lowercased(), path: path) }
 
     /// Whether a request to `host` and `path`, over HTTPS or not, carries this cookie
     /// (RFC 6265 §5.4 domain and path matching).

@@ -1,5 +1,6 @@
 import CSatchelCurl
 import Glibc
+import HTTPTypes
 import SerializerRegistry
 import Synchronization
 
@@ -24,7 +25,15 @@ import Synchronization
 /// at once; the methods here are safe from any thread and return at once.
 public final class CookieStore: @unchecked Sendable {
     // @unchecked: `share` is a libcurl share whose lock callbacks (over `locks`) make it usable
-    // from any thread; the easy handle that reads and changes it sits behind `reader`'s Mutex.
+    // from any thread; the easy handle that reads and changes it sits behind `state`'s Mutex.
+
+    /// What the lock guards.
+    private struct State {
+        /// The easy handle that reads and changes the share.
+        var reader: EasyHandle?
+        /// The `SameSite` of the cookies that had one (libcurl does not keep it).
+        var sameSite: [Cookie.Key: Cookie.SameSite] = [:]
+    }
 
     /// Where the cookies are kept besides memory.
     public let storage: CookieStorage
@@ -33,7 +42,7 @@ public final class CookieStore: @unchecked Sendable {
     let share: UnsafeMutableRawPointer?
     /// One mutex per kind of data libcurl locks in the share.
     private let locks: UnsafeMutablePointer<pthread_mutex_t>
-    private let reader: Mutex<EasyHandle?>
+    private let state: Mutex<State>
     /// Warnings from loading the file, not yet reported to a session's event monitors.
     private let pendingWarnings = Mutex<[SatchelError]>([])
 
@@ -56,12 +65,12 @@ public final class CookieStore: @unchecked Sendable {
                 handle = nil
             }
         }
-        reader = Mutex(handle)
+        state = Mutex(State(reader: handle))
         load()
     }
 
     deinit {
-        reader.withLock { $0 = nil }
+        state.withLock { $0.reader = nil }
         // Every session using the store holds it, so no easy handle is attached any more; were
         // one still attached, the share and the locks are left alone rather than freed under it.
         guard share.map({ curl_share_cleanup($0) == CURLSHE_OK }) ?? true else { return }
@@ -107,8 +116,9 @@ public final class CookieStore: @unchecked Sendable {
     public func setCookies(_ cookies: [Cookie]) throws(SatchelError) {
         var lines: [String] = []
         for cookie in cookies { lines.append(try cookie.netscapeLine()) }
-        try change(saving: true) { handle in
-            for line in lines { try? handle.set(CURLOPT_COOKIELIST, line) }
+        try change(saving: true) { state in
+            for line in lines { try? state.reader?.set(CURLOPT_COOKIELIST, line) }
+            for cookie in cookies { state.sameSite[cookie.key] = cookie.sameSite }
         }
     }
 
@@ -116,17 +126,23 @@ public final class CookieStore: @unchecked Sendable {
     /// - Throws: ``SatchelError/Code/io`` when the cookie file cannot be written (the cookies
     ///   are removed from memory).
     public func removeCookies(where predicate: (Cookie) -> Bool) throws(SatchelError) {
-        try change(saving: true) { handle in
-            let kept = Self.storedCookies(handle).filter { !predicate($0) }
+        try change(saving: true) { state in
+            guard let handle = state.reader else { return }
+            let all = Self.storedCookies(handle, sameSite: state.sameSite)
+            let kept = all.filter { !predicate($0) }
             try? handle.set(CURLOPT_COOKIELIST, "ALL")
             for line in kept.compactMap({ try? $0.netscapeLine() }) { try? handle.set(CURLOPT_COOKIELIST, line) }
+            for removed in all where predicate(removed) { state.sameSite[removed.key] = nil }
         }
     }
 
     /// Removes every cookie.
     /// - Throws: ``SatchelError/Code/io`` when the cookie file cannot be written.
     public func removeAllCookies() throws(SatchelError) {
-        try change(saving: true) { handle in try? handle.set(CURLOPT_COOKIELIST, "ALL") }
+        try change(saving: true) { state in
+            try? state.reader?.set(CURLOPT_COOKIELIST, "ALL")
+            state.sameSite = [:]
+        }
     }
 
     /// Writes the cookies to the cookie file, if there is one (after a response set some).
@@ -146,22 +162,37 @@ public final class CookieStore: @unchecked Sendable {
 
     /// Applies `operation` to the store; with `saving`, writes the cookies after it to the
     /// cookie file, if there is one; with `reading`, returns them (else nothing), expired ones
-    /// left out. All of it happens under the reader's lock, so the file always ends with the
-    /// last change of this process.
+    /// left out. All of it happens under the lock, so the file always ends with the last change
+    /// of this process.
     /// - Throws: ``SatchelError/Code/io`` when the file cannot be written.
     @discardableResult
     private func change(
-        saving: Bool, reading: Bool = false, _ operation: (EasyHandle) -> Void = { _ in }
+        saving: Bool, reading: Bool = false, _ operation: (inout State) -> Void = { _ in }
     ) throws(SatchelError) -> [Cookie] {
         let path: String? = if saving, case .file(let path) = storage { path } else { nil }
         let now = Int64(time(nil))
-        return try reader.withLock { handle throws(SatchelError) in
-            guard let handle else { return [] }
-            operation(handle)
-            guard reading || path != nil else { return [] }
-            let cookies = Self.storedCookies(handle).filter { ($0.expires ?? .max) > now }
+        return try state.withLock { state throws(SatchelError) in
+            operation(&state)
+            guard let handle = state.reader, reading || path != nil else { return [] }
+            let cookies = Self.storedCookies(handle, sameSite: state.sameSite).filter { ($0.expires ?? .max) > now }
             if let path { try CookieFile.write(cookies, to: path) }
             return cookies
+        }
+    }
+
+    /// Notes the `SameSite` of the cookies in a response's `Set-Cookie` fields, which libcurl
+    /// stores without it; `url` is the request's (for a cookie's default domain and path).
+    func noteSameSite(of fields: HTTPFields, from url: ResolvedURL) {
+        let setCookies = fields[values: .setCookie]
+        guard !setCookies.isEmpty else { return }
+        let requestPath = String(url.pathAndQuery.prefix { $0 != "?" })
+        state.withLock { state in
+            for field in setCookies {
+                guard
+                    let (key, sameSite) = Cookie.sameSite(ofSetCookie: field, host: url.host, requestPath: requestPath)
+                else { continue }
+                state.sameSite[key] = sameSite
+            }
         }
     }
 
@@ -176,23 +207,27 @@ public final class CookieStore: @unchecked Sendable {
                         SatchelError(.syntaxError, "\(path): \(skipped) line(s) are not cookies and were skipped"))
                 }
             }
-            try change(saving: false) { handle in
-                for line in cookies.compactMap({ try? $0.netscapeLine() }) { try? handle.set(CURLOPT_COOKIELIST, line) }
+            try change(saving: false) { state in
+                for line in cookies.compactMap({ try? $0.netscapeLine() }) {
+                    try? state.reader?.set(CURLOPT_COOKIELIST, line)
+                }
             }
         } catch {
             pendingWarnings.withLock { $0.append(error) }
         }
     }
 
-    /// Every cookie in the store, expired ones included, in libcurl's order.
-    private static func storedCookies(_ handle: EasyHandle) -> [Cookie] {
+    /// Every cookie in the store, expired ones included, in libcurl's order, with the
+    /// `SameSite` noted for it.
+    private static func storedCookies(_ handle: EasyHandle, sameSite: [Cookie.Key: Cookie.SameSite]) -> [Cookie] {
         var list: UnsafeMutablePointer<curl_slist>?
         guard satchel_curl_easy_getinfo_list(handle.raw, CURLINFO_COOKIELIST, &list) == CURLE_OK else { return [] }
         defer { curl_slist_free_all(list) }
         var cookies: [Cookie] = []
         var item = list
         while let node = item {
-            if let data = node.pointee.data, let cookie = Cookie(netscapeLine: String(cString: data)) {
+            if let data = node.pointee.data, var cookie = Cookie(netscapeLine: String(cString: data)) {
+                cookie.sameSite = sameSite[cookie.key]
                 cookies.append(cookie)
             }
             item = node.pointee.next

@@ -77,7 +77,8 @@ extension Session {
             pipe?.connect { cancellation.resume() }
             let outcome = await send(options, sink: sink, cancellation: cancellation)
             pipe?.close()
-            if options.handlesCookies, outcome.response?.headerFields.contains(.setCookie) == true {
+            if options.handlesCookies, let fields = outcome.response?.headerFields, fields.contains(.setCookie) {
+                cookieStore.noteSameSite(of: fields, from: url)
                 do {
                     try cookieStore.save()
                 } catch {

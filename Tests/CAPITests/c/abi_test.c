@@ -1579,6 +1579,29 @@ static size_t cookie_count(satchel_session *session, const char *url, const char
     return count;
 }
 
+/* Whether the session's cookie `name` has the string `member` equal to `expected`. */
+static int cookie_has(satchel_session *session, const char *name, const char *member, const char *expected) {
+    satchel_value *cookies = NULL;
+    size_t count = 0, i;
+    int found = 0;
+    OK(satchel_session_cookies(&cookies, session, NULL, 0));
+    OK(satchel_value_count(&count, cookies));
+    for (i = 0; i < count; i++) {
+        const satchel_value *cookie = NULL, *field = NULL;
+        const char *text = NULL;
+        size_t length = 0;
+        OK(satchel_value_array_get(&cookie, cookies, i));
+        OK(satchel_value_object_get(&field, cookie, "name", SATCHEL_NTS));
+        OK(satchel_value_get_string(&text, &length, field));
+        if (strlen(name) != length || memcmp(text, name, length) != 0) continue;
+        if (satchel_value_object_get(&field, cookie, member, SATCHEL_NTS) != SATCHEL_OK) break;
+        if (satchel_value_get_string(&text, &length, field) != SATCHEL_OK) break;
+        found = strlen(expected) == length && memcmp(text, expected, length) == 0;
+    }
+    satchel_value_free(cookies);
+    return found;
+}
+
 /* Cookies: set by httpbin, listed, set and cleared from C, kept in a jar another session reads,
 ** a jar with bad lines warned about, malformed cookies refused. */
 static void test_cookies(const char *httpbin) {
@@ -1606,9 +1629,10 @@ static void test_cookies(const char *httpbin) {
     CHECK(cookie_count(session, url, "flavour", &found) == 1 && found);
     CHECK(stat(jar, &info) == 0 && (info.st_mode & 0777) == 0600);
 
-    OK(satchel_value_parse_json(&cookie, "{\"name\": \"set\", \"value\": \"in C\", \"domain\": \"127.0.0.1\", \"path\": \"/\", \"secure\": false}", SATCHEL_NTS));
+    OK(satchel_value_parse_json(&cookie, "{\"name\": \"set\", \"value\": \"in C\", \"domain\": \"127.0.0.1\", \"path\": \"/\", \"secure\": false, \"same_site\": \"Lax\"}", SATCHEL_NTS));
     OK(satchel_session_set_cookie(session, cookie));
     satchel_value_free(cookie);
+    CHECK(cookie_has(session, "set", "same_site", "Lax") && cookie_has(session, "set", "value", "in C"));
     /* A setter rebuilds the session: the cookies stay. */
     OK(satchel_session_set_retries(session, 0));
     CHECK(cookie_count(session, NULL, "set", &found) == 2 && found);
@@ -1631,6 +1655,10 @@ static void test_cookies(const char *httpbin) {
     satchel_value_free(cookie);
     OK(satchel_value_parse_json(&cookie, "{\"name\": \"a\", \"value\": \"1\", \"domain\": \"127.0.0.1\", \"secure\": 1}", SATCHEL_NTS));
     CHECK_STATUS(satchel_session_set_cookie(session, cookie), SATCHEL_E_INVALID_ARGUMENT);
+    satchel_value_free(cookie);
+    OK(satchel_value_parse_json(&cookie, "{\"name\": \"a\", \"value\": \"1\", \"domain\": \"127.0.0.1\", \"same_site\": \"Sometimes\"}", SATCHEL_NTS));
+    CHECK_STATUS(satchel_session_set_cookie(session, cookie), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK(contains(satchel_last_error_message(), "same_site"));
     satchel_value_free(cookie);
     OK(satchel_value_parse_json(&cookie, "[1]", SATCHEL_NTS));
     CHECK_STATUS(satchel_session_set_cookie(session, cookie), SATCHEL_E_INVALID_ARGUMENT);

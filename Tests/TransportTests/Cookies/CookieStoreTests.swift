@@ -86,6 +86,30 @@ struct CookieStoreTests {
         #expect(try await sent() == ["own": "1"])
     }
 
+    /// `SameSite` is kept as received, beside libcurl's store (which drops it): from responses,
+    /// for a cookie with an explicit path and one with the request's directory as its default
+    /// path; from Swift; gone with the cookie.
+    @Test func sameSiteIsKeptAsReceived() async throws {
+        let fast = try SessionSupport.session(try TestServers.shared().fast)
+        let store = fast.cookieStore
+        _ = try await fast.get("set-cookies", parameters: ["count": "1", "samesite": "lax"])
+        _ = try await fast.get("set-cookies/deep/page?count=2&samesite=Strict&nopath=1")
+        let cookies = store.cookies()
+        #expect(cookies.first { $0.path == "/" }?.sameSite == .lax, "\(cookies)")
+        let deep = cookies.filter { $0.path == "/set-cookies/deep/" }
+        #expect(deep.count == 2 && deep.allSatisfy { $0.sameSite == .strict }, "\(cookies)")
+        // Set again without it: gone.
+        _ = try await fast.get("set-cookies", parameters: ["count": "1"])
+        #expect(store.cookies().first { $0.path == "/" }?.sameSite == nil)
+
+        try store.setCookie(Cookie(name: "mine", value: "1", domain: "127.0.0.1", sameSite: Cookie.SameSite.none))
+        #expect(store.cookies().first { $0.name == "mine" }?.sameSite == Cookie.SameSite.none)
+        try store.removeCookies { $0.name == "mine" }
+        try store.setCookie(Cookie(name: "mine", value: "2", domain: "127.0.0.1"))
+        #expect(store.cookies().first { $0.name == "mine" }?.sameSite == nil)
+        #expect(Cookie.SameSite(attribute: "bogus") == nil)
+    }
+
     /// A session given no store has its own.
     @Test func sessionsWithoutAStoreDoNotShareCookies() async throws {
         try session.cookieStore.setCookie(Cookie(name: "mine", value: "1", domain: "127.0.0.1"))
