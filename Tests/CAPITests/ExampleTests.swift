@@ -137,6 +137,43 @@ struct ExampleTests {
         #expect(message.contains("line 4"), "\(message)")
     }
 
+    /// Examples/c/authenticated.c: a bearer token from a command, fetched before the first
+    /// request, a 401 refreshing it, a command that fails, and a cookie jar kept between runs.
+    @Test func authenticatedExampleRefreshesItsTokenAndKeepsCookies() async throws {
+        let servers = try TestServers.shared()
+        let program = try await Self.buildExample("authenticated")
+        let (url, command) = Self.tokenExample(servers)
+        let first = try await Command.run(program.path, [url, command])
+        #expect(first.status == 0, "\(first.errorOutput)")
+        #expect(first.output.contains("\"token\": \"tok-"), "\(first.output)")
+        #expect(first.errorOutput.contains("HTTP 200, 1 token refresh(es)"), "\(first.errorOutput)")
+
+        let failing = try await Command.run(program.path, [url, "exit 3"])
+        #expect(failing.status == 1)
+        #expect(
+            failing.errorOutput.contains("the token refresh callback failed (it returned 2)"), "\(failing.errorOutput)")
+
+        let jar = CLibrary.root.appendingPathComponent(".build/example-jar-\(UUID().uuidString)").path
+        defer { unlink(jar) }
+        let cookies = servers.fast.appendingPathComponent("set-cookies").absoluteString + "?count=3"
+        let setting = try await Command.run(program.path, [cookies, "echo any-token", jar])
+        #expect(setting.errorOutput.contains("3 cookie(s)"), "\(setting.errorOutput)")
+        let reading = try await Command.run(program.path, [url, command, jar])
+        #expect(reading.errorOutput.contains("HTTP 200, 1 token refresh(es), 3 cookie(s)"), "\(reading.errorOutput)")
+    }
+
+    /// The fast server's protected URL for a fresh key, and a shell command printing the key's
+    /// next token.
+    static func tokenExample(_ servers: TestServers) -> (url: String, command: String) {
+        let key = UUID().uuidString
+        let token = servers.fast.appendingPathComponent("token").absoluteString + "?key=\(key)"
+        let python = VenvPython.executable.path
+        return (
+            servers.fast.appendingPathComponent("protected").absoluteString + "?key=\(key)",
+            "\(python) -c \"import json,sys,urllib.request; print(json.load(urllib.request.urlopen(sys.argv[1]))['token'])\" '\(token)'"
+        )
+    }
+
     @Test func examplesAreCleanUnderValgrind() async throws {
         let servers = try TestServers.shared()
         let (_, files) = try Self.payloads()
@@ -153,12 +190,20 @@ struct ExampleTests {
                 try await Self.buildExample("records"),
                 [servers.fast.appendingPathComponent("records/multipart").absoluteString + "?count=3"]
             ),
+            (
+                try await Self.buildExample("authenticated"),
+                {
+                    let (url, command) = Self.tokenExample(servers); return [url, command]
+                }()
+            ),
         ] {
             let result = try await Command.run(
                 "/usr/bin/valgrind",
                 [
                     "--error-exitcode=9", "--leak-check=full", "--show-leak-kinds=definite,indirect",
-                    "--errors-for-leak-kinds=definite,indirect", program.path,
+                    "--errors-for-leak-kinds=definite,indirect",
+                    "--suppressions=" + CLibrary.root.appendingPathComponent("Tests/CAPITests/c/valgrind.supp").path,
+                    program.path,
                 ] + arguments, environment: ["SATCHEL_PLUGIN": try CLibrary.csvPlugin().path])
             #expect(result.status == 0, "\(program.lastPathComponent): \(result.errorOutput.suffix(3000))")
         }
@@ -173,6 +218,12 @@ struct ExampleTests {
                 ["application/xml", files["feed.xml"]!.path, "multipart/mixed; boundary=b", files["batch.mixed"]!.path]
             ),
             ("upload", [servers.httpbin.appendingPathComponent("post").absoluteString, files["rows.csv"]!.path]),
+            (
+                "authenticated",
+                {
+                    let (url, command) = Self.tokenExample(servers); return [url, command]
+                }()
+            ),
         ] {
             let program = try CLibrary.temporaryDirectory().appendingPathComponent(name)
             try await CLibrary.compile(
