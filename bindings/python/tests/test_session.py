@@ -14,6 +14,8 @@ FILE = bytes((i * 7) % 251 for i in range(300_000))
 
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    #: The token /protected accepts.
+    token = "first"
 
     def log_message(self, *args):
         pass
@@ -35,6 +37,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.end_headers()
         elif self.path.startswith("/json"):
             self.reply(200, json.dumps({"path": self.path, "agent": self.headers.get("X-Test")}).encode())
+        elif self.path == "/set-cookie":
+            self.send_response(200)
+            self.send_header("Set-Cookie", "flavour=oat; Path=/; SameSite=Lax")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+        elif self.path == "/echo-cookie":
+            self.reply(200, json.dumps({"cookie": self.headers.get("Cookie")}).encode())
+        elif self.path == "/protected":
+            if self.headers.get("Authorization") == f"Bearer {Handler.token}":
+                self.reply(200, json.dumps({"token": Handler.token}).encode())
+            else:
+                self.reply(401, b'{"error":"a fresh token is needed"}')
         elif self.path == "/missing":
             self.reply(404, b'{"error":"no such thing"}')
         elif self.path == "/xml":
@@ -124,6 +138,7 @@ def test_a_status_outside_2xx_raises_with_the_response(base_url):
         with pytest.raises(satchel.SatchelError) as raised:
             session.get("missing")
         assert raised.value.code == "unacceptableStatusCode"
+        assert "404" in str(raised.value), str(raised.value)  # the send's message, not a later call's
         assert raised.value.response.status == 404 and raised.value.response.value == {"error": "no such thing"}
         assert session.get("missing", check_status=False).status == 404
 
@@ -234,3 +249,53 @@ def test_reachability_of_loopback_once_and_watched():
         assert twice.value.code == "misuse"
         monitor.stop()
         assert monitor.status.status == "unknown"
+
+
+def test_bearer_token_refreshed_once_for_concurrent_401s(base_url):
+    refreshes = []
+
+    def refresh():
+        refreshes.append(1)
+        Handler.token = f"token-{len(refreshes)}"
+        return Handler.token
+
+    with satchel.Session(base_url, bearer_token="stale", refresh_token=refresh) as session:
+        results = []
+        threads = [threading.Thread(target=lambda: results.append(session.get("/protected").value)) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert results == [{"token": "token-1"}] * 8
+        assert len(refreshes) == 1
+
+
+def test_a_refresh_that_raises_fails_the_request(base_url):
+    def refresh():
+        raise RuntimeError("the token service is down")
+
+    with satchel.Session(base_url, bearer_token="refused", refresh_token=refresh) as session:
+        with pytest.raises(satchel.SatchelError) as caught:
+            session.get("/protected")
+        assert caught.value.code == "invalidArgument"
+        assert "refresh callback failed" in str(caught.value)
+    with pytest.raises(satchel.SatchelError):
+        satchel.Session(base_url, bearer_token="has space")
+
+
+def test_cookies_are_kept_listed_set_cleared_and_saved(base_url, tmp_path):
+    jar = tmp_path / "jar.txt"
+    with satchel.Session(base_url, cookie_jar=jar) as session:
+        session.get("/set-cookie", as_="raw")
+        [cookie] = session.cookies()
+        assert cookie["name"] == "flavour" and cookie["value"] == "oat" and cookie["same_site"] == "Lax"
+        session.set_cookie("extra", "1", "127.0.0.1", path="/", secure=False)
+        assert session.get("/echo-cookie").value == {"cookie": "flavour=oat; extra=1"}
+        assert [c["name"] for c in session.cookies(base_url + "/echo-cookie")] == ["flavour", "extra"]
+        with pytest.raises(satchel.SatchelError):
+            session.set_cookie("bad;name", "1", "127.0.0.1")
+    assert (jar.stat().st_mode & 0o777) == 0o600
+    with satchel.Session(base_url, cookie_jar=jar) as again:
+        assert sorted(c["name"] for c in again.cookies()) == ["extra", "flavour"]
+        again.clear_cookies("127.0.0.1")
+        assert again.cookies() == []

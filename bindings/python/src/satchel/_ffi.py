@@ -223,6 +223,27 @@ _declare("satchel_task_free", None, Handle)
 _declare("satchel_response_download", ctypes.c_int, P(ctypes.c_int64), P(ctypes.c_int64), Handle)
 _declare("satchel_response_metrics", ctypes.c_int, P(Metrics), Handle)
 _declare("satchel_session_set_event_callback", ctypes.c_int, Handle, EVENT, ctypes.c_void_p)
+#: ``satchel_token_refresh_callback``: the token goes out as a malloc'd pointer libsatchel frees.
+TOKEN_REFRESH = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p))
+_declare("satchel_session_set_bearer_token", ctypes.c_int, Handle, ctypes.c_char_p, ctypes.c_size_t)
+_declare("satchel_session_set_token_refresh", ctypes.c_int, Handle, TOKEN_REFRESH, ctypes.c_void_p)
+_declare("satchel_session_set_cookie_jar", ctypes.c_int, Handle, ctypes.c_char_p)
+_declare("satchel_session_cookies", ctypes.c_int, P(Handle), Handle, ctypes.c_char_p, ctypes.c_size_t)
+_declare("satchel_session_set_cookie", ctypes.c_int, Handle, Handle)
+_declare("satchel_session_clear_cookies", ctypes.c_int, Handle, ctypes.c_char_p, ctypes.c_size_t)
+
+_libc = ctypes.CDLL(None)
+_libc.malloc.restype = ctypes.c_void_p
+_libc.malloc.argtypes = [ctypes.c_size_t]
+
+
+def malloc_string(text: bytes) -> int:
+    """A NUL-terminated copy of ``text`` in memory from malloc, for libsatchel to free."""
+    pointer = _libc.malloc(len(text) + 1)
+    if not pointer:
+        raise MemoryError("malloc failed")
+    ctypes.memmove(pointer, text + b"\0", len(text) + 1)
+    return int(pointer)
 _declare("satchel_reachability_check", ctypes.c_int, P(ReachabilityInfo), ctypes.c_char_p, ctypes.c_size_t)
 _declare("satchel_reachability_create", ctypes.c_int, P(Handle), ctypes.c_char_p, ctypes.c_size_t)
 _declare("satchel_reachability_start", ctypes.c_int, Handle, REACHABILITY, ctypes.c_void_p)

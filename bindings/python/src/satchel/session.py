@@ -76,7 +76,7 @@ class Download:
 
 
 #: Event kinds, as ``satchel_event_kind``.
-EVENT_KINDS = {1: "start", 2: "redirect", 3: "retry", 4: "metrics", 5: "complete"}
+EVENT_KINDS = {1: "start", 2: "redirect", 3: "retry", 4: "metrics", 5: "complete", 6: "warning"}
 
 
 @dataclass(frozen=True)
@@ -108,7 +108,14 @@ class Session:
         ca_file, pins: trust only that CA file; require one of these public-key pins
             (``"sha256//…"``).
         on_event: called with each :class:`Event` of every request, on a library thread; an
-            exception it raises is ignored (it cannot cross C).
+            exception it raises is ignored (it cannot cross C). A ``"warning"`` event concerns
+            no request (a cookie jar that could not be read or written).
+        bearer_token: sent as ``Authorization: Bearer …`` with every request.
+        refresh_token: called (on a library thread, without arguments) for a new token before
+            the first request when there is none, and when a response is 401 -- once for all
+            the requests refused with the same token; it returns the token, and an exception
+            it raises fails those requests (``invalidArgument``).
+        cookie_jar: keep the cookies also in this cookie file (curl's format, mode 0600).
 
     Errors are :class:`SatchelError`: transport failures (``cannotConnect``, ``timedOut``,
     ``cancelled``, …) and a status outside 200–299 (``unacceptableStatusCode``, with
@@ -118,7 +125,9 @@ class Session:
     def __init__(self, base_url: Optional[str] = None, registry: Any = None, *, timeout: Optional[float] = None,
                  connect_timeout: Optional[float] = None, headers: Optional[Dict[str, str]] = None,
                  max_redirects: Optional[int] = None, retries: Optional[int] = None, ca_file: Optional[str] = None,
-                 pins: Tuple[str, ...] = (), on_event: Optional[Callable[[Event], Any]] = None) -> None:
+                 pins: Tuple[str, ...] = (), on_event: Optional[Callable[[Event], Any]] = None,
+                 bearer_token: Optional[str] = None, refresh_token: Optional[Callable[[], str]] = None,
+                 cookie_jar: Optional[Union[str, "os.PathLike[str]"]] = None) -> None:
         self._registry = registry  # keeps the Python object (and its handle) alive
         handle = Handle()
         base = base_url.encode() if base_url is not None else None
@@ -150,6 +159,47 @@ class Session:
                     pass
             self._on_event = _ffi.EVENT(relay)  # kept alive as long as the session
             check(lib.satchel_session_set_event_callback(self._handle, self._on_event, None), "set_event_callback")
+        if bearer_token is not None:
+            token = bearer_token.encode()
+            check(lib.satchel_session_set_bearer_token(self._handle, token, len(token)), "set_bearer_token")
+        self._refresh = None
+        if refresh_token is not None:
+            def refresh(_: Any, out_token: Any) -> int:
+                try:
+                    out_token[0] = _ffi.malloc_string(refresh_token().encode())
+                    return 0
+                except BaseException:  # an exception cannot cross C: the refresh fails
+                    return 1
+            self._refresh = _ffi.TOKEN_REFRESH(refresh)  # kept alive as long as the session
+            check(lib.satchel_session_set_token_refresh(self._handle, self._refresh, None), "set_token_refresh")
+        if cookie_jar is not None:
+            check(lib.satchel_session_set_cookie_jar(self._handle, os.fsencode(cookie_jar)), "set_cookie_jar")
+
+    def cookies(self, url: Optional[str] = None) -> List[Dict[str, Any]]:
+        """The cookies the session holds (those a request to ``url`` would carry, if given), each a
+        dict: name, value, domain, path, subdomains, secure, http_only, and expires (seconds since
+        1970) and same_site when they apply."""
+        out = Handle()
+        encoded = url.encode() if url is not None else None
+        check(lib.satchel_session_cookies(ctypes.byref(out), self._handle, encoded,
+                                          len(encoded) if encoded else 0), "cookies")
+        with ValueOwner(out.value) as owner:
+            cookies: List[Dict[str, Any]] = owner.python()
+            return cookies
+
+    def set_cookie(self, name: str, value: str, domain: str, **attributes: Any) -> None:
+        """Adds or replaces a cookie; ``attributes`` as :meth:`cookies` lists them (path, subdomains,
+        secure, http_only, expires, same_site)."""
+        handle = build({"name": name, "value": value, "domain": domain, **attributes})
+        try:
+            check(lib.satchel_session_set_cookie(self._handle, handle), "set_cookie")
+        finally:
+            lib.satchel_value_free(handle)
+
+    def clear_cookies(self, domain: Optional[str] = None) -> None:
+        """Removes the cookies of ``domain``, or all of them."""
+        encoded = domain.encode() if domain is not None else None
+        check(lib.satchel_session_clear_cookies(self._handle, encoded, len(encoded) if encoded else 0), "clear_cookies")
 
     def close(self) -> None:
         """Cancels what is in flight and releases the session."""
@@ -294,13 +344,14 @@ class _Request:
 def _outcome(status: int, handle: Optional[int], check_status: bool,
              message: Optional[str] = None) -> Tuple[Response, Optional[Tuple[int, int]]]:
     """The response (and download figures) of a send that returned ``status``; raises its error."""
+    if message is None and status != 0:
+        # Read first: any later call (satchel_response_download below) replaces the message.
+        message = lib.satchel_last_error_message().decode("utf-8", "replace")
     saved = None
     if handle:
         size, resumed = ctypes.c_int64(), ctypes.c_int64()
         if lib.satchel_response_download(ctypes.byref(size), ctypes.byref(resumed), handle) == 0:
             saved = (size.value, resumed.value)
-    if message is None and status != 0:
-        message = lib.satchel_last_error_message().decode("utf-8", "replace")
     response = _response(handle) if handle else None
     if status != 0:
         if status == 8 and not check_status and response is not None:
