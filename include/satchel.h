@@ -809,6 +809,33 @@ SATCHEL_API satchel_status satchel_request_set_credential(satchel_request *reque
 ** their own. A `user` of NULL removes the host's. */
 SATCHEL_API satchel_status satchel_session_set_credential(satchel_session *session, const char *host, size_t host_length, const char *user, size_t user_length, const char *password, size_t password_length, satchel_auth method);
 
+/* Proxies (curl's --proxy, --proxy-user, --noproxy, --proxy-cacert). By default a session
+** goes through the proxy the environment names, read as curl reads it: http_proxy (lower case
+** only), https_proxy or HTTPS_PROXY, all_proxy or ALL_PROXY, and no_proxy or NO_PROXY. The
+** session's TLS trust, pins and credentials are the origin server's, never the proxy's; an
+** https origin is reached through a CONNECT tunnel that carries none of the request's headers.
+** A proxy that refuses the tunnel ends the send with SATCHEL_E_UNACCEPTABLE_STATUS and a
+** response holding its status (407, ...). The four setters apply in any order. */
+
+/* The proxy (copied): http://, https:// (TLS to the proxy), socks4://, socks4a://, socks5://
+** or socks5h:// (the proxy resolves host names) with a host and port and no credentials in it.
+** "" means none, whatever the environment says; NULL returns to the environment's.
+** SATCHEL_E_INVALID_ARGUMENT for another scheme, no host, or credentials in the URL. */
+SATCHEL_API satchel_status satchel_session_set_proxy(satchel_session *session, const char *url, size_t url_length);
+
+/* The proxy's credential (both copied; lengths or SATCHEL_NTS), answered to its 407 challenge
+** with `method` (SATCHEL_AUTH_BASIC, _DIGEST, _NTLM or _ANY) or sent to a SOCKS5 proxy; never to
+** the origin. A `user` of NULL removes it. The password never appears in messages. */
+SATCHEL_API satchel_status satchel_session_set_proxy_credential(satchel_session *session, const char *user, size_t user_length, const char *password, size_t password_length, satchel_auth method);
+
+/* Hosts that bypass the proxy (copied), comma-separated: a host name (its subdomains too), a
+** domain with a leading dot, an address, or "*" for all. NULL or "" for none. */
+SATCHEL_API satchel_status satchel_session_set_noproxy(satchel_session *session, const char *hosts, size_t hosts_length);
+
+/* TLS to an https:// proxy: trust only the CA certificates in the PEM file at `path`
+** (borrowed, NUL-terminated; NULL returns to the system store). */
+SATCHEL_API satchel_status satchel_session_set_proxy_ca_file(satchel_session *session, const char *path);
+
 /* Bearer tokens (OAuth 2.0 access tokens, RFC 6750), refreshed once for any number of requests.
 ** A refresh callback returns 0 with `*out_token` set to a new token: a NUL-terminated string
 ** the callback allocated with malloc, which the library frees (a NULL token, an empty one or

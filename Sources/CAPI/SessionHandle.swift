@@ -17,6 +17,8 @@ final class SessionHandle: Sendable, CHandle {
         /// Sessions replaced after a change; transfers may still run on them.
         var retired: [Session] = []
         var tasks: [ObjectIdentifier: TaskHandle] = [:]
+        /// The proxy settings, as the setters gave them.
+        var proxy = ProxySettings()
         /// The bearer authentication, made by the first call that sets a token or a callback.
         var bearer: AuthenticationInterceptor<TokenRefreshAuthenticator>?
     }
@@ -60,6 +62,18 @@ final class SessionHandle: Sendable, CHandle {
             var configuration = state.configuration
             try change(&configuration)  // a setter that fails changes nothing
             state.configuration = configuration
+            state.isStale = true
+        }
+    }
+
+    /// Changes a proxy setting and the policy the settings make; a change that makes a proxy
+    /// Satchel refuses changes nothing.
+    func configureProxy(_ change: (inout ProxySettings) -> Void) throws {
+        try state.withLock { state in
+            var settings = state.proxy
+            change(&settings)
+            state.configuration.proxy = try settings.policy()
+            state.proxy = settings
             state.isStale = true
         }
     }

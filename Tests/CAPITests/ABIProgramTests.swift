@@ -16,7 +16,8 @@ struct ABIProgramTests {
             try CLibrary.tinyPNG().path, try CLibrary.csvPlugin().path,
             servers.httpbin.absoluteString.trimmingSuffix("/"), servers.httpbinTLS.absoluteString.trimmingSuffix("/"),
             servers.certificates.caA.path, "sha256//" + servers.pins.good, "sha256//" + servers.pins.caB,
-            servers.fast.absoluteString.trimmingSuffix("/"),
+            servers.fast.absoluteString.trimmingSuffix("/"), try ProxyProcess.shared().http,
+            try ProxyProcess.shared().socks,
         ]
     }
 

@@ -294,7 +294,7 @@ _satchel_request() {
     repeating_flags=()
     non_repeating_flags=(--form --json --multipart --plist --no-check-status --raw --stream --sse --download -d --verbose -v --headers --quiet -q --progress --no-follow -k --insecure --no-cookies --version -h --help)
     repeating_options=(--header --pin-sha256)
-    non_repeating_options=(--auth --auth-type --session --output -o --durability --color --timeout --connect-timeout --max-redirects --retries --cacert --cookie-jar --max-body-bytes --max-depth --max-string-bytes --max-pairs --max-parts --max-part-header-bytes --max-image-pixels --max-entity-expansions)
+    non_repeating_options=(--auth --auth-type --session --output -o --durability --color --timeout --connect-timeout --max-redirects --retries --cacert --cookie-jar --proxy --noproxy --proxy-user --proxy-cacert --max-body-bytes --max-depth --max-string-bytes --max-pairs --max-parts --max-part-header-bytes --max-image-pixels --max-entity-expansions)
     __satchel_offer_flags_options -1
 
     # Offer option value completions
@@ -345,6 +345,19 @@ _satchel_request() {
         return
         ;;
     '--cookie-jar')
+        __satchel_add_completions -f
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
+    '--proxy-user')
+        return
+        ;;
+    '--proxy-cacert')
         __satchel_add_completions -f
         return
         ;;

@@ -20,6 +20,7 @@ extension Transfer {
         var verifiesPeer: Bool
         var verifiesHost: Bool
         var certificateAuthoritiesPath: String?
+        var proxy: ProxyPolicy
 
         /// The shared options of `options`, or `nil` when an attempt sends a body, pins or
         /// authenticates (its handle is reset after it).
@@ -35,6 +36,7 @@ extension Transfer {
             verifiesPeer = !options.security.allowInvalidCertificates
             verifiesHost = options.security.validatesDomainName
             certificateAuthoritiesPath = options.security.certificateAuthoritiesPath
+            proxy = options.proxy
         }
     }
 
@@ -71,6 +73,7 @@ extension Transfer {
             try handle.set(CURLOPT_TIMEOUT_MS, whole.wholeMilliseconds)
         }
         try configureSecurity(handle)
+        try configureProxy(handle)
         if let credential = options.credential {
             try handle.set(CURLOPT_HTTPAUTH, credential.curlAuthentication)
             try handle.set(CURLOPT_USERNAME, credential.user)

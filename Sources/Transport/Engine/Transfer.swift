@@ -22,6 +22,8 @@ final class Transfer: @unchecked Sendable {
         var progress: (@Sendable (TransferProgress) -> Void)?
         /// Answered to the server's authentication challenges.
         var credential: Credential?
+        /// Whether and through which proxy the attempt travels.
+        var proxy: ProxyPolicy
     }
 
     /// How the attempt ended.
@@ -81,6 +83,7 @@ final class Transfer: @unchecked Sendable {
         var error = failure
         if error == nil, code != CURLE_OK {
             error = SatchelError.transfer(code, detail: String(cString: errorBuffer), url: options.url)
+            if response == nil, let refusal = proxyRefusal() { (response, error) = refusal }
         }
         if error == nil, response == nil {
             error = SatchelError(.networkFailure, "\(options.url): the server closed the connection without a response")
@@ -95,6 +98,20 @@ final class Transfer: @unchecked Sendable {
         response = head
         headParser.settle(on: head)
         try sink.begin(head)
+    }
+
+    /// The head and error of a proxy that answered the `CONNECT` for the tunnel with a status
+    /// other than 2xx (libcurl reports only a receive error): the status is the response.
+    private func proxyRefusal() -> (HTTPResponse, SatchelError)? {
+        guard let handle else { return nil }
+        let code = handle.long(CURLINFO_HTTP_CONNECTCODE)
+        guard code >= 300, code < 1000 else { return nil }
+        let head = HTTPResponse(status: .init(code: code))
+        var error = SatchelError(
+            .unacceptableStatusCode,
+            "\(options.url): the proxy refused the tunnel with status \(code) \(head.status.reasonPhrase)")
+        error.response = head
+        return (head, error)
     }
 
     /// Ends an attempt that never ran or was cut short by the engine.

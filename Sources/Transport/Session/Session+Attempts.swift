@@ -236,7 +236,7 @@ extension Session {
             acceptsCompressedResponses: configuration.acceptsCompressedResponses && !identityEncoding,
             handlesCookies: request.handlesCookies ?? configuration.handlesCookies,
             progressInterval: configuration.progressInterval,
-            progress: request.progress, credential: credential(for: request, at: url))
+            progress: request.progress, credential: credential(for: request, at: url), proxy: configuration.proxy)
     }
 
     /// The credential an attempt of `request` to `url` answers challenges with: the request's

@@ -27,6 +27,9 @@ public struct SessionConfiguration: Sendable {
     /// decodes); they are decoded before any serializer sees them. Downloads always ask for the
     /// identity encoding so byte ranges refer to the stored bytes.
     public var acceptsCompressedResponses = true
+    /// Whether and through which proxy requests travel: the environment's (`http_proxy`,
+    /// `https_proxy`, `no_proxy`, … as curl reads them) unless set (``ProxyPolicy``).
+    public var proxy = ProxyPolicy.environment
     /// Whether cookies set by responses are kept for this session and sent back by domain
     /// (NSURLSession's `HTTPShouldHandleCookies`).
     public var handlesCookies = true

@@ -1660,6 +1660,64 @@ static void test_cookies(const char *httpbin) {
     unlink(jar);
 }
 
+/* A GET of `url` through `session`: its status, 0 when the send failed with no response. */
+static int status_of(satchel_session *session, const char *url, satchel_status *error) {
+    satchel_request *request = NULL;
+    satchel_response *response = NULL;
+    int status = 0;
+    OK(satchel_request_create(&request, "GET", 3, url, SATCHEL_NTS));
+    *error = satchel_session_send(&response, session, request);
+    if (response) status = satchel_response_status(response);
+    satchel_response_free(response);
+    satchel_request_free(request);
+    return status;
+}
+
+/* Proxies (pproxy, requiring ann:proxy-secret): a refusing proxy as the response, its
+** credential, SOCKS5, a CONNECT tunnel to the TLS origin, the bypass list, none, bad URLs. */
+static void test_proxies(const char *fast, const char *tls_base, const char *ca_file, const char *http_proxy, const char *socks_proxy) {
+    satchel_session *session = NULL;
+    satchel_status error;
+    char url[512], tls_url[512];
+
+    sprintf(url, "%s/echo-headers", fast);
+    sprintf(tls_url, "%s/get", tls_base);
+    OK(satchel_session_create(&session, NULL, 0, NULL));
+    OK(satchel_session_set_retries(session, 0));
+    OK(satchel_session_set_ca_file(session, ca_file));
+    /* The credential first: the setters apply in any order. */
+    OK(satchel_session_set_proxy_credential(session, "ann", SATCHEL_NTS, "proxy-secret", SATCHEL_NTS, SATCHEL_AUTH_BASIC));
+    OK(satchel_session_set_proxy(session, http_proxy, SATCHEL_NTS));
+    CHECK(status_of(session, url, &error) == 200 && error == SATCHEL_OK);
+    CHECK(status_of(session, tls_url, &error) == 200 && error == SATCHEL_OK);
+    OK(satchel_session_set_proxy_credential(session, NULL, 0, NULL, 0, SATCHEL_AUTH_BASIC));
+    CHECK(status_of(session, url, &error) == 407 && error == SATCHEL_E_UNACCEPTABLE_STATUS);
+    CHECK(status_of(session, tls_url, &error) == 407 && error == SATCHEL_E_UNACCEPTABLE_STATUS);
+    CHECK(contains(satchel_last_error_message(), "the proxy refused the tunnel with status 407"));
+    OK(satchel_session_set_noproxy(session, "example.com, 127.0.0.1", SATCHEL_NTS));
+    CHECK(status_of(session, url, &error) == 200);
+    OK(satchel_session_set_noproxy(session, NULL, 0));
+    OK(satchel_session_set_proxy(session, socks_proxy, SATCHEL_NTS));
+    OK(satchel_session_set_proxy_credential(session, "ann", SATCHEL_NTS, "wrong", SATCHEL_NTS, SATCHEL_AUTH_BASIC));
+    CHECK(status_of(session, url, &error) == 0 && error != SATCHEL_OK);
+    CHECK(!contains(satchel_last_error_message(), "wrong"));
+    OK(satchel_session_set_proxy_credential(session, "ann", SATCHEL_NTS, "proxy-secret", SATCHEL_NTS, SATCHEL_AUTH_BASIC));
+    CHECK(status_of(session, url, &error) == 200);
+    OK(satchel_session_set_proxy(session, "", 0));  /* none */
+    OK(satchel_session_set_proxy_credential(session, NULL, 0, NULL, 0, SATCHEL_AUTH_BASIC));
+    CHECK(status_of(session, url, &error) == 200);
+    OK(satchel_session_set_proxy(session, NULL, 0));  /* the environment's: none here */
+    CHECK(status_of(session, url, &error) == 200);
+    OK(satchel_session_set_proxy_ca_file(session, ca_file));
+    OK(satchel_session_set_proxy_ca_file(session, NULL));
+    CHECK_STATUS(satchel_session_set_proxy(session, "ftp://proxy:21", SATCHEL_NTS), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_session_set_proxy(session, "http://user:pw@proxy:1", SATCHEL_NTS), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK(!contains(satchel_last_error_message(), "pw@"));
+    CHECK_STATUS(satchel_session_set_proxy(NULL, "http://p:1", SATCHEL_NTS), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_session_set_proxy_credential(session, "a", 1, "b", 1, (satchel_auth)42), SATCHEL_E_INVALID_ARGUMENT);
+    satchel_session_free(session);
+}
+
 /* The next ready record as compact JSON in `out` (at most `size` bytes), 0 when none is ready. */
 static int next_record_json(satchel_reader *reader, char *out, size_t size) {
     satchel_value *record = NULL;
@@ -1883,7 +1941,7 @@ int main(int argc, char **argv) {
     satchel_registry *registry = NULL;
     if (argc == 2 && strcmp(argv[1], "--reachability-change") == 0) return test_reachability_change();
     if (argc < 3) {
-        fprintf(stderr, "usage: abi_test PNG_FILE PLUGIN_SO [HTTP_BASE [TLS_BASE CA_FILE PIN WRONG_PIN [FAST_BASE]]]\n");
+        fprintf(stderr, "usage: abi_test PNG_FILE PLUGIN_SO [HTTP_BASE [TLS_BASE CA_FILE PIN WRONG_PIN [FAST_BASE [HTTP_PROXY SOCKS_PROXY]]]]\n");
         return 64;
     }
     test_versions_and_statuses();
@@ -1910,6 +1968,7 @@ int main(int argc, char **argv) {
         test_bearer_tokens(argv[8]);
         test_cookies(argv[3]);
     }
+    if (argc >= 11) test_proxies(argv[8], argv[4], argv[5], argv[9], argv[10]);
     printf("abi_test: %d checks, %d failed\n", checks, failures);
     return failures == 0 ? 0 : 1;
 }

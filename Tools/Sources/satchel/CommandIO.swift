@@ -85,6 +85,18 @@ enum CommandIO {
         try write(bytes, to: descriptor, name: path)
     }
 
+    /// `user:password`, or `user` with the password read from the terminal (not echoed).
+    /// - Throws: `UsageError` naming `option` when there is no password and no terminal.
+    static func userAndPassword(_ credentials: String, option: String) throws -> (user: String, password: String) {
+        if let colon = credentials.firstIndex(of: ":") {
+            return (String(credentials[..<colon]), String(credentials[credentials.index(after: colon)...]))
+        }
+        guard isTerminal(STDIN_FILENO), let typed = getpass("Password for \(credentials): ") else {
+            throw UsageError("\(option) needs user:password (the password is asked for only on a terminal)")
+        }
+        return (credentials, String(cString: typed))
+    }
+
     /// Writes bytes to `path` atomically: into a temporary file beside it, flushed, then renamed
     /// over `path`, so `path` never holds part of the bytes; the temporary file is removed on
     /// failure. The file gets `mode`.

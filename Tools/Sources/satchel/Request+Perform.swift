@@ -114,7 +114,7 @@ extension Request {
             plan.headers[.authorization] = "Bearer \(credentials)"
             return
         }
-        let (user, password) = try Self.userAndPassword(credentials)
+        let (user, password) = try CommandIO.userAndPassword(credentials, option: "--auth")
         guard authType != .basic else {
             // SessionRequest writes the header (RFC 7617, UTF-8).
             var carrier = SessionRequest(.get, plan.url)
@@ -133,17 +133,6 @@ extension Request {
             }
         let key = components.port.map { "\(host):\($0)" } ?? host
         configuration.credentials[key] = Credential(user: user, password: password, method: method)
-    }
-
-    /// `user:password`, or `user` with the password read from the terminal.
-    private static func userAndPassword(_ credentials: String) throws -> (String, String) {
-        if let colon = credentials.firstIndex(of: ":") {
-            return (String(credentials[..<colon]), String(credentials[credentials.index(after: colon)...]))
-        }
-        guard CommandIO.isTerminal(STDIN_FILENO), let typed = getpass("Password for \(credentials): ") else {
-            throw UsageError("--auth needs user:password (the password is asked for only on a terminal)")
-        }
-        return (credentials, String(cString: typed))
     }
 
     /// Whether a progress bar is drawn: on a terminal, or forced; never with --quiet.

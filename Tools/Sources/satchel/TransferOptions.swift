@@ -47,6 +47,29 @@ struct TransferOptions: ParsableArguments {
     @Flag(help: "Neither send nor keep cookies.")
     var noCookies = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Go through this proxy: http://, https://, socks4://, socks4a://, socks5:// or socks5h:// (the proxy resolves names); \"\" for none. Default: the environment's http_proxy, https_proxy, all_proxy, no_proxy, as curl reads them.",
+            valueName: "url"))
+    var proxy: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Hosts that bypass --proxy, comma-separated: example.com (and its subdomains), .internal, an address, or * for all.",
+            valueName: "list"))
+    var noproxy: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The proxy's credentials, user:password (the password is asked for on a terminal when left out).",
+            valueName: "user:password"))
+    var proxyUser: String?
+
+    @Option(
+        help: ArgumentHelp("Trust the CA certificates in this PEM file for an https:// proxy.", valueName: "file"),
+        completion: .file())
+    var proxyCacert: String?
+
     func validate() throws {
         for (name, value) in [("--timeout", timeout), ("--connect-timeout", connectTimeout)] {
             if let value, !(value > 0 && value < 1e9) {
@@ -56,6 +79,31 @@ struct TransferOptions: ParsableArguments {
         if let maxRedirects, maxRedirects < 0 { throw ValidationError("--max-redirects must not be negative") }
         if retries < 0 { throw ValidationError("--retries must not be negative") }
         _ = try publicKeyHashes()
+    }
+
+    /// The proxy the flags name, or the environment's.
+    /// - Throws: `UsageError` for proxy flags without `--proxy`, or a proxy URL Satchel refuses.
+    func proxyPolicy() throws -> ProxyPolicy {
+        guard let proxy else {
+            if noproxy != nil || proxyUser != nil || proxyCacert != nil {
+                throw UsageError(
+                    "--noproxy, --proxy-user and --proxy-cacert go with --proxy (the environment's proxy reads no_proxy)"
+                )
+            }
+            return .environment
+        }
+        if proxy.isEmpty { return .direct }
+        let credential = try proxyUser.map { text in
+            let (user, password) = try CommandIO.userAndPassword(text, option: "--proxy-user")
+            return Credential(user: user, password: password)
+        }
+        let bypass = (noproxy ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        do {
+            return .through(
+                try Proxy(proxy, credential: credential, bypass: bypass, certificateAuthoritiesPath: proxyCacert))
+        } catch {
+            throw UsageError("--proxy: \(error.message)")
+        }
     }
 
     /// The pins as bare base64 digests.
@@ -90,6 +138,7 @@ struct TransferOptions: ParsableArguments {
             policy.validatesDomainName = false
         }
         configuration.securityPolicy = policy
+        configuration.proxy = try proxyPolicy()
         if let cookieJar { configuration.cookieStore = CookieStore(.file(cookieJar)) }
         if noCookies { configuration.handlesCookies = false }
         return configuration

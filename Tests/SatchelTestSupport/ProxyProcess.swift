@@ -1,0 +1,110 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A real proxy: PyPI's pproxy (installed by `scripts/setup` into `.venv/pproxy`), one process
+/// serving an HTTP proxy (forwarding and `CONNECT`) and a SOCKS5 proxy on free loopback ports,
+/// both requiring ``user`` and ``password`` (checked on every connection: `--auth 0`); killed
+/// when released, or at once with ``kill()``, and gone with the test process (it exits when its
+/// standard input, a pipe from here, closes).
+public final class ProxyProcess: @unchecked Sendable {
+    // Immutable after init; the process is only signalled.
+    private let process = Process()
+    private let input = Pipe()
+    /// `http://127.0.0.1:PORT`, without credentials.
+    public let http: String
+    /// `socks5://127.0.0.1:PORT`, without credentials.
+    public let socks: String
+    /// The user both proxies require.
+    public static let user = "ann"
+    /// Its password.
+    public static let password = "proxy-secret"
+
+    /// Starts pproxy and waits until both ports accept connections.
+    /// - Throws: `TestServers.StartError` when pproxy is missing or does not come up.
+    public init() throws {
+        let folder = TestServers.root.appendingPathComponent(".venv/pproxy")
+        guard FileManager.default.fileExists(atPath: folder.path) else {
+            throw TestServers.StartError("\(folder.path) is missing: run scripts/setup")
+        }
+        let script = """
+            import os, socket, sys, threading
+            sys.path.insert(0, sys.argv[1])
+            threading.Thread(target=lambda: (sys.stdin.buffer.read(), os._exit(0)), daemon=True).start()
+            def free():
+                s = socket.socket(); s.bind(("127.0.0.1", 0)); port = s.getsockname()[1]; s.close(); return port
+            http, socks, auth = free(), free(), f"{sys.argv[2]}:{sys.argv[3]}"
+            print(http, socks, flush=True)
+            sys.argv = ["pproxy", "--auth", "0", "-l", f"http://127.0.0.1:{http}#{auth}", "-l", f"socks5://127.0.0.1:{socks}#{auth}"]
+            from pproxy.server import main
+            main()
+            """
+        process.executableURL = VenvPython.executable
+        process.arguments = ["-c", script, folder.path, Self.user, Self.password]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = input
+        try process.run()
+        var line = Data()
+        while !line.contains(0x0A) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let ports = String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        guard ports.count >= 2 else {
+            process.terminate()
+            throw TestServers.StartError("pproxy did not start: \(String(decoding: line, as: UTF8.self))")
+        }
+        http = "http://127.0.0.1:\(ports[0])"
+        socks = "socks5://127.0.0.1:\(ports[1])"
+        let deadline = Date().addingTimeInterval(15)
+        while !(Self.accepts(ports[0]) && Self.accepts(ports[1])) {
+            guard Date() < deadline, process.isRunning else {
+                kill()
+                throw TestServers.StartError("pproxy did not listen on \(ports)")
+            }
+            usleep(20_000)
+        }
+    }
+
+    /// One proxy process for the whole test process, started on first use.
+    public static func shared() throws -> ProxyProcess {
+        try sharedProcess.withLock { shared in
+            if let shared { return shared }
+            let started = try ProxyProcess()
+            shared = started
+            return started
+        }
+    }
+
+    private static let sharedProcess = Mutex<ProxyProcess?>(nil)
+
+    /// Kills the proxy (SIGKILL): its connections drop mid-transfer.
+    public func kill() {
+        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    deinit { kill() }
+
+    /// Whether a TCP connection to 127.0.0.1:`port` is accepted.
+    private static func accepts(_ port: Int) -> Bool {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+}
