@@ -6,7 +6,8 @@ import Synchronization
 #endif
 
 /// A real proxy: PyPI's pproxy (installed by `scripts/setup` into `.venv/pproxy`), one process
-/// serving an HTTP proxy (forwarding and `CONNECT`) and a SOCKS5 proxy on free loopback ports,
+/// serving an HTTP proxy (forwarding and `CONNECT`), the same over TLS, and a SOCKS5 proxy on free
+/// loopback ports,
 /// both requiring ``user`` and ``password`` (checked on every connection: `--auth 0`); killed
 /// when released, or at once with ``kill()``, and gone with the test process (it exits when its
 /// standard input, a pipe from here, closes).
@@ -18,6 +19,9 @@ public final class ProxyProcess: @unchecked Sendable {
     public let http: String
     /// `socks5://127.0.0.1:PORT`, without credentials.
     public let socks: String
+    /// `https://127.0.0.1:PORT`: the HTTP proxy over TLS with the test servers' `good`
+    /// certificate (CA A; `127.0.0.1`, `localhost`).
+    public let https: String
     /// The user both proxies require.
     public static let user = "ann"
     /// Its password.
@@ -36,14 +40,18 @@ public final class ProxyProcess: @unchecked Sendable {
             threading.Thread(target=lambda: (sys.stdin.buffer.read(), os._exit(0)), daemon=True).start()
             def free():
                 s = socket.socket(); s.bind(("127.0.0.1", 0)); port = s.getsockname()[1]; s.close(); return port
-            http, socks, auth = free(), free(), f"{sys.argv[2]}:{sys.argv[3]}"
-            print(http, socks, flush=True)
-            sys.argv = ["pproxy", "--auth", "0", "-l", f"http://127.0.0.1:{http}#{auth}", "-l", f"socks5://127.0.0.1:{socks}#{auth}"]
+            http, socks, https, auth = free(), free(), free(), f"{sys.argv[2]}:{sys.argv[3]}"
+            print(http, socks, https, flush=True)
+            sys.argv = ["pproxy", "--auth", "0", "--ssl", sys.argv[4], "-l", f"http://127.0.0.1:{http}#{auth}",
+                        "-l", f"socks5://127.0.0.1:{socks}#{auth}", "-l", f"http+ssl://127.0.0.1:{https}#{auth}"]
             from pproxy.server import main
             main()
             """
+        let servers = try TestServers.shared()
+        let certificate = servers.certificates.good.path
+        let key = servers.directory.appendingPathComponent("good-key.pem").path
         process.executableURL = VenvPython.executable
-        process.arguments = ["-c", script, folder.path, Self.user, Self.password]
+        process.arguments = ["-c", script, folder.path, Self.user, Self.password, "\(certificate),\(key)"]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -56,14 +64,15 @@ public final class ProxyProcess: @unchecked Sendable {
             line.append(chunk)
         }
         let ports = String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
-        guard ports.count >= 2 else {
+        guard ports.count >= 3 else {
             process.terminate()
             throw TestServers.StartError("pproxy did not start: \(String(decoding: line, as: UTF8.self))")
         }
         http = "http://127.0.0.1:\(ports[0])"
         socks = "socks5://127.0.0.1:\(ports[1])"
+        https = "https://127.0.0.1:\(ports[2])"
         let deadline = Date().addingTimeInterval(15)
-        while !(Self.accepts(ports[0]) && Self.accepts(ports[1])) {
+        while !ports.prefix(3).allSatisfy(Self.accepts) {
             guard Date() < deadline, process.isRunning else {
                 kill()
                 throw TestServers.StartError("pproxy did not listen on \(ports)")

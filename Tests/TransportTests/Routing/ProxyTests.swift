@@ -47,6 +47,22 @@ struct ProxyTests {
         #expect(response.value?["url"]?.stringValue?.hasPrefix("https://") == true)
     }
 
+    /// An https:// proxy: TLS to the proxy, trusted by the proxy's own CA file (the origin's
+    /// trust is not the proxy's: without it, the proxy's certificate is refused).
+    @Test func anHTTPSProxyIsTrustedByItsOwnCertificateAuthorities() async throws {
+        let ca = servers.certificates.caA.path
+        let trusted = try Proxy(proxies.https, credential: credential, certificateAuthoritiesPath: ca)
+        #expect(
+            try await session(servers.fast, proxy: .through(trusted)).get("echo-headers").response?.status.code == 200)
+        let tls = try session(servers.httpbinTLS, proxy: .through(trusted), trustingTestCA: true)
+        #expect(try await tls.get("get").response?.status.code == 200)
+
+        let untrusted = try Proxy(proxies.https, credential: credential)
+        let refused = await (try session(servers.fast, proxy: .through(untrusted), trustingTestCA: true))
+            .response(for: SessionRequest(.get, "echo-headers"))
+        #expect(refused.failure?.code == .tlsFailure, "\(String(describing: refused.failure))")
+    }
+
     /// The HTTP proxy without the credential: a plain request gets the proxy's 407 as its
     /// response, with the proxy's body; a CONNECT refused with 407 is an error that says so,
     /// with the status kept as the response.
