@@ -809,6 +809,28 @@ SATCHEL_API satchel_status satchel_request_set_credential(satchel_request *reque
 ** their own. A `user` of NULL removes the host's. */
 SATCHEL_API satchel_status satchel_session_set_credential(satchel_session *session, const char *host, size_t host_length, const char *user, size_t user_length, const char *password, size_t password_length, satchel_auth method);
 
+/* Client certificates (mutual TLS; curl's --cert, --key, --cert-type, --pass). */
+typedef enum satchel_cert_type {
+    SATCHEL_CERT_PEM = 1,  /* PEM text: the chain, leaf first; the key PEM too */
+    SATCHEL_CERT_DER = 2,  /* DER bytes; the key DER too */
+    SATCHEL_CERT_P12 = 3   /* a PKCS #12 bundle holding the chain and the key */
+} satchel_cert_type;
+
+/* Presents the client certificate in the file at `certificate_path` with the private key in
+** the file at `key_path` (NULL when the certificate's file holds it: a PEM with both, or P12)
+** and the key's `passphrase` (NULL for none) to the TLS servers that ask for one: those of
+** `host` ("api.example.com", or "127.0.0.1:8443" for one port, which wins) or, with a NULL host,
+** every host without one of its own. Strings are copied (paths NUL-terminated). A NULL
+** `certificate_path` removes it. A key that cannot be loaded (a wrong passphrase, not the
+** certificate's key, no such file) fails the send with SATCHEL_E_TLS; a server that refuses the
+** certificate too ("... (the server wants a client certificate it trusts ...)"). The passphrase
+** never appears in messages. SATCHEL_E_INVALID_ARGUMENT for an unknown type. */
+SATCHEL_API satchel_status satchel_session_set_client_certificate(satchel_session *session, const char *host, size_t host_length, const char *certificate_path, const char *key_path, const char *passphrase, satchel_cert_type type);
+
+/* The same from memory: `certificate` (copied; PEM text, DER or a PKCS #12 bundle) and `key`
+** (copied; NULL when the certificate holds it). A NULL `certificate` removes it. */
+SATCHEL_API satchel_status satchel_session_set_client_certificate_blob(satchel_session *session, const char *host, size_t host_length, const void *certificate, size_t certificate_length, const void *key, size_t key_length, const char *passphrase, satchel_cert_type type);
+
 /* Proxies (curl's --proxy, --proxy-user, --noproxy, --proxy-cacert). By default a session
 ** goes through the proxy the environment names, read as curl reads it: http_proxy (lower case
 ** only), https_proxy or HTTPS_PROXY, all_proxy or ALL_PROXY, and no_proxy or NO_PROXY. The

@@ -70,6 +70,10 @@ def spki_pin(pem):
     return base64.b64encode(hashlib.sha256(der).digest()).decode()
 
 
+#: The passphrase of certificates["clientKeyEncrypted"].
+CLIENT_KEY_PASSPHRASE = "client-key-passphrase"
+
+
 def make_certificates(folder):
     """Writes the CAs and leaf certificates; returns (paths, key paths, pins)."""
     now = datetime.datetime.now(datetime.timezone.utc)
@@ -81,6 +85,10 @@ def make_certificates(folder):
                                    not_before=now - datetime.timedelta(days=30),
                                    not_after=now - datetime.timedelta(days=1)),
         "wrongHost": ca_a.issue_cert("wrong.example"),
+        # Client identities (trustme's leaves are good for client authentication too): one
+        # from CA A, which fastMutualTLS requires, and one from CA B, which it refuses.
+        "client": ca_a.issue_cert("client.satchel.test"),
+        "clientOtherCA": ca_b.issue_cert("stranger.satchel.test"),
     }
     paths, keys, pins = {}, {}, {}
     for name, ca in (("caA", ca_a), ("caB", ca_b)):
@@ -95,6 +103,22 @@ def make_certificates(folder):
                 chain.write(blob.bytes())
         leaf.private_key_pem.write_to_path(keys[name])
         pins[name] = spki_pin(leaf.cert_chain_pems[0].bytes())
+    for name in ("client", "clientOtherCA"):
+        paths[name + "Key"] = keys[name]
+    # The client key again, encrypted with CLIENT_KEY_PASSPHRASE.
+    key = serialization.load_pem_private_key(leaves["client"].private_key_pem.bytes(), password=None)
+    paths["clientKeyEncrypted"] = os.path.join(folder, "client-key-encrypted.pem")
+    with open(paths["clientKeyEncrypted"], "wb") as out:
+        out.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                    serialization.BestAvailableEncryption(CLIENT_KEY_PASSPHRASE.encode())))
+    # Both again as a PKCS #12 bundle, encrypted with the same passphrase.
+    from cryptography.hazmat.primitives.serialization import pkcs12
+    certificate = x509.load_pem_x509_certificate(leaves["client"].cert_chain_pems[0].bytes())
+    paths["clientBundle"] = os.path.join(folder, "client.p12")
+    with open(paths["clientBundle"], "wb") as out:
+        out.write(pkcs12.serialize_key_and_certificates(
+            b"client", key, certificate, None,
+            serialization.BestAvailableEncryption(CLIENT_KEY_PASSPHRASE.encode())))
     return paths, keys, pins
 
 
@@ -240,6 +264,8 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
                                         answers it, then 200 {"user", "method", "bytes",
                                         "sha256", "attempts"} of the body sent with the answer;
                                         the body of every request is read whole
+    GET /client-certificate             {"names": the DNS names of the client certificate}
+                                        (fastMutualTLS)
     GET /set-cookies[/ANY/PATH]?count=N[&bytes=B][&secure=1][&samesite=S][&nopath=1]
                                         N cookies `cI=I` in N Set-Cookie fields, and with B
                                         one more, `big`, whose value is B bytes; secure=1 marks
@@ -335,6 +361,11 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
                     return self.send_json(200, {"key": key, "token": current})
                 return self.send_json(401, {"error": "a fresh token is needed"},
                                       [("WWW-Authenticate", 'Bearer realm="test", error="invalid_token"')])
+            if path == "/client-certificate":
+                self.read_body()
+                peer = self.connection.getpeercert() if hasattr(self.connection, "getpeercert") else None
+                names = [value for kind, value in (peer or {}).get("subjectAltName", ()) if kind == "DNS"]
+                return self.send_json(200, {"names": names})
             if path == "/digest":
                 return self.digest(query)
             if path == "/set-cookies" or path.startswith("/set-cookies/"):
@@ -731,12 +762,14 @@ class FastServer(http.server.ThreadingHTTPServer):
         return connection, address
 
     def handle_error(self, request, client_address):
-        if not isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+        if not isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError, ssl.SSLError)):
             super().handle_error(request, client_address)
 
 
-def start_fast_server(host="127.0.0.1"):
+def start_fast_server(host="127.0.0.1", tls=None):
     server = FastServer(host)
+    if tls is not None:
+        server.socket = tls.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
     threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.5}, daemon=True).start()
     return server
 
@@ -809,6 +842,16 @@ def main():
         # 127.0.0.2: loopback, but not a name libcurl (or a browser) counts as a secure context
         # (only localhost, 127.0.0.1 and ::1 are), for Secure-cookie tests.
         plain_host = start_fast_server("127.0.0.2")
+        # TLS that requires a client certificate from CA A (the handshake happens in the
+        # handler's thread, on its first read). TLS 1.2 at most, so that a refused certificate
+        # fails the handshake itself: with TLS 1.3 the server's alert comes after the client's
+        # side of the handshake, and the client may see its request's write fail first.
+        mutual = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        mutual.maximum_version = ssl.TLSVersion.TLSv1_2
+        mutual.load_cert_chain(paths["good"], keys["good"])
+        mutual.verify_mode = ssl.CERT_REQUIRED
+        mutual.load_verify_locations(paths["caA"])
+        mutual_tls = start_fast_server(tls=mutual)
         deadline = time.monotonic() + STARTUP_SECONDS
         for url, child in urls.values():
             wait_until_serving(url, child, deadline)
@@ -817,6 +860,8 @@ def main():
             "fast": f"http://127.0.0.1:{fast.server_address[1]}",
             "fastOtherOrigin": f"http://127.0.0.1:{other.server_address[1]}",
             "fastPlainHost": f"http://127.0.0.2:{plain_host.server_address[1]}",
+            "fastMutualTLS": f"https://127.0.0.1:{mutual_tls.server_address[1]}",
+            "clientKeyPassphrase": CLIENT_KEY_PASSPHRASE,
             "certificates": paths,
             "pins": pins,
             "directory": folder,

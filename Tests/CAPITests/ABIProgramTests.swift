@@ -17,7 +17,8 @@ struct ABIProgramTests {
             servers.httpbin.absoluteString.trimmingSuffix("/"), servers.httpbinTLS.absoluteString.trimmingSuffix("/"),
             servers.certificates.caA.path, "sha256//" + servers.pins.good, "sha256//" + servers.pins.caB,
             servers.fast.absoluteString.trimmingSuffix("/"), try ProxyProcess.shared().http,
-            try ProxyProcess.shared().socks,
+            try ProxyProcess.shared().socks, servers.fastMutualTLS.absoluteString.trimmingSuffix("/"),
+            servers.directory.path, servers.clientKeyPassphrase,
         ]
     }
 

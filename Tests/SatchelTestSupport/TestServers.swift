@@ -23,6 +23,10 @@ public struct TestServers: Sendable {
     /// A third instance on 127.0.0.2: a host libcurl does not count as a secure context over
     /// plain HTTP (only `localhost`, `127.0.0.1` and `::1` are), for `Secure` cookies.
     public let fastPlainHost: URL
+    /// The fast server over TLS (`certificates.good`) requiring a client certificate from CA A.
+    public let fastMutualTLS: URL
+    /// The passphrase of `certificates.clientKeyEncrypted`.
+    public let clientKeyPassphrase: String
     /// PEM files, deleted when the servers stop.
     public let certificates: Certificates
     /// Base64 SHA-256 of each certificate's DER SubjectPublicKeyInfo.
@@ -44,6 +48,16 @@ public struct TestServers: Sendable {
         public let expired: URL
         /// `wrongHostTLS`'s certificate.
         public let wrongHost: URL
+        /// A client certificate from CA A (`client.satchel.test`), which `fastMutualTLS` accepts,
+        /// its key, and the key encrypted with `clientKeyPassphrase`.
+        public let client: URL
+        public let clientKey: URL
+        public let clientKeyEncrypted: URL
+        /// The client certificate and key as a PKCS #12 bundle (`clientKeyPassphrase`).
+        public let clientBundle: URL
+        /// A client certificate from CA B, which `fastMutualTLS` refuses, and its key.
+        public let clientOtherCA: URL
+        public let clientOtherCAKey: URL
 
         public init(from decoder: any Decoder) throws {
             let paths = try decoder.singleValueContainer().decode([String: String].self)
@@ -56,6 +70,10 @@ public struct TestServers: Sendable {
             }
             (caA, caB, good, expired, wrongHost) =
                 (try file("caA"), try file("caB"), try file("good"), try file("expired"), try file("wrongHost"))
+            (client, clientKey, clientKeyEncrypted, clientOtherCA, clientOtherCAKey, clientBundle) = (
+                try file("client"), try file("clientKey"), try file("clientKeyEncrypted"), try file("clientOtherCA"),
+                try file("clientOtherCAKey"), try file("clientBundle")
+            )
         }
     }
 
@@ -183,8 +201,8 @@ public struct TestServers: Sendable {
 
 extension TestServers: Decodable {
     private enum CodingKeys: String, CodingKey {
-        case httpbin, httpbinTLS, expiredTLS, wrongHostTLS, fast, fastOtherOrigin, fastPlainHost, certificates, pins,
-            directory, processGroups
+        case httpbin, httpbinTLS, expiredTLS, wrongHostTLS, fast, fastOtherOrigin, fastPlainHost, fastMutualTLS,
+            clientKeyPassphrase, certificates, pins, directory, processGroups
     }
 
     public init(from decoder: any Decoder) throws {
@@ -196,6 +214,8 @@ extension TestServers: Decodable {
         fast = try values.decode(URL.self, forKey: .fast)
         fastOtherOrigin = try values.decode(URL.self, forKey: .fastOtherOrigin)
         fastPlainHost = try values.decode(URL.self, forKey: .fastPlainHost)
+        fastMutualTLS = try values.decode(URL.self, forKey: .fastMutualTLS)
+        clientKeyPassphrase = try values.decode(String.self, forKey: .clientKeyPassphrase)
         certificates = try values.decode(Certificates.self, forKey: .certificates)
         pins = try values.decode(Pins.self, forKey: .pins)
         directory = URL(fileURLWithPath: try values.decode(String.self, forKey: .directory))

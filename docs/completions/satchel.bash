@@ -294,7 +294,7 @@ _satchel_request() {
     repeating_flags=()
     non_repeating_flags=(--form --json --multipart --plist --no-check-status --raw --stream --sse --download -d --verbose -v --headers --quiet -q --progress --no-follow -k --insecure --no-cookies --version -h --help)
     repeating_options=(--header --pin-sha256)
-    non_repeating_options=(--auth --auth-type --session --output -o --durability --color --timeout --connect-timeout --max-redirects --retries --cacert --cookie-jar --proxy --noproxy --proxy-user --proxy-cacert --max-body-bytes --max-depth --max-string-bytes --max-pairs --max-parts --max-part-header-bytes --max-image-pixels --max-entity-expansions)
+    non_repeating_options=(--auth --auth-type --session --output -o --durability --color --timeout --connect-timeout --max-redirects --retries --cacert --cert --key --cert-type --pass --cookie-jar --proxy --noproxy --proxy-user --proxy-cacert --max-body-bytes --max-depth --max-string-bytes --max-pairs --max-parts --max-part-header-bytes --max-image-pixels --max-entity-expansions)
     __satchel_offer_flags_options -1
 
     # Offer option value completions
@@ -342,6 +342,21 @@ _satchel_request() {
         ;;
     '--cacert')
         __satchel_add_completions -f
+        return
+        ;;
+    '--cert')
+        __satchel_add_completions -f
+        return
+        ;;
+    '--key')
+        __satchel_add_completions -f
+        return
+        ;;
+    '--cert-type')
+        __satchel_add_completions -W 'PEM'$'\n''DER'$'\n''P12'
+        return
+        ;;
+    '--pass')
         return
         ;;
     '--cookie-jar')

@@ -140,6 +140,7 @@ _satchel_request() {
     local -ar ___auth_type=('basic' 'digest' 'ntlm' 'any' 'bearer')
     local -ar ___durability=('synced' 'none')
     local -ar ___color=('auto' 'always' 'never')
+    local -ar ___cert_type=('PEM' 'DER' 'P12')
     local -ar arg_specs=(
         ':method:{__satchel_complete "${_method[@]}"}'
         ':url:'
@@ -172,6 +173,10 @@ _satchel_request() {
         '*--pin-sha256[Pin the server'\''s public key\: base64 SHA-256 of its SubjectPublicKeyInfo, bare or as sha256//BASE64 (repeatable).]:pin:'
         '--cacert[Trust the certificate authorities in this PEM file instead of the system'\''s.]:file:_files'
         '(-k --insecure)'{-k,--insecure}'[Accept any certificate and host name (pins still apply).]'
+        '--cert[Present this client certificate to a TLS server that asks for one (PEM by default; with its key, or see --key).]:file:_files'
+        '--key[The client certificate'\''s private key, when not in --cert'\''s file.]:file:_files'
+        '--cert-type[How --cert is encoded\: PEM, DER or P12 (PKCS #12, with its key).]:cert-type:{__satchel_complete "${___cert_type[@]}"}'
+        '--pass[The passphrase of --key (or of a P12 --cert).]:phrase:'
         '--cookie-jar[Read cookies from this file and keep the ones the response sets in it (the Netscape format curl reads; written atomically, mode 0600).]:file:_files'
         '--no-cookies[Neither send nor keep cookies.]'
         '--proxy[Go through this proxy\: http\://, https\://, socks4\://, socks4a\://, socks5\:// or socks5h\:// (the proxy resolves names); "" for none. Default\: the environment'\''s http_proxy, https_proxy, all_proxy, no_proxy, as curl reads them.]:url:'

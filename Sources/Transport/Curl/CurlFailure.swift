@@ -14,6 +14,18 @@ public struct CurlFailure: Error, Sendable, CustomStringConvertible {
 }
 
 extension SatchelError {
+    /// Whether libcurl's detail is OpenSSL reporting an alert the peer sent.
+    static func isTLSAlert(_ detail: String) -> Bool {
+        detail.contains("SSL routines::") && detail.contains(" alert ")
+    }
+
+    /// OpenSSL's words for the alerts a server sends when it refuses the client certificate, or
+    /// wanted one.
+    static let clientCertificateAlerts = [
+        "alert certificate required", "alert unknown ca", "alert bad certificate", "alert handshake failure",
+        "alert certificate unknown",
+    ]
+
     /// The error a failed transfer reports: a stable Satchel code chosen from the libcurl code.
     ///
     /// - Parameters:
@@ -39,10 +51,18 @@ extension SatchelError {
             satchelCode = .invalidArgument
         case CURLE_OUT_OF_MEMORY, CURLE_FAILED_INIT, CURLE_BAD_FUNCTION_ARGUMENT:
             satchelCode = .internal
+        case CURLE_RECV_ERROR where Self.isTLSAlert(detail), CURLE_SEND_ERROR where Self.isTLSAlert(detail):
+            // A TLS alert from the server: with TLS 1.3 a refused client certificate arrives
+            // after the client's side of the handshake, on the first read.
+            satchelCode = .tlsFailure
         default:
             satchelCode = .networkFailure
         }
-        var error = SatchelError(satchelCode, "\(url): \(detail.isEmpty ? generic : detail)")
+        var text = detail.isEmpty ? generic : detail
+        if satchelCode == .tlsFailure, Self.clientCertificateAlerts.contains(where: detail.contains) {
+            text += " (the server wants a client certificate it trusts: see clientIdentity)"
+        }
+        var error = SatchelError(satchelCode, "\(url): \(text)")
         error.underlying = failure
         return error
     }

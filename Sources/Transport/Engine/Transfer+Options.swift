@@ -22,10 +22,12 @@ extension Transfer {
         var certificateAuthoritiesPath: String?
         var proxy: ProxyPolicy
 
-        /// The shared options of `options`, or `nil` when an attempt sends a body, pins or
-        /// authenticates (its handle is reset after it).
+        /// The shared options of `options`, or `nil` when an attempt sends a body, pins,
+        /// authenticates or presents a client certificate (its handle is reset after it).
         init?(_ options: Options) {
-            guard options.body == nil, options.security.pinningMode == .none, options.credential == nil else {
+            guard options.body == nil, options.security.pinningMode == .none, options.credential == nil,
+                options.clientIdentity == nil
+            else {
                 return nil
             }
             method = options.request.method

@@ -10,6 +10,7 @@ import SerializerRegistry
 extension Transfer {
     /// Applies the security policy: trust store or pinned anchors, host-name check, public-key pins.
     func configureSecurity(_ handle: EasyHandle) throws(SatchelError) {
+        if let identity = options.clientIdentity { try configureClientIdentity(identity, handle) }
         let policy = options.security
         try handle.set(CURLOPT_SSL_VERIFYPEER, !policy.allowInvalidCertificates)
         try handle.set(CURLOPT_SSL_VERIFYHOST, policy.validatesDomainName && !policy.allowInvalidCertificates ? 2 : 0)
@@ -42,6 +43,24 @@ extension Transfer {
             try handle.set(
                 CURLOPT_PINNEDPUBLICKEY, policy.pinnedPublicKeyHashes.map { "sha256//\($0)" }.joined(separator: ";"))
         }
+    }
+
+    /// Sets the client certificate and key, from files or as blobs libcurl copies.
+    private func configureClientIdentity(_ identity: ClientIdentity, _ handle: EasyHandle) throws(SatchelError) {
+        func set(_ material: ClientIdentity.Material, file: CURLoption, blob: CURLoption) throws(SatchelError) {
+            switch material {
+            case .file(let path): try handle.set(file, path)
+            case .pem(let text): try handle.set(blob, blob: Array(text.utf8))
+            case .bytes(let bytes): try handle.set(blob, blob: bytes)
+            }
+        }
+        try set(identity.certificate, file: CURLOPT_SSLCERT, blob: CURLOPT_SSLCERT_BLOB)
+        try handle.set(CURLOPT_SSLCERTTYPE, identity.format.rawValue)
+        if let key = identity.privateKey {
+            try set(key, file: CURLOPT_SSLKEY, blob: CURLOPT_SSLKEY_BLOB)
+            try handle.set(CURLOPT_SSLKEYTYPE, identity.format == .der ? "DER" : "PEM")
+        }
+        if let passphrase = identity.passphrase { try handle.set(CURLOPT_KEYPASSWD, passphrase) }
     }
 
     /// Whether the server's chain (as libcurl saw it in the handshake) contains a pinned

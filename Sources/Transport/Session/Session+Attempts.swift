@@ -225,18 +225,26 @@ extension Session {
         _ request: SessionRequest, url: ResolvedURL, head: inout HTTPRequest, body: RequestBody, sends: Int,
         identityEncoding: Bool
     ) throws -> Transfer.Options {
-        try configuration.securityPolicy.check(scheme: url.scheme)
+        let security = perHost(configuration.securityPolicies, url) ?? configuration.securityPolicy
+        try security.check(scheme: url.scheme)
         let (stream, contentType) = try body.makeStream(attempt: sends)
         if let contentType, !head.headerFields.contains(.contentType) {
             head.headerFields[.contentType] = contentType.description
         }
         return Transfer.Options(
             url: url.scheme + "://" + (head.authority ?? "") + (head.path ?? "/"), request: head, body: stream,
-            timeouts: request.timeouts ?? configuration.timeouts, security: configuration.securityPolicy,
+            timeouts: request.timeouts ?? configuration.timeouts, security: security,
             acceptsCompressedResponses: configuration.acceptsCompressedResponses && !identityEncoding,
             handlesCookies: request.handlesCookies ?? configuration.handlesCookies,
             progressInterval: configuration.progressInterval,
-            progress: request.progress, credential: credential(for: request, at: url), proxy: configuration.proxy)
+            progress: request.progress, credential: credential(for: request, at: url), proxy: configuration.proxy,
+            clientIdentity: perHost(configuration.clientIdentities, url) ?? configuration.clientIdentity)
+    }
+
+    /// What `table` holds for `url`: its host and port's entry, else its host's.
+    private func perHost<Value>(_ table: [String: Value], _ url: ResolvedURL) -> Value? {
+        guard !table.isEmpty else { return nil }
+        return table[url.hostAndPort] ?? table[url.host]
     }
 
     /// The credential an attempt of `request` to `url` answers challenges with: the request's
@@ -246,8 +254,7 @@ extension Session {
             let original = try? resolvedURLs.resolve(request.url, relativeTo: baseURL)
             return original?.origin == url.origin ? own : nil
         }
-        guard !configuration.credentials.isEmpty else { return nil }
-        return configuration.credentials[url.hostAndPort] ?? configuration.credentials[url.host]
+        return perHost(configuration.credentials, url)
     }
 
     /// Where a redirect leads and the request that follows it.

@@ -17,6 +17,15 @@ public struct SessionConfiguration: Sendable {
     public var interceptors: [any RequestInterceptor] = []
     /// How the server's certificate is trusted.
     public var securityPolicy = SecurityPolicy.default
+    /// Security policies for particular hosts (Alamofire's `ServerTrustManager`): a key is a
+    /// host (`api.example.com`) or a host and port (`127.0.0.1:8443`, which wins); a host with
+    /// none gets ``securityPolicy``. AFNetworking's rules are checked per host.
+    public var securityPolicies: [String: SecurityPolicy] = [:]
+    /// The client certificate presented to TLS servers that ask for one; `nil` for none.
+    public var clientIdentity: ClientIdentity?
+    /// Client certificates for particular hosts, keyed as ``securityPolicies``; a host with
+    /// none gets ``clientIdentity``.
+    public var clientIdentities: [String: ClientIdentity] = [:]
     /// Credentials by host (`"api.example.com"`, in lower case) or host and port
     /// (`"127.0.0.1:8443"`, which wins), answered to that host's authentication challenges (AFNetworking's protection
     /// spaces); a request's own ``SessionRequest/credential`` replaces them.

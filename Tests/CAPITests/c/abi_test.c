@@ -1718,6 +1718,52 @@ static void test_proxies(const char *fast, const char *tls_base, const char *ca_
     satchel_session_free(session);
 }
 
+/* Client certificates against the mutual-TLS server (CA A): files, a P12 bundle in memory, per
+** host, refused without one, a wrong passphrase, bad arguments. */
+static void test_client_certificates(const char *mutual, const char *ca_file, const char *directory, const char *passphrase) {
+    satchel_session *session = NULL;
+    satchel_status error;
+    char url[512], cert[512], key[512], encrypted[512], bundle_path[512], host[64];
+    unsigned char *bundle = NULL;
+    size_t bundle_size = 0;
+    const char *port = strrchr(mutual, ':');
+
+    sprintf(url, "%s/client-certificate", mutual);
+    sprintf(cert, "%s/client.pem", directory);
+    sprintf(key, "%s/client-key.pem", directory);
+    sprintf(encrypted, "%s/client-key-encrypted.pem", directory);
+    sprintf(bundle_path, "%s/client.p12", directory);
+    sprintf(host, "127.0.0.1%s", port ? port : "");
+    OK(satchel_session_create(&session, NULL, 0, NULL));
+    OK(satchel_session_set_retries(session, 0));
+    OK(satchel_session_set_ca_file(session, ca_file));
+    CHECK(status_of(session, url, &error) == 0 && error == SATCHEL_E_TLS);
+    CHECK(contains(satchel_last_error_message(), "client certificate"));
+    OK(satchel_session_set_client_certificate(session, NULL, 0, cert, key, NULL, SATCHEL_CERT_PEM));
+    CHECK(status_of(session, url, &error) == 200);
+    OK(satchel_session_set_client_certificate(session, NULL, 0, cert, encrypted, "wrong", SATCHEL_CERT_PEM));
+    CHECK(status_of(session, url, &error) == 0 && error == SATCHEL_E_TLS);
+    CHECK(!contains(satchel_last_error_message(), "wrong"));
+    OK(satchel_session_set_client_certificate(session, NULL, 0, cert, encrypted, passphrase, SATCHEL_CERT_PEM));
+    CHECK(status_of(session, url, &error) == 200);
+    /* Removed as the default; a P12 from memory for this host and port only. */
+    OK(satchel_session_set_client_certificate(session, NULL, 0, NULL, NULL, NULL, SATCHEL_CERT_PEM));
+    bundle = read_file(bundle_path, &bundle_size);
+    CHECK(bundle != NULL);
+    OK(satchel_session_set_client_certificate_blob(session, host, SATCHEL_NTS, bundle, bundle_size, NULL, 0, passphrase, SATCHEL_CERT_P12));
+    CHECK(status_of(session, url, &error) == 200);
+    OK(satchel_session_set_client_certificate_blob(session, host, SATCHEL_NTS, NULL, 0, NULL, 0, NULL, SATCHEL_CERT_P12));
+    CHECK(status_of(session, url, &error) == 0 && error == SATCHEL_E_TLS);
+    OK(satchel_session_set_client_certificate_blob(session, "example.com", SATCHEL_NTS, bundle, bundle_size, NULL, 0, passphrase, SATCHEL_CERT_P12));
+    CHECK(status_of(session, url, &error) == 0 && error == SATCHEL_E_TLS);
+    free(bundle);
+    CHECK_STATUS(satchel_session_set_client_certificate(session, NULL, 0, cert, key, NULL, (satchel_cert_type)9), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_session_set_client_certificate(session, "", 0, cert, key, NULL, SATCHEL_CERT_PEM), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_session_set_client_certificate_blob(session, NULL, 0, NULL, 5, NULL, 0, NULL, SATCHEL_CERT_PEM), SATCHEL_OK);
+    CHECK_STATUS(satchel_session_set_client_certificate(NULL, NULL, 0, cert, key, NULL, SATCHEL_CERT_PEM), SATCHEL_E_INVALID_ARGUMENT);
+    satchel_session_free(session);
+}
+
 /* The next ready record as compact JSON in `out` (at most `size` bytes), 0 when none is ready. */
 static int next_record_json(satchel_reader *reader, char *out, size_t size) {
     satchel_value *record = NULL;
@@ -1941,7 +1987,7 @@ int main(int argc, char **argv) {
     satchel_registry *registry = NULL;
     if (argc == 2 && strcmp(argv[1], "--reachability-change") == 0) return test_reachability_change();
     if (argc < 3) {
-        fprintf(stderr, "usage: abi_test PNG_FILE PLUGIN_SO [HTTP_BASE [TLS_BASE CA_FILE PIN WRONG_PIN [FAST_BASE [HTTP_PROXY SOCKS_PROXY]]]]\n");
+        fprintf(stderr, "usage: abi_test PNG_FILE PLUGIN_SO [HTTP_BASE [TLS_BASE CA_FILE PIN WRONG_PIN [FAST_BASE [HTTP_PROXY SOCKS_PROXY [MUTUAL_TLS_BASE CERT_DIR PASSPHRASE]]]]]\n");
         return 64;
     }
     test_versions_and_statuses();
@@ -1969,6 +2015,7 @@ int main(int argc, char **argv) {
         test_cookies(argv[3]);
     }
     if (argc >= 11) test_proxies(argv[8], argv[4], argv[5], argv[9], argv[10]);
+    if (argc >= 14) test_client_certificates(argv[11], argv[5], argv[12], argv[13]);
     printf("abi_test: %d checks, %d failed\n", checks, failures);
     return failures == 0 ? 0 : 1;
 }

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import Satchel
 
+extension ClientIdentity.Format: ExpressibleByArgument {}
+
 /// Command-line flags for a ``SessionConfiguration``: timeouts, redirects, retries and TLS trust.
 struct TransferOptions: ParsableArguments {
     @Option(
@@ -37,6 +39,23 @@ struct TransferOptions: ParsableArguments {
 
     @Flag(name: [.customShort("k"), .long], help: "Accept any certificate and host name (pins still apply).")
     var insecure = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Present this client certificate to a TLS server that asks for one (PEM by default; with its key, or see --key).",
+            valueName: "file"), completion: .file())
+    var cert: String?
+
+    @Option(
+        help: ArgumentHelp("The client certificate's private key, when not in --cert's file.", valueName: "file"),
+        completion: .file())
+    var key: String?
+
+    @Option(help: "How --cert is encoded: PEM, DER or P12 (PKCS #12, with its key).")
+    var certType: ClientIdentity.Format = .pem
+
+    @Option(help: ArgumentHelp("The passphrase of --key (or of a P12 --cert).", valueName: "phrase"))
+    var pass: String?
 
     @Option(
         help: ArgumentHelp(
@@ -138,6 +157,12 @@ struct TransferOptions: ParsableArguments {
             policy.validatesDomainName = false
         }
         configuration.securityPolicy = policy
+        if let cert {
+            configuration.clientIdentity = ClientIdentity(
+                certificate: .file(cert), privateKey: key.map { .file($0) }, passphrase: pass, format: certType)
+        } else if key != nil || pass != nil {
+            throw UsageError("--key and --pass go with --cert")
+        }
         configuration.proxy = try proxyPolicy()
         if let cookieJar { configuration.cookieStore = CookieStore(.file(cookieJar)) }
         if noCookies { configuration.handlesCookies = false }
