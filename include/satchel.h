@@ -809,6 +809,20 @@ SATCHEL_API satchel_status satchel_request_set_credential(satchel_request *reque
 ** their own. A `user` of NULL removes the host's. */
 SATCHEL_API satchel_status satchel_session_set_credential(satchel_session *session, const char *host, size_t host_length, const char *user, size_t user_length, const char *password, size_t password_length, satchel_auth method);
 
+/* HTTP versions (curl's --http1.1, --http2, --http2-prior-knowledge). Over HTTP/2 the
+** session's requests to one origin share one connection, each a stream of it; a request that
+** starts while that connection is being set up waits for it rather than opening another. The
+** version a response came with is satchel_metrics.http_version. */
+typedef enum satchel_http_version {
+    SATCHEL_HTTP_1_1 = 1,                 /* HTTP/1.1 only */
+    SATCHEL_HTTP_2_WHEN_OFFERED = 2,      /* HTTP/2 over TLS when the server offers it (ALPN), else
+                                          ** HTTP/1.1; plain http is HTTP/1.1 (the default) */
+    SATCHEL_HTTP_2_PRIOR_KNOWLEDGE = 3    /* HTTP/2 from the first byte, also over plain http (h2c) */
+} satchel_http_version;
+
+/* Sets the HTTP versions spoken. SATCHEL_E_INVALID_ARGUMENT for another value. */
+SATCHEL_API satchel_status satchel_session_set_http_version(satchel_session *session, satchel_http_version version);
+
 /* Client certificates (mutual TLS; curl's --cert, --key, --cert-type, --pass). */
 typedef enum satchel_cert_type {
     SATCHEL_CERT_PEM = 1,  /* PEM text: the chain, leaf first; the key PEM too */

@@ -192,3 +192,18 @@ public func satchel_session_set_token_refresh(
         }
     }
 }
+
+@c @implementation
+public func satchel_session_set_http_version(
+    _ session: OpaquePointer?, _ version: satchel_http_version
+) -> satchel_status {
+    configure(session) { configuration in
+        switch version {
+        case SATCHEL_HTTP_1_1: configuration.httpVersion = .http1_1
+        case SATCHEL_HTTP_2_WHEN_OFFERED: configuration.httpVersion = .http2WhenOffered
+        case SATCHEL_HTTP_2_PRIOR_KNOWLEDGE: configuration.httpVersion = .http2PriorKnowledge
+        default:
+            throw SatchelError(.invalidArgument, "version: \(version.rawValue) is not a satchel_http_version")
+        }
+    }
+}

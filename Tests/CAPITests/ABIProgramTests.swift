@@ -19,6 +19,7 @@ struct ABIProgramTests {
             servers.fast.absoluteString.trimmingSuffix("/"), try ProxyProcess.shared().http,
             try ProxyProcess.shared().socks, servers.fastMutualTLS.absoluteString.trimmingSuffix("/"),
             servers.directory.path, servers.clientKeyPassphrase,
+            try NginxProcess.shared().tls.absoluteString, try NginxProcess.shared().h2c.absoluteString,
         ]
     }
 

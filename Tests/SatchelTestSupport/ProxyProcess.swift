@@ -72,7 +72,7 @@ public final class ProxyProcess: @unchecked Sendable {
         socks = "socks5://127.0.0.1:\(ports[1])"
         https = "https://127.0.0.1:\(ports[2])"
         let deadline = Date().addingTimeInterval(15)
-        while !ports.prefix(3).allSatisfy(Self.accepts) {
+        while !ports.prefix(3).allSatisfy(LoopbackPort.accepts) {
             guard Date() < deadline, process.isRunning else {
                 kill()
                 throw TestServers.StartError("pproxy did not listen on \(ports)")
@@ -100,20 +100,4 @@ public final class ProxyProcess: @unchecked Sendable {
     }
 
     deinit { kill() }
-
-    /// Whether a TCP connection to 127.0.0.1:`port` is accepted.
-    private static func accepts(_ port: Int) -> Bool {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-    }
 }

@@ -21,6 +21,7 @@ extension Transfer {
         var verifiesHost: Bool
         var certificateAuthoritiesPath: String?
         var proxy: ProxyPolicy
+        var httpVersion: HTTPVersionPolicy
 
         /// The shared options of `options`, or `nil` when an attempt sends a body, pins,
         /// authenticates or presents a client certificate (its handle is reset after it).
@@ -39,6 +40,7 @@ extension Transfer {
             verifiesHost = options.security.validatesDomainName
             certificateAuthoritiesPath = options.security.certificateAuthoritiesPath
             proxy = options.proxy
+            httpVersion = options.httpVersion
         }
     }
 
@@ -76,6 +78,9 @@ extension Transfer {
         }
         try configureSecurity(handle)
         try configureProxy(handle)
+        try handle.set(CURLOPT_HTTP_VERSION, options.httpVersion.curlVersion)
+        // Wait for a connection being set up that may multiplex instead of opening another.
+        try handle.set(CURLOPT_PIPEWAIT, options.httpVersion != .http1_1)
         if let credential = options.credential {
             try handle.set(CURLOPT_HTTPAUTH, credential.curlAuthentication)
             try handle.set(CURLOPT_USERNAME, credential.user)

@@ -24,6 +24,8 @@ final class Transfer: @unchecked Sendable {
         var credential: Credential?
         /// Whether and through which proxy the attempt travels.
         var proxy: ProxyPolicy
+        /// The HTTP versions spoken.
+        var httpVersion: HTTPVersionPolicy
         /// Presented to a TLS server that asks for a client certificate.
         var clientIdentity: ClientIdentity?
     }

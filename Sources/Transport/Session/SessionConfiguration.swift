@@ -36,6 +36,9 @@ public struct SessionConfiguration: Sendable {
     /// decodes); they are decoded before any serializer sees them. Downloads always ask for the
     /// identity encoding so byte ranges refer to the stored bytes.
     public var acceptsCompressedResponses = true
+    /// Which HTTP versions are spoken: HTTP/2 over TLS when the server offers it, unless set
+    /// (``HTTPVersionPolicy``).
+    public var httpVersion = HTTPVersionPolicy.http2WhenOffered
     /// Whether and through which proxy requests travel: the environment's (`http_proxy`,
     /// `https_proxy`, `no_proxy`, … as curl reads them) unless set (``ProxyPolicy``).
     public var proxy = ProxyPolicy.environment

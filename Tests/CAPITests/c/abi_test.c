@@ -1764,6 +1764,46 @@ static void test_client_certificates(const char *mutual, const char *ca_file, co
     satchel_session_free(session);
 }
 
+/* The HTTP version of a GET of `url` through `session` ("" when it failed). */
+static void version_of(satchel_session *session, const char *url, char *out, size_t size) {
+    satchel_request *request = NULL;
+    satchel_response *response = NULL;
+    satchel_metrics metrics;
+    out[0] = 0;
+    memset(&metrics, 0, sizeof metrics);
+    metrics.struct_size = sizeof metrics;
+    metrics.abi_version = SATCHEL_ABI_VERSION;
+    OK(satchel_request_create(&request, "GET", 3, url, SATCHEL_NTS));
+    if (satchel_session_send(&response, session, request) == SATCHEL_OK
+        && satchel_response_metrics(&metrics, response) == SATCHEL_OK && metrics.http_version)
+        snprintf(out, size, "%s", metrics.http_version);
+    satchel_response_free(response);
+    satchel_request_free(request);
+}
+
+/* HTTP versions against nginx: HTTP/2 over TLS by default, HTTP/1.1 when asked, h2c. */
+static void test_http_versions(const char *tls_base, const char *h2c_base, const char *ca_file) {
+    satchel_session *session = NULL;
+    char url[512], version[16];
+
+    OK(satchel_session_create(&session, NULL, 0, NULL));
+    OK(satchel_session_set_ca_file(session, ca_file));
+    sprintf(url, "%s/echo-headers", tls_base);
+    version_of(session, url, version, sizeof version);
+    CHECK(strcmp(version, "2") == 0);
+    OK(satchel_session_set_http_version(session, SATCHEL_HTTP_1_1));
+    version_of(session, url, version, sizeof version);
+    CHECK(strcmp(version, "1.1") == 0);
+    OK(satchel_session_set_http_version(session, SATCHEL_HTTP_2_PRIOR_KNOWLEDGE));
+    sprintf(url, "%s/echo-headers", h2c_base);
+    version_of(session, url, version, sizeof version);
+    CHECK(strcmp(version, "2") == 0);
+    OK(satchel_session_set_http_version(session, SATCHEL_HTTP_2_WHEN_OFFERED));
+    CHECK_STATUS(satchel_session_set_http_version(session, (satchel_http_version)7), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_session_set_http_version(NULL, SATCHEL_HTTP_1_1), SATCHEL_E_INVALID_ARGUMENT);
+    satchel_session_free(session);
+}
+
 /* The next ready record as compact JSON in `out` (at most `size` bytes), 0 when none is ready. */
 static int next_record_json(satchel_reader *reader, char *out, size_t size) {
     satchel_value *record = NULL;
@@ -1987,7 +2027,7 @@ int main(int argc, char **argv) {
     satchel_registry *registry = NULL;
     if (argc == 2 && strcmp(argv[1], "--reachability-change") == 0) return test_reachability_change();
     if (argc < 3) {
-        fprintf(stderr, "usage: abi_test PNG_FILE PLUGIN_SO [HTTP_BASE [TLS_BASE CA_FILE PIN WRONG_PIN [FAST_BASE [HTTP_PROXY SOCKS_PROXY [MUTUAL_TLS_BASE CERT_DIR PASSPHRASE]]]]]\n");
+        fprintf(stderr, "usage: abi_test PNG_FILE PLUGIN_SO [HTTP_BASE [TLS_BASE CA_FILE PIN WRONG_PIN [FAST_BASE [HTTP_PROXY SOCKS_PROXY [MUTUAL_TLS_BASE CERT_DIR PASSPHRASE [H2_TLS_BASE H2C_BASE]]]]]]\n");
         return 64;
     }
     test_versions_and_statuses();
@@ -2016,6 +2056,7 @@ int main(int argc, char **argv) {
     }
     if (argc >= 11) test_proxies(argv[8], argv[4], argv[5], argv[9], argv[10]);
     if (argc >= 14) test_client_certificates(argv[11], argv[5], argv[12], argv[13]);
+    if (argc >= 16) test_http_versions(argv[14], argv[15], argv[5]);
     printf("abi_test: %d checks, %d failed\n", checks, failures);
     return failures == 0 ? 0 : 1;
 }

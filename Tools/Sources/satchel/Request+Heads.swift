@@ -35,8 +35,9 @@ extension Request {
             let ok = (200..<300).contains(response.status.code)
             text +=
                 printer.style(
-                    "\(protocolName) \(response.status.code) \(response.status.reasonPhrase)", ok ? .green : .red, .bold
-                ) + "\n"
+                    // HTTP/2 has no reason phrase: no space after the code then.
+                    "\(protocolName) \(response.status.code) \(response.status.reasonPhrase)".trimmingTrailingSpaces(),
+                    ok ? .green : .red, .bold) + "\n"
             text += Self.fields(response.headerFields, printer: printer) + "\n"
         }
         let bytes = Array(text.utf8)
@@ -49,5 +50,12 @@ extension Request {
 
     private static func fields(_ fields: HTTPFields, printer: ValuePrinter) -> String {
         fields.map { printer.style($0.name.rawName, .cyan) + ": \($0.value)\n" }.joined()
+    }
+}
+
+extension String {
+    /// The text without the spaces at its end.
+    fileprivate func trimmingTrailingSpaces() -> String {
+        String(self[..<(lastIndex { $0 != " " }.map(index(after:)) ?? startIndex)])
     }
 }

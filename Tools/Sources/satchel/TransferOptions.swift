@@ -66,6 +66,17 @@ struct TransferOptions: ParsableArguments {
     @Flag(help: "Neither send nor keep cookies.")
     var noCookies = false
 
+    @Flag(name: .customLong("http1.1"), help: "Speak HTTP/1.1 only.")
+    var http1_1 = false
+
+    @Flag(name: .customLong("http2"), help: "HTTP/2 over TLS when the server offers it, else HTTP/1.1 (the default).")
+    var http2 = false
+
+    @Flag(
+        name: .customLong("http2-prior-knowledge"),
+        help: "HTTP/2 from the first byte, also over plain http (h2c), for a server known to speak it.")
+    var http2PriorKnowledge = false
+
     @Option(
         help: ArgumentHelp(
             "Go through this proxy: http://, https://, socks4://, socks4a://, socks5:// or socks5h:// (the proxy resolves names); \"\" for none. Default: the environment's http_proxy, https_proxy, all_proxy, no_proxy, as curl reads them.",
@@ -164,6 +175,12 @@ struct TransferOptions: ParsableArguments {
             throw UsageError("--key and --pass go with --cert")
         }
         configuration.proxy = try proxyPolicy()
+        switch (http1_1, http2, http2PriorKnowledge) {
+        case (false, false, false), (false, true, false): configuration.httpVersion = .http2WhenOffered
+        case (true, false, false): configuration.httpVersion = .http1_1
+        case (false, false, true): configuration.httpVersion = .http2PriorKnowledge
+        default: throw UsageError("--http1.1, --http2 and --http2-prior-knowledge exclude each other")
+        }
         if let cookieJar { configuration.cookieStore = CookieStore(.file(cookieJar)) }
         if noCookies { configuration.handlesCookies = false }
         return configuration
