@@ -22,6 +22,7 @@ extension Transfer {
         var certificateAuthoritiesPath: String?
         var proxy: ProxyPolicy
         var httpVersion: HTTPVersionPolicy
+        var mayMultiplex: Bool
 
         /// The shared options of `options`, or `nil` when an attempt sends a body, pins,
         /// authenticates or presents a client certificate (its handle is reset after it).
@@ -41,6 +42,7 @@ extension Transfer {
             certificateAuthoritiesPath = options.security.certificateAuthoritiesPath
             proxy = options.proxy
             httpVersion = options.httpVersion
+            mayMultiplex = options.mayMultiplex
         }
     }
 
@@ -79,8 +81,8 @@ extension Transfer {
         try configureSecurity(handle)
         try configureProxy(handle)
         try handle.set(CURLOPT_HTTP_VERSION, options.httpVersion.curlVersion)
-        // Wait for a connection being set up that may multiplex instead of opening another.
-        try handle.set(CURLOPT_PIPEWAIT, options.httpVersion != .http1_1)
+        // Wait for a connection being set up that may multiplex (HTTP/2) instead of opening another.
+        try handle.set(CURLOPT_PIPEWAIT, options.mayMultiplex)
         if let credential = options.credential {
             try handle.set(CURLOPT_HTTPAUTH, credential.curlAuthentication)
             try handle.set(CURLOPT_USERNAME, credential.user)

@@ -28,6 +28,11 @@ final class Transfer: @unchecked Sendable {
         var httpVersion: HTTPVersionPolicy
         /// Presented to a TLS server that asks for a client certificate.
         var clientIdentity: ClientIdentity?
+
+        /// Whether the attempt may go over HTTP/2, so that it can share a connection.
+        var mayMultiplex: Bool {
+            httpVersion == .http2PriorKnowledge || (httpVersion == .http2WhenOffered && url.hasPrefix("https:"))
+        }
     }
 
     /// How the attempt ended.
