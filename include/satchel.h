@@ -809,6 +809,12 @@ SATCHEL_API satchel_status satchel_request_set_credential(satchel_request *reque
 ** their own. A `user` of NULL removes the host's. */
 SATCHEL_API satchel_status satchel_session_set_credential(satchel_session *session, const char *host, size_t host_length, const char *user, size_t user_length, const char *password, size_t password_length, satchel_auth method);
 
+/* Sends every request through the unix domain socket at `path` (copied, NUL-terminated)
+** instead of TCP, as curl's --unix-socket: the URL still names the scheme, host and path
+** ("http://localhost/v1.43/info"), and no proxy is used. NULL returns to TCP. A socket that
+** does not answer is SATCHEL_E_CANNOT_CONNECT, naming the path. */
+SATCHEL_API satchel_status satchel_session_set_unix_socket(satchel_session *session, const char *path);
+
 /* HTTP versions (curl's --http1.1, --http2, --http2-prior-knowledge). Over HTTP/2 the
 ** session's requests to one origin share one connection, each a stream of it; a request that
 ** starts while that connection is being set up waits for it rather than opening another. The

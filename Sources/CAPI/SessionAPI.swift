@@ -207,3 +207,11 @@ public func satchel_session_set_http_version(
         }
     }
 }
+
+@c @implementation
+public func satchel_session_set_unix_socket(_ session: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> satchel_status
+{
+    configure(session) { configuration in
+        configuration.unixSocketPath = try path.map { _ throws(SatchelError) in try Arguments.path(path, "path") }
+    }
+}

@@ -20,6 +20,7 @@ struct ABIProgramTests {
             try ProxyProcess.shared().socks, servers.fastMutualTLS.absoluteString.trimmingSuffix("/"),
             servers.directory.path, servers.clientKeyPassphrase,
             try NginxProcess.shared().tls.absoluteString, try NginxProcess.shared().h2c.absoluteString,
+            try NginxProcess.shared().unixSocket,
         ]
     }
 

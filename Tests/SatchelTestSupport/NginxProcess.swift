@@ -23,6 +23,8 @@ public final class NginxProcess: @unchecked Sendable {
     public let h2c: URL
     /// `http://127.0.0.1:PORT`: HTTP/1.1.
     public let plain: URL
+    /// A unix domain socket serving HTTP/1.1, as `plain` does.
+    public let unixSocket: String
 
     /// Writes the configuration, starts nginx and waits until its three ports accept.
     /// - Throws: `TestServers.StartError` when nginx is missing or does not come up.
@@ -54,7 +56,10 @@ public final class NginxProcess: @unchecked Sendable {
                 location / { proxy_pass http://fast; }
               }
               server { listen 127.0.0.1:\(ports[1]) http2; location / { proxy_pass http://fast; } }
-              server { listen 127.0.0.1:\(ports[2]); location / { proxy_pass http://fast; } }
+              server {
+                listen 127.0.0.1:\(ports[2]); listen unix:\(prefix)/nginx.sock;
+                location / { proxy_pass http://fast; }
+              }
             }
             """
         let path = folder.appendingPathComponent("nginx.conf")
@@ -73,6 +78,7 @@ public final class NginxProcess: @unchecked Sendable {
         tls = URL(string: "https://127.0.0.1:\(ports[0])")!
         h2c = URL(string: "http://127.0.0.1:\(ports[1])")!
         plain = URL(string: "http://127.0.0.1:\(ports[2])")!
+        unixSocket = "\(prefix)/nginx.sock"
         let deadline = Date().addingTimeInterval(15)
         while !ports.allSatisfy(LoopbackPort.accepts) {
             guard Date() < deadline, process.isRunning else {

@@ -15,10 +15,19 @@ public final class ServeProcess: @unchecked Sendable {
     /// The server's process identifier.
     public var processIdentifier: Int32 { process.processIdentifier }
 
-    /// Starts `satchel serve --port 0` (with `--tls` when `tls`) and reads its first lines.
-    public init(tls: Bool = false) throws {
+    /// The unix domain socket of `--unix`, or `nil`; ``url`` is then `http://localhost`.
+    public let unixSocketPath: String?
+
+    /// Starts `satchel serve --port 0` (with `--tls` when `tls`, on a unix socket in a fresh
+    /// temporary folder when `unixSocket`) and reads its first lines.
+    public init(tls: Bool = false, unixSocket: Bool = false) throws {
+        unixSocketPath =
+            unixSocket
+            ? FileManager.default.temporaryDirectory.appendingPathComponent("satchel-\(UUID().uuidString).sock").path
+            : nil
         process.executableURL = BuiltProducts.satchel
-        process.arguments = ["serve", "--port", "0"] + (tls ? ["--tls"] : [])
+        process.arguments =
+            ["serve", "--port", "0"] + (tls ? ["--tls"] : []) + (unixSocketPath.map { ["--unix", $0] } ?? [])
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -41,7 +50,8 @@ public final class ServeProcess: @unchecked Sendable {
             throw CocoaError(
                 .fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "satchel serve printed \(lines)"])
         }
-        url = String(lines[0].dropFirst("Serving on ".count))
+        let served = String(lines[0].dropFirst("Serving on ".count))
+        url = served.hasPrefix("unix:") ? (tls ? "https://localhost" : "http://localhost") : served
         certificateAuthority = tls ? String(lines[1].split(separator: " ").last ?? "") : nil
         pin = tls ? String(lines[2].split(separator: " ").last ?? "") : nil
     }

@@ -294,7 +294,7 @@ _satchel_request() {
     repeating_flags=()
     non_repeating_flags=(--form --json --multipart --plist --no-check-status --raw --stream --sse --download -d --verbose -v --headers --quiet -q --progress --no-follow -k --insecure --no-cookies --http1.1 --http2 --http2-prior-knowledge --version -h --help)
     repeating_options=(--header --pin-sha256)
-    non_repeating_options=(--auth --auth-type --session --output -o --durability --color --timeout --connect-timeout --max-redirects --retries --cacert --cert --key --cert-type --pass --cookie-jar --proxy --noproxy --proxy-user --proxy-cacert --max-body-bytes --max-depth --max-string-bytes --max-pairs --max-parts --max-part-header-bytes --max-image-pixels --max-entity-expansions)
+    non_repeating_options=(--auth --auth-type --session --output -o --durability --color --timeout --connect-timeout --max-redirects --retries --cacert --cert --key --cert-type --pass --cookie-jar --unix-socket --proxy --noproxy --proxy-user --proxy-cacert --max-body-bytes --max-depth --max-string-bytes --max-pairs --max-parts --max-part-header-bytes --max-image-pixels --max-entity-expansions)
     __satchel_offer_flags_options -1
 
     # Offer option value completions
@@ -363,6 +363,10 @@ _satchel_request() {
         __satchel_add_completions -f
         return
         ;;
+    '--unix-socket')
+        __satchel_add_completions -f
+        return
+        ;;
     '--proxy')
         return
         ;;
@@ -415,7 +419,7 @@ _satchel_serve() {
     repeating_flags=()
     non_repeating_flags=(--tls --version -h --help)
     repeating_options=()
-    non_repeating_options=(--port --host)
+    non_repeating_options=(--port --host --unix)
     __satchel_offer_flags_options 0
 
     # Offer option value completions
@@ -424,6 +428,10 @@ _satchel_serve() {
         return
         ;;
     '--host')
+        return
+        ;;
+    '--unix')
+        __satchel_add_completions -f
         return
         ;;
     esac

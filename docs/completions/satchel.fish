@@ -27,9 +27,9 @@ function __satchel_parse_tokens -S
         case 'encode'
             __satchel_parse_subcommand 1 'as=' 'method=' 'include-headers' 'pretty' 'sorted-keys' 'without-escaping-slashes' 'root-element=' 'file=+' 'boundary=' 'max-body-bytes=' 'max-depth=' 'max-string-bytes=' 'max-pairs=' 'max-parts=' 'max-part-header-bytes=' 'max-image-pixels=' 'max-entity-expansions=' 'version' 'h/help'
         case 'request'
-            __satchel_parse_subcommand -r 3 'form' 'json' 'multipart' 'plist' 'header=+' 'auth=' 'auth-type=' 'session=' 'no-check-status' 'raw' 'o/output=' 'stream' 'sse' 'd/download' 'durability=' 'v/verbose' 'headers' 'q/quiet' 'progress' 'color=' 'timeout=' 'connect-timeout=' 'max-redirects=' 'no-follow' 'retries=' 'pin-sha256=+' 'cacert=' 'k/insecure' 'cert=' 'key=' 'cert-type=' 'pass=' 'cookie-jar=' 'no-cookies' 'http1.1' 'http2' 'http2-prior-knowledge' 'proxy=' 'noproxy=' 'proxy-user=' 'proxy-cacert=' 'max-body-bytes=' 'max-depth=' 'max-string-bytes=' 'max-pairs=' 'max-parts=' 'max-part-header-bytes=' 'max-image-pixels=' 'max-entity-expansions=' 'version' 'h/help'
+            __satchel_parse_subcommand -r 3 'form' 'json' 'multipart' 'plist' 'header=+' 'auth=' 'auth-type=' 'session=' 'no-check-status' 'raw' 'o/output=' 'stream' 'sse' 'd/download' 'durability=' 'v/verbose' 'headers' 'q/quiet' 'progress' 'color=' 'timeout=' 'connect-timeout=' 'max-redirects=' 'no-follow' 'retries=' 'pin-sha256=+' 'cacert=' 'k/insecure' 'cert=' 'key=' 'cert-type=' 'pass=' 'cookie-jar=' 'no-cookies' 'unix-socket=' 'http1.1' 'http2' 'http2-prior-knowledge' 'proxy=' 'noproxy=' 'proxy-user=' 'proxy-cacert=' 'max-body-bytes=' 'max-depth=' 'max-string-bytes=' 'max-pairs=' 'max-parts=' 'max-part-header-bytes=' 'max-image-pixels=' 'max-entity-expansions=' 'version' 'h/help'
         case 'serve'
-            __satchel_parse_subcommand 0 'port=' 'host=' 'tls' 'version' 'h/help'
+            __satchel_parse_subcommand 0 'port=' 'host=' 'tls' 'unix=' 'version' 'h/help'
         case 'demo'
             __satchel_parse_subcommand 0 'progress' 'upload-size=' 'version' 'h/help'
         case 'help'
@@ -172,6 +172,7 @@ complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_option
 complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" pass' -l 'pass' -d 'The passphrase of --key (or of a P12 --cert).' -rfka ''
 complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" cookie-jar' -l 'cookie-jar' -d 'Read cookies from this file and keep the ones the response sets in it (the Netscape format curl reads; written atomically, mode 0600).' -rF
 complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" no-cookies' -l 'no-cookies' -d 'Neither send nor keep cookies.'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" unix-socket' -l 'unix-socket' -d 'Connect through this unix domain socket instead of TCP; the URL still names the host and path (http://localhost/v1.43/info).' -rF
 complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" http1.1' -l 'http1.1' -d 'Speak HTTP/1.1 only.'
 complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" http2' -l 'http2' -d 'HTTP/2 over TLS when the server offers it, else HTTP/1.1 (the default).'
 complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel request" http2-prior-knowledge' -l 'http2-prior-knowledge' -d 'HTTP/2 from the first byte, also over plain http (h2c), for a server known to speak it.'
@@ -192,6 +193,7 @@ complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_option
 complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel serve" port' -l 'port' -d 'The port to listen on; 0 picks a free one.' -rfka ''
 complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel serve" host' -l 'host' -d 'The address to listen on.' -rfka ''
 complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel serve" tls' -l 'tls' -d 'Serve HTTPS with a throwaway certificate authority and leaf made at start.'
+complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel serve" unix' -l 'unix' -d 'Listen on this unix domain socket instead of a port (reach it as http://localhost/ with --unix-socket).' -rF
 complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel serve" version' -l 'version' -d 'Show the version.'
 complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel serve" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'satchel' -n '__satchel_should_offer_completions_for_flags_or_options "satchel demo" progress' -l 'progress' -d 'Show progress bars even when standard error is not a terminal.'

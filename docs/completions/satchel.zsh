@@ -179,6 +179,7 @@ _satchel_request() {
         '--pass[The passphrase of --key (or of a P12 --cert).]:phrase:'
         '--cookie-jar[Read cookies from this file and keep the ones the response sets in it (the Netscape format curl reads; written atomically, mode 0600).]:file:_files'
         '--no-cookies[Neither send nor keep cookies.]'
+        '--unix-socket[Connect through this unix domain socket instead of TCP; the URL still names the host and path (http\://localhost/v1.43/info).]:path:_files'
         '--http1.1[Speak HTTP/1.1 only.]'
         '--http2[HTTP/2 over TLS when the server offers it, else HTTP/1.1 (the default).]'
         '--http2-prior-knowledge[HTTP/2 from the first byte, also over plain http (h2c), for a server known to speak it.]'
@@ -208,6 +209,7 @@ _satchel_serve() {
         '--port[The port to listen on; 0 picks a free one.]:port:'
         '--host[The address to listen on.]:host:'
         '--tls[Serve HTTPS with a throwaway certificate authority and leaf made at start.]'
+        '--unix[Listen on this unix domain socket instead of a port (reach it as http\://localhost/ with --unix-socket).]:path:_files'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

@@ -23,6 +23,7 @@ extension Transfer {
         var proxy: ProxyPolicy
         var httpVersion: HTTPVersionPolicy
         var mayMultiplex: Bool
+        var unixSocketPath: String?
 
         /// The shared options of `options`, or `nil` when an attempt sends a body, pins,
         /// authenticates or presents a client certificate (its handle is reset after it).
@@ -43,6 +44,7 @@ extension Transfer {
             proxy = options.proxy
             httpVersion = options.httpVersion
             mayMultiplex = options.mayMultiplex
+            unixSocketPath = options.unixSocketPath
         }
     }
 
@@ -79,7 +81,7 @@ extension Transfer {
             try handle.set(CURLOPT_TIMEOUT_MS, whole.wholeMilliseconds)
         }
         try configureSecurity(handle)
-        try configureProxy(handle)
+        try configureRoute(handle)
         try handle.set(CURLOPT_HTTP_VERSION, options.httpVersion.curlVersion)
         // Wait for a connection being set up that may multiplex (HTTP/2) instead of opening another.
         try handle.set(CURLOPT_PIPEWAIT, options.mayMultiplex)

@@ -2,10 +2,16 @@ import CSatchelCurl
 import SerializerRegistry
 
 extension Transfer {
-    /// Sets the proxy options: none for ``ProxyPolicy/environment`` (libcurl reads the
-    /// variables itself), an empty proxy for ``ProxyPolicy/direct``, else the proxy with its
-    /// own credential, bypass list and CA file.
-    func configureProxy(_ handle: EasyHandle) throws(SatchelError) {
+    /// Sets the route: a unix socket, else the proxy options — none for
+    /// ``ProxyPolicy/environment`` (libcurl reads the variables itself), an empty proxy for
+    /// ``ProxyPolicy/direct``, else the proxy with its own credential, bypass list and CA file.
+    func configureRoute(_ handle: EasyHandle) throws(SatchelError) {
+        if let path = options.unixSocketPath {
+            try handle.set(CURLOPT_UNIX_SOCKET_PATH, path)
+            // libcurl 7.88 would connect to a proxy (the environment's too) instead of the socket.
+            try handle.set(CURLOPT_PROXY, "")
+            return
+        }
         switch options.proxy {
         case .environment:
             break

@@ -26,6 +26,8 @@ final class Transfer: @unchecked Sendable {
         var proxy: ProxyPolicy
         /// The HTTP versions spoken.
         var httpVersion: HTTPVersionPolicy
+        /// The unix domain socket the attempt goes through instead of TCP.
+        var unixSocketPath: String?
         /// Presented to a TLS server that asks for a client certificate.
         var clientIdentity: ClientIdentity?
 
@@ -93,6 +95,9 @@ final class Transfer: @unchecked Sendable {
         if error == nil, code != CURLE_OK {
             error = SatchelError.transfer(code, detail: String(cString: errorBuffer), url: options.url)
             if response == nil, let refusal = proxyRefusal() { (response, error) = refusal }
+            if let path = options.unixSocketPath, error?.code == .cannotConnect {
+                error?.message += " (through the unix socket \(path))"
+            }
         }
         if error == nil, response == nil {
             error = SatchelError(.networkFailure, "\(options.url): the server closed the connection without a response")

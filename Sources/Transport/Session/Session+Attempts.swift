@@ -238,7 +238,7 @@ extension Session {
             handlesCookies: request.handlesCookies ?? configuration.handlesCookies,
             progressInterval: configuration.progressInterval,
             progress: request.progress, credential: credential(for: request, at: url), proxy: configuration.proxy,
-            httpVersion: configuration.httpVersion,
+            httpVersion: configuration.httpVersion, unixSocketPath: configuration.unixSocketPath,
             clientIdentity: perHost(configuration.clientIdentities, url) ?? configuration.clientIdentity)
     }
 

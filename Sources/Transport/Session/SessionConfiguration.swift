@@ -39,6 +39,10 @@ public struct SessionConfiguration: Sendable {
     /// Which HTTP versions are spoken: HTTP/2 over TLS when the server offers it, unless set
     /// (``HTTPVersionPolicy``).
     public var httpVersion = HTTPVersionPolicy.http2WhenOffered
+    /// A unix domain socket every request goes through instead of TCP (curl's `--unix-socket`,
+    /// as Docker's API is reached): the URL still names the scheme, host and path
+    /// (`http://localhost/v1.43/info`), and no proxy is used. `nil`, the default, for TCP.
+    public var unixSocketPath: String?
     /// Whether and through which proxy requests travel: the environment's (`http_proxy`,
     /// `https_proxy`, `no_proxy`, … as curl reads them) unless set (``ProxyPolicy``).
     public var proxy = ProxyPolicy.environment

@@ -1804,6 +1804,27 @@ static void test_http_versions(const char *tls_base, const char *h2c_base, const
     satchel_session_free(session);
 }
 
+/* Requests through nginx's unix socket, a missing socket, and back to TCP. */
+static void test_unix_socket(const char *path) {
+    satchel_session *session = NULL;
+    satchel_status error;
+    char missing[600];
+
+    OK(satchel_session_create(&session, NULL, 0, NULL));
+    OK(satchel_session_set_retries(session, 0));
+    OK(satchel_session_set_unix_socket(session, path));
+    CHECK(status_of(session, "http://localhost/echo-headers", &error) == 200);
+    sprintf(missing, "%s.missing", path);
+    OK(satchel_session_set_unix_socket(session, missing));
+    CHECK(status_of(session, "http://localhost/echo-headers", &error) == 0 && error == SATCHEL_E_CANNOT_CONNECT);
+    CHECK(contains(satchel_last_error_message(), missing));
+    OK(satchel_session_set_unix_socket(session, NULL));
+    CHECK(status_of(session, "http://127.0.0.1:1/", &error) == 0 && error == SATCHEL_E_CANNOT_CONNECT);
+    CHECK(!contains(satchel_last_error_message(), "unix socket"));
+    CHECK_STATUS(satchel_session_set_unix_socket(NULL, path), SATCHEL_E_INVALID_ARGUMENT);
+    satchel_session_free(session);
+}
+
 /* The next ready record as compact JSON in `out` (at most `size` bytes), 0 when none is ready. */
 static int next_record_json(satchel_reader *reader, char *out, size_t size) {
     satchel_value *record = NULL;
@@ -2027,7 +2048,7 @@ int main(int argc, char **argv) {
     satchel_registry *registry = NULL;
     if (argc == 2 && strcmp(argv[1], "--reachability-change") == 0) return test_reachability_change();
     if (argc < 3) {
-        fprintf(stderr, "usage: abi_test PNG_FILE PLUGIN_SO [HTTP_BASE [TLS_BASE CA_FILE PIN WRONG_PIN [FAST_BASE [HTTP_PROXY SOCKS_PROXY [MUTUAL_TLS_BASE CERT_DIR PASSPHRASE [H2_TLS_BASE H2C_BASE]]]]]]\n");
+        fprintf(stderr, "usage: abi_test PNG_FILE PLUGIN_SO [HTTP_BASE [TLS_BASE CA_FILE PIN WRONG_PIN [FAST_BASE [HTTP_PROXY SOCKS_PROXY [MUTUAL_TLS_BASE CERT_DIR PASSPHRASE [H2_TLS_BASE H2C_BASE [UNIX_SOCKET]]]]]]]\n");
         return 64;
     }
     test_versions_and_statuses();
@@ -2057,6 +2078,7 @@ int main(int argc, char **argv) {
     if (argc >= 11) test_proxies(argv[8], argv[4], argv[5], argv[9], argv[10]);
     if (argc >= 14) test_client_certificates(argv[11], argv[5], argv[12], argv[13]);
     if (argc >= 16) test_http_versions(argv[14], argv[15], argv[5]);
+    if (argc >= 17) test_unix_socket(argv[16]);
     printf("abi_test: %d checks, %d failed\n", checks, failures);
     return failures == 0 ? 0 : 1;
 }

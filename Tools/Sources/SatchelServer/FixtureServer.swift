@@ -21,7 +21,8 @@ import ServiceLifecycle
 /// await server.stop()
 /// ```
 public final class FixtureServer: Sendable {
-    /// `http://127.0.0.1:PORT` or `https://127.0.0.1:PORT` (IPv6 hosts in brackets).
+    /// `http://127.0.0.1:PORT` or `https://127.0.0.1:PORT` (IPv6 hosts in brackets); on a unix
+    /// socket, `http://localhost` (reached through the socket).
     public let baseURL: String
     /// The port the server listens on (the free one picked when the configuration said 0).
     public let port: Int
@@ -42,8 +43,12 @@ public final class FixtureServer: Sendable {
         self.tlsIdentity = tlsIdentity
         self.group = group
         self.runTask = runTask
-        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        baseURL = "\(configuration.tls ? "https" : "http")://\(host):\(port)"
+        if configuration.unixSocketPath != nil {
+            baseURL = "\(configuration.tls ? "https" : "http")://localhost"
+        } else {
+            let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+            baseURL = "\(configuration.tls ? "https" : "http")://\(host):\(port)"
+        }
     }
 
     deinit {
@@ -70,14 +75,20 @@ public final class FixtureServer: Sendable {
                 images: try FixtureImages())
             var logger = Logger(label: "satchel.serve")
             logger.logLevel = .critical
+            let address: BindAddress
+            if let path = configuration.unixSocketPath {
+                try removeStaleSocket(at: path)
+                address = .unixDomainSocket(path: path)
+            } else {
+                address = .hostname(configuration.host, port: configuration.port)
+            }
             let (ports, portContinuation) = AsyncStream<Int>.makeStream()
             let application = Application(
                 responder: FixtureResponder(endpoints: endpoints),
                 server: try serverBuilder(identity),
-                configuration: ApplicationConfiguration(
-                    address: .hostname(configuration.host, port: configuration.port), serverName: "satchel-serve"),
+                configuration: ApplicationConfiguration(address: address, serverName: "satchel-serve"),
                 onServerRunning: { channel in
-                    portContinuation.yield(channel.localAddress?.port ?? configuration.port)
+                    portContinuation.yield(channel.localAddress?.port ?? 0)
                     portContinuation.finish()
                 },
                 logger: logger)
@@ -98,8 +109,8 @@ public final class FixtureServer: Sendable {
             } catch {
                 throw listenError(error, configuration)
             }
-            throw FixtureServerError.cannotListen(
-                host: configuration.host, port: configuration.port, reason: "the server stopped before listening")
+            let (host, port) = place(configuration)
+            throw FixtureServerError.cannotListen(host: host, port: port, reason: "the server stopped before listening")
         } catch {
             identity?.removeFiles()
             throw error
@@ -107,11 +118,12 @@ public final class FixtureServer: Sendable {
     }
 
     /// Stops accepting connections, lets requests in flight finish (up to the configured grace
-    /// period, then closes them) and removes the TLS files. Calling it again does nothing more.
+    /// period, then closes them) and removes the TLS files and the unix socket. Calling it again does nothing more.
     public func stop() async {
         await group.triggerGracefulShutdown()
         _ = try? await runTask.value
         tlsIdentity?.removeFiles()
+        if let path = configuration.unixSocketPath { try? Self.removeStaleSocket(at: path) }
     }
 
     /// Returns when the server has stopped (after ``stop()``, or after a failure).
@@ -135,18 +147,34 @@ public final class FixtureServer: Sendable {
         }
     }
 
+    /// Where the configuration listens, for errors: the host and port, or `unix:PATH` and 0.
+    private static func place(_ configuration: FixtureServerConfiguration) -> (host: String, port: Int) {
+        if let path = configuration.unixSocketPath { return ("unix:\(path)", 0) }
+        return (configuration.host, configuration.port)
+    }
+
+    /// Removes a socket file left at `path` by a server that is gone, so the bind can succeed.
+    /// - Throws: ``FixtureServerError/cannotListen(host:port:reason:)`` when `path` holds
+    ///   something else than a socket (it is left alone).
+    private static func removeStaleSocket(at path: String) throws {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return }
+        guard status.st_mode & S_IFMT == S_IFSOCK else {
+            throw FixtureServerError.cannotListen(
+                host: "unix:\(path)", port: 0, reason: "the path exists and is not a socket")
+        }
+        unlink(path)
+    }
+
     /// The ``FixtureServerError`` for a failure to start listening.
     private static func listenError(
         _ error: any Error, _ configuration: FixtureServerConfiguration
     ) -> FixtureServerError {
+        let (host, port) = place(configuration)
         if let ioError = error as? IOError {
-            if ioError.errnoCode == EADDRINUSE {
-                return .addressInUse(host: configuration.host, port: configuration.port)
-            }
-            return .cannotListen(
-                host: configuration.host, port: configuration.port, reason: String(cString: strerror(ioError.errnoCode))
-            )
+            if ioError.errnoCode == EADDRINUSE { return .addressInUse(host: host, port: port) }
+            return .cannotListen(host: host, port: port, reason: String(cString: strerror(ioError.errnoCode)))
         }
-        return .cannotListen(host: configuration.host, port: configuration.port, reason: "\(error)")
+        return .cannotListen(host: host, port: port, reason: "\(error)")
     }
 }

@@ -8,6 +8,10 @@ public struct FixtureServerConfiguration: Sendable {
     public var port = 0
     /// Whether to serve HTTPS with a certificate generated at start (see ``FixtureTLSIdentity``).
     public var tls = false
+    /// A unix domain socket to listen on instead of ``host`` and ``port``: a stale socket file
+    /// there is replaced; any other file is an error. Clients reach it as `http://localhost/`
+    /// through the socket (curl's `--unix-socket`, Satchel's `unixSocketPath`).
+    public var unixSocketPath: String?
     /// The bounds request bodies are read and decoded within; `maxBodyBytes` is also the
     /// largest request body accepted (413 beyond it).
     public var limits: Limits = .default

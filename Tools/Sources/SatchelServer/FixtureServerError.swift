@@ -12,10 +12,15 @@ public enum FixtureServerError: Error, Sendable, Equatable, CustomStringConverti
     /// One line saying what failed.
     public var description: String {
         switch self {
-        case let .addressInUse(host, port): "cannot listen on \(host):\(port): address already in use"
-        case let .cannotListen(host, port, reason): "cannot listen on \(host):\(port): \(reason)"
+        case let .addressInUse(host, port): "cannot listen on \(Self.place(host, port)): address already in use"
+        case let .cannotListen(host, port, reason): "cannot listen on \(Self.place(host, port)): \(reason)"
         case let .tlsSetup(reason): "cannot set up TLS: \(reason)"
         case let .invalidConfiguration(reason): "invalid server configuration: \(reason)"
         }
+    }
+
+    /// `host:port`, or a unix socket's `unix:PATH` (whose port is 0).
+    private static func place(_ host: String, _ port: Int) -> String {
+        host.hasPrefix("unix:") ? host : "\(host):\(port)"
     }
 }

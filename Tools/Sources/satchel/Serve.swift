@@ -31,6 +31,12 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Serve HTTPS with a throwaway certificate authority and leaf made at start.")
     var tls = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Listen on this unix domain socket instead of a port (reach it as http://localhost/ with --unix-socket).",
+            valueName: "path"), completion: .file())
+    var unix: String?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
     }
@@ -40,13 +46,15 @@ struct Serve: AsyncParsableCommand {
         let server: FixtureServer
         do {
             signals = try SignalWaiter(signals: [SIGINT, SIGTERM])
-            server = try await FixtureServer.start(FixtureServerConfiguration(host: host, port: port, tls: tls))
+            var configuration = FixtureServerConfiguration(host: host, port: port, tls: tls)
+            configuration.unixSocketPath = unix
+            server = try await FixtureServer.start(configuration)
         } catch let error as FixtureServerError {
             throw Self.fail(error)
         } catch {
             throw CommandIO.fail(error)
         }
-        var lines = ["Serving on \(server.baseURL)"]
+        var lines = ["Serving on \(unix.map { "unix:\($0)" } ?? server.baseURL)"]
         if let identity = server.tlsIdentity {
             lines.append("CA certificate: \(identity.certificateAuthorityPath)")
             lines.append("Public-key pin: \(identity.publicKeyPin)")
@@ -73,7 +81,9 @@ struct Serve: AsyncParsableCommand {
         do {
             try await server.waitUntilStopped()
         } catch {
-            throw Self.fail(.cannotListen(host: host, port: server.port, reason: "the server failed: \(error)"))
+            throw Self.fail(
+                .cannotListen(
+                    host: unix.map { "unix:\($0)" } ?? host, port: server.port, reason: "the server failed: \(error)"))
         }
     }
 

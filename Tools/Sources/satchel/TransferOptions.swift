@@ -66,6 +66,12 @@ struct TransferOptions: ParsableArguments {
     @Flag(help: "Neither send nor keep cookies.")
     var noCookies = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Connect through this unix domain socket instead of TCP; the URL still names the host and path (http://localhost/v1.43/info).",
+            valueName: "path"), completion: .file())
+    var unixSocket: String?
+
     @Flag(name: .customLong("http1.1"), help: "Speak HTTP/1.1 only.")
     var http1_1 = false
 
@@ -175,6 +181,7 @@ struct TransferOptions: ParsableArguments {
             throw UsageError("--key and --pass go with --cert")
         }
         configuration.proxy = try proxyPolicy()
+        configuration.unixSocketPath = unixSocket
         switch (http1_1, http2, http2PriorKnowledge) {
         case (false, false, false), (false, true, false): configuration.httpVersion = .http2WhenOffered
         case (true, false, false): configuration.httpVersion = .http1_1
