@@ -59,6 +59,10 @@ extension Transfer {
             fail(SatchelError(.networkFailure, "\(options.url): body bytes arrived before the response head"))
             return Self.refused
         }
+        if let delay = downloadLimiter?.delay(for: bytes.count) {
+            pauseForRate(delay)
+            return Int(CURL_WRITEFUNC_PAUSE)
+        }
         do {
             guard try sink.write(bytes) else {
                 isPaused = true
@@ -93,6 +97,10 @@ extension Transfer {
 
     private func send(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard let body = options.body else { return 0 }
+        if let delay = uploadLimiter?.delay(for: buffer.count) {
+            pauseForRate(delay)
+            return Int(CURL_READFUNC_PAUSE)
+        }
         do {
             if let pipe = body as? BodyPipe {
                 switch try pipe.take(into: buffer) {

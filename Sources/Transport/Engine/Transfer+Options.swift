@@ -24,6 +24,9 @@ extension Transfer {
         var httpVersion: HTTPVersionPolicy
         var mayMultiplex: Bool
         var unixSocketPath: String?
+        var hostOverrides: [HostOverride]
+        var rateLimit: RateLimit
+        var idleConnectionLifetime: Duration
 
         /// The shared options of `options`, or `nil` when an attempt sends a body, pins,
         /// authenticates or presents a client certificate (its handle is reset after it).
@@ -45,6 +48,9 @@ extension Transfer {
             httpVersion = options.httpVersion
             mayMultiplex = options.mayMultiplex
             unixSocketPath = options.unixSocketPath
+            hostOverrides = options.hostOverrides
+            rateLimit = options.rateLimit
+            idleConnectionLifetime = options.idleConnectionLifetime
         }
     }
 
@@ -54,6 +60,8 @@ extension Transfer {
     /// - Throws: ``SatchelError`` when libcurl refuses an option.
     func configure(_ handle: EasyHandle, share: UnsafeMutableRawPointer?) throws(SatchelError) {
         self.handle = handle
+        downloadLimiter = options.rateLimit.download.map(RateLimiter.init)
+        uploadLimiter = options.rateLimit.upload.map(RateLimiter.init)
         let shared = SharedOptions(options)
         if let shared, handle.sharedOptions == shared {
             return try configurePerAttempt(handle)
@@ -61,10 +69,18 @@ extension Transfer {
         if handle.sharedOptions != nil { handle.reset() }
         try configurePerAttempt(handle)
         try handle.set(CURLOPT_NOSIGNAL, true)
-        try handle.set(CURLOPT_BUFFERSIZE, Self.bufferSize)
+        // A rate limit is kept between reads of the buffer: a buffer as large as a second of the
+        // limit would let a whole small body through in one go.
+        try handle.set(CURLOPT_BUFFERSIZE, min(Self.bufferSize, max(1024, (options.rateLimit.download ?? .max) / 16)))
+
         try handle.set(CURLOPT_FOLLOWLOCATION, false)  // the session follows redirects itself
         try handle.set(CURLOPT_SUPPRESS_CONNECT_HEADERS, true)
         try handle.set(CURLOPT_TCP_KEEPALIVE, true)
+        try handle.set(CURLOPT_MAXAGE_CONN, max(1, Int(options.idleConnectionLifetime.components.seconds)))
+        if let upload = options.rateLimit.upload { try handle.set(CURLOPT_MAX_SEND_SPEED_LARGE, offset: Int64(upload)) }
+        if let download = options.rateLimit.download {
+            try handle.set(CURLOPT_MAX_RECV_SPEED_LARGE, offset: Int64(download))
+        }
 
         try configureMethodAndBody(handle)
         if options.acceptsCompressedResponses && !options.request.headerFields.contains(.acceptEncoding) {
@@ -107,6 +123,7 @@ extension Transfer {
         try handle.set(CURLOPT_URL, options.url)
         try handle.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
         try configureHeaders(handle)
+        if !options.hostOverrides.isEmpty { try configureHostOverrides(handle) }
         try handle.set(CURLOPT_WRITEDATA, pointer: me)
         try handle.set(CURLOPT_HEADERDATA, pointer: me)
         try handle.set(CURLOPT_XFERINFODATA, pointer: me)
@@ -126,7 +143,8 @@ extension Transfer {
         try handle.set(CURLOPT_UPLOAD, true)
         try handle.set(CURLOPT_CUSTOMREQUEST, method.rawValue)
         try handle.set(CURLOPT_INFILESIZE_LARGE, offset: body.length ?? -1)  // -1: chunked
-        try handle.set(CURLOPT_UPLOAD_BUFFERSIZE, Self.bufferSize)
+        try handle.set(
+            CURLOPT_UPLOAD_BUFFERSIZE, min(Self.bufferSize, max(16 * 1024, (options.rateLimit.upload ?? .max) / 16)))
         let me = Unmanaged.passUnretained(self).toOpaque()
         guard satchel_curl_easy_setopt_read_function(handle.raw, Self.readCallback) == CURLE_OK,
             satchel_curl_easy_setopt_seek_function(handle.raw, Self.seekCallback) == CURLE_OK
@@ -144,7 +162,9 @@ extension Transfer {
         }
         // No libcurl "*/*" when the request names no Accept.
         if !options.request.headerFields.contains(.accept) { list = Self.append("Accept:", to: list) }
-        list = Self.append("Expect:", to: list)  // no 100-continue round trip, as NSURLSession
+        if !options.sendsExpectContinue {
+            list = Self.append("Expect:", to: list)  // no 100-continue round trip, as NSURLSession
+        }
         headerList = list
         try handle.set(CURLOPT_HTTPHEADER, pointer: UnsafeMutableRawPointer(list))
     }

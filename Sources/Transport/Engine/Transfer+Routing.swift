@@ -31,4 +31,24 @@ extension Transfer {
             }
         }
     }
+
+    /// Sets the `--resolve` and `--connect-to` lists (per attempt: each attempt owns its lists,
+    /// which a reused handle must not keep pointing at after the attempt that made them).
+    func configureHostOverrides(_ handle: EasyHandle) throws(SatchelError) {
+        for list in overrideLists { curl_slist_free_all(list) }
+        overrideLists = []
+        for (option, resolves) in [(CURLOPT_RESOLVE, true), (CURLOPT_CONNECT_TO, false)] {
+            var list: UnsafeMutablePointer<curl_slist>?
+            for override in options.hostOverrides {
+                let isResolve: Bool
+                switch override.target {
+                case .addresses: isResolve = true
+                case .endpoint: isResolve = false
+                }
+                if isResolve == resolves { list = curl_slist_append(list, override.curlLine) }
+            }
+            if let list { overrideLists.append(list) }
+            try handle.set(option, pointer: list.map { UnsafeMutableRawPointer($0) })
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import CSatchelCurl
+import Dispatch
 import HTTPTypes
 import SerializerRegistry
 
@@ -28,6 +29,14 @@ final class Transfer: @unchecked Sendable {
         var httpVersion: HTTPVersionPolicy
         /// The unix domain socket the attempt goes through instead of TCP.
         var unixSocketPath: String?
+        /// Where connections for particular hosts go instead.
+        var hostOverrides: [HostOverride]
+        /// The most bytes per second sent and received.
+        var rateLimit: RateLimit
+        /// How long an idle connection may wait to be reused.
+        var idleConnectionLifetime: Duration
+        /// Whether a large body is preceded by `Expect: 100-continue`.
+        var sendsExpectContinue: Bool
         /// Presented to a TLS server that asks for a client certificate.
         var clientIdentity: ClientIdentity?
 
@@ -53,6 +62,9 @@ final class Transfer: @unchecked Sendable {
     // Engine-thread state.
     var handle: EasyHandle?
     var headerList: UnsafeMutablePointer<curl_slist>?
+    /// The `CURLOPT_RESOLVE` and `CURLOPT_CONNECT_TO` lists, which libcurl reads when the
+    /// transfer starts.
+    var overrideLists: [UnsafeMutablePointer<curl_slist>] = []
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     var headParser = ResponseHeadParser()
     var response: HTTPResponse?
@@ -62,6 +74,11 @@ final class Transfer: @unchecked Sendable {
     /// The first failure a callback saw; it explains libcurl's generic abort code.
     var failure: SatchelError?
     var isPaused = false
+    /// The engine running the transfer, which a rate pause asks to resume it.
+    weak var engine: TransferEngine?
+    /// The limits of ``Options/rateLimit``, made when the transfer is configured.
+    var downloadLimiter: RateLimiter?
+    var uploadLimiter: RateLimiter?
     /// Whether the transfer was ever paused (its handle is reset before another transfer).
     var hasPaused = false
     var isFinished = false
@@ -80,6 +97,7 @@ final class Transfer: @unchecked Sendable {
     deinit {
         errorBuffer.deallocate()
         if let headerList { curl_slist_free_all(headerList) }
+        for list in overrideLists { curl_slist_free_all(list) }
     }
 
     /// Ends the attempt once: tells the sink, reports final progress, collects the metrics,
@@ -126,6 +144,18 @@ final class Transfer: @unchecked Sendable {
             "\(options.url): the proxy refused the tunnel with status \(code) \(head.status.reasonPhrase)")
         error.response = head
         return (head, error)
+    }
+
+    /// Pauses the transfer for `delay` to keep it under its rate limit: the engine resumes it
+    /// then (libcurl hands the refused bytes, or asks for the body, again).
+    func pauseForRate(_ delay: Duration) {
+        isPaused = true
+        hasPaused = true
+        let engine = self.engine
+        let milliseconds = Int(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(max(1, milliseconds))) { [self] in
+            engine?.enqueue(.resume(self))
+        }
     }
 
     /// Ends an attempt that never ran or was cut short by the engine.

@@ -45,13 +45,26 @@ final class TransferEngine: @unchecked Sendable {
 
     /// Starts the engine thread.
     /// - Throws: ``SatchelError/Code/internal`` when libcurl or the thread cannot be set up.
-    init(cookieStore: CookieStore) throws(SatchelError) {
+    /// The connection limits of the multi handle: `nil` for libcurl's defaults.
+    struct ConnectionLimits {
+        var perHost: Int?
+        var total: Int?
+        var cacheSize: Int?
+    }
+
+    init(cookieStore: CookieStore, limits: ConnectionLimits = ConnectionLimits()) throws(SatchelError) {
         guard CurlGlobal.initialised == CURLE_OK, let multi = curl_multi_init() else {
             throw SatchelError(.internal, "libcurl could not create a multi handle")
         }
         self.multi = multi
         self.cookieStore = cookieStore
         _ = satchel_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+        for (option, value) in [
+            (CURLMOPT_MAX_HOST_CONNECTIONS, limits.perHost), (CURLMOPT_MAX_TOTAL_CONNECTIONS, limits.total),
+            (CURLMOPT_MAXCONNECTS, limits.cacheSize),
+        ] {
+            if let value { _ = satchel_curl_multi_setopt_long(multi, option, value) }
+        }
         var thread = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
         let status = pthread_create(
@@ -174,6 +187,7 @@ final class TransferEngine: @unchecked Sendable {
                 return recycle(handle, keepingOptions: false)
             }
             running[handle.raw] = transfer
+            transfer.engine = self
         case let .cancel(transfer, error):
             guard let handle = transfer.handle, running[handle.raw] != nil else {
                 if !transfer.isFinished { transfer.cancelledBeforeStart = error }

@@ -239,6 +239,9 @@ extension Session {
             progressInterval: configuration.progressInterval,
             progress: request.progress, credential: credential(for: request, at: url), proxy: configuration.proxy,
             httpVersion: configuration.httpVersion, unixSocketPath: configuration.unixSocketPath,
+            hostOverrides: configuration.hostOverrides, rateLimit: request.rateLimit ?? configuration.rateLimit,
+            idleConnectionLifetime: configuration.idleConnectionLifetime,
+            sendsExpectContinue: configuration.sendsExpectContinue,
             clientIdentity: perHost(configuration.clientIdentities, url) ?? configuration.clientIdentity)
     }
 

@@ -62,8 +62,22 @@ public final class Session: Sendable {
         }
         self.requestSerializer = requestSerializer
         self.responseSerializer = responseSerializer ?? registry.dispatchingSerializer
+        for (name, value, least) in [
+            ("maximumConnectionsPerHost", configuration.maximumConnectionsPerHost, 1),
+            ("maximumConnections", configuration.maximumConnections, 1),
+            ("connectionCacheSize", configuration.connectionCacheSize, 0),
+            ("rateLimit.upload", configuration.rateLimit.upload, 1),
+            ("rateLimit.download", configuration.rateLimit.download, 1),
+        ] where (value ?? least) < least {
+            throw SatchelError(.invalidArgument, "\(name) is \(value ?? 0); it must be at least \(least)")
+        }
+        for override in configuration.hostOverrides { try override.check() }
         cookieStore = configuration.cookieStore ?? CookieStore()
-        engine = try TransferEngine(cookieStore: cookieStore)
+        engine = try TransferEngine(
+            cookieStore: cookieStore,
+            limits: .init(
+                perHost: configuration.maximumConnectionsPerHost, total: configuration.maximumConnections,
+                cacheSize: configuration.connectionCacheSize))
         for warning in cookieStore.takeWarnings() {
             for monitor in configuration.eventMonitors { monitor.sessionDidWarn(warning) }
         }

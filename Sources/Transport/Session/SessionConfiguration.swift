@@ -39,6 +39,27 @@ public struct SessionConfiguration: Sendable {
     /// Which HTTP versions are spoken: HTTP/2 over TLS when the server offers it, unless set
     /// (``HTTPVersionPolicy``).
     public var httpVersion = HTTPVersionPolicy.http2WhenOffered
+    /// The most connections open to one host at once (URLSession's
+    /// `httpMaximumConnectionsPerHost`); further requests wait for one. `nil`: no limit. Over
+    /// HTTP/2 a connection carries many requests.
+    public var maximumConnectionsPerHost: Int?
+    /// The most connections open at once, all hosts together; `nil`: no limit.
+    public var maximumConnections: Int?
+    /// The most idle connections kept for reuse; the oldest is closed to make room. `nil`:
+    /// libcurl's (four per transfer running).
+    public var connectionCacheSize: Int?
+    /// How long an idle connection may wait to be reused before it is closed (libcurl's 118 s).
+    public var idleConnectionLifetime: Duration = .seconds(118)
+    /// Where connections for particular hosts go instead of where DNS says (curl's
+    /// `--resolve` and `--connect-to`: ``HostOverride``).
+    public var hostOverrides: [HostOverride] = []
+    /// The most bytes per second each transfer sends and receives; a request's own wins.
+    public var rateLimit = RateLimit()
+    /// Whether a request whose body is 1 MiB or more, or of unknown length, first asks with
+    /// `Expect: 100-continue` and waits (up to a second) for the server's go-ahead, so a server
+    /// that refuses it (401, 413) does so before the body is sent. Off by default, as in
+    /// URLSession: it costs a round trip.
+    public var sendsExpectContinue = false
     /// A unix domain socket every request goes through instead of TCP (curl's `--unix-socket`,
     /// as Docker's API is reached): the URL still names the scheme, host and path
     /// (`http://localhost/v1.43/info`), and no proxy is used. `nil`, the default, for TCP.

@@ -36,6 +36,8 @@ public struct SessionRequest: Sendable {
     public var credential: Credential?
     /// Interceptors for this request, run after the session's (``RequestInterceptor``).
     public var interceptors: [any RequestInterceptor] = []
+    /// The most bytes per second this request sends and receives; `nil` for the session's.
+    public var rateLimit: RateLimit?
 
     /// Creates a request.
     public init(

@@ -72,6 +72,24 @@ struct TransferOptions: ParsableArguments {
             valueName: "path"), completion: .file())
     var unixSocket: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Resolve HOST:PORT to ADDRESS (comma-separated for several), keeping the URL, Host and TLS name (repeatable).",
+            valueName: "host:port:address"))
+    var resolve: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "Connect to TARGET_HOST:TARGET_PORT for requests to HOST:PORT, keeping the URL, Host and TLS name (repeatable).",
+            valueName: "host:port:target_host:target_port"))
+    var connectTo: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "The most bytes per second up and down: a number, with k, m or g for KiB, MiB, GiB (curl's --limit-rate).",
+            valueName: "rate"))
+    var limitRate: String?
+
     @Flag(name: .customLong("http1.1"), help: "Speak HTTP/1.1 only.")
     var http1_1 = false
 
@@ -115,6 +133,20 @@ struct TransferOptions: ParsableArguments {
         if let maxRedirects, maxRedirects < 0 { throw ValidationError("--max-redirects must not be negative") }
         if retries < 0 { throw ValidationError("--retries must not be negative") }
         _ = try publicKeyHashes()
+    }
+
+    /// Bytes per second from curl's `--limit-rate` form: a number, with k, m or g (binary).
+    /// - Throws: `UsageError` for anything else, or a rate below 1.
+    static func rate(_ text: String) throws -> Int {
+        let units: [Character: Int] = ["k": 1 << 10, "m": 1 << 20, "g": 1 << 30]
+        let unit = text.last.flatMap { units[Character($0.lowercased())] }
+        let number = unit == nil ? Substring(text) : text.dropLast()
+        guard let value = Double(number), value.isFinite, value * Double(unit ?? 1) >= 1,
+            value * Double(unit ?? 1) < Double(Int.max)
+        else {
+            throw UsageError("--limit-rate \(text) is not a rate (such as 200k or 1.5m)")
+        }
+        return Int(value * Double(unit ?? 1))
     }
 
     /// The proxy the flags name, or the environment's.
@@ -182,6 +214,16 @@ struct TransferOptions: ParsableArguments {
         }
         configuration.proxy = try proxyPolicy()
         configuration.unixSocketPath = unixSocket
+        do {
+            configuration.hostOverrides =
+                try resolve.map { try HostOverride(resolve: $0) } + connectTo.map { try HostOverride(connectTo: $0) }
+        } catch let error as SatchelError {
+            throw UsageError(error.message)
+        }
+        if let limitRate {
+            let rate = try Self.rate(limitRate)
+            configuration.rateLimit = RateLimit(upload: rate, download: rate)
+        }
         switch (http1_1, http2, http2PriorKnowledge) {
         case (false, false, false), (false, true, false): configuration.httpVersion = .http2WhenOffered
         case (true, false, false): configuration.httpVersion = .http1_1

@@ -1,0 +1,171 @@
+import Foundation
+import SatchelTestSupport
+import SerializerRegistry
+import Synchronization
+import Testing
+
+@testable import Transport
+
+/// Connection limits, the idle lifetime and the cache, counted in nginx's access log (which
+/// names each request's connection); host overrides; rate limits measured as bytes over a
+/// window of the transfer; Expect: 100-continue.
+@Suite(.timeLimit(.minutes(2)))
+struct ConnectionOptionsTests {
+    let servers: TestServers
+    let nginx: NginxProcess
+
+    init() throws {
+        servers = try TestServers.shared()
+        nginx = try NginxProcess.shared()
+    }
+
+    /// `count` concurrent GETs through `session` to nginx over HTTP/1.1; the connections they used.
+    func connections(_ session: Session, count: Int) async throws -> Set<Int> {
+        let marker = UUID().uuidString
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<count {
+                group.addTask {
+                    let response = await session.response(
+                        for: SessionRequest(.get, "large/65536?slice=4096&pace_ms=5&\(marker)=\(index)"))
+                    #expect(response.body.count == 65536)
+                }
+            }
+            try await group.waitForAll()
+        }
+        return try nginx.connections(forRequestsContaining: marker).connections
+    }
+
+    @Test func connectionsPerHostAndInTotalAreCapped() async throws {
+        let capped = try SessionSupport.session(nginx.plain) { $0.maximumConnectionsPerHost = 2 }
+        let perHost = try await connections(capped, count: 16)
+        #expect(perHost.count <= 2 && !perHost.isEmpty, "\(perHost)")
+        let one = try SessionSupport.session(nginx.plain) { $0.maximumConnections = 1 }
+        #expect(try await connections(one, count: 8).count == 1)
+        let free = try SessionSupport.session(nginx.plain)
+        #expect(try await connections(free, count: 16).count > 2)
+    }
+
+    /// An idle connection past its lifetime is not reused; with the default lifetime, the same
+    /// pause does not end it.
+    @Test func anIdleConnectionPastItsLifetimeIsClosed() async throws {
+        let short = try SessionSupport.session(nginx.plain) { $0.idleConnectionLifetime = .seconds(1) }
+        let usual = try SessionSupport.session(nginx.plain)
+        _ = try await short.get("echo-headers")
+        _ = try await usual.get("echo-headers")
+        try await Task.sleep(for: .milliseconds(2100))
+        #expect(try await short.get("echo-headers").metrics.reusedConnection == false)
+        #expect(try await usual.get("echo-headers").metrics.reusedConnection)
+    }
+
+    /// A cache of one connection: a request to another origin takes the place of the first's.
+    @Test func aSmallCacheClosesTheOldestConnection() async throws {
+        let small = try SessionSupport.session(nginx.plain) { $0.connectionCacheSize = 1 }
+        let other = servers.fast.appendingPathComponent("echo-headers").absoluteString
+        _ = try await small.get("echo-headers")
+        _ = try await small.get(other)
+        #expect(try await small.get("echo-headers").metrics.reusedConnection == false)
+        let roomy = try SessionSupport.session(nginx.plain)
+        _ = try await roomy.get("echo-headers")
+        _ = try await roomy.get(other)
+        #expect(try await roomy.get("echo-headers").metrics.reusedConnection)
+    }
+
+    /// --resolve and --connect-to: the URL's host is kept (Host, and TLS's name check), the
+    /// connection goes where the override says.
+    @Test func hostOverridesSendConnectionsElsewhere() async throws {
+        let port = servers.fast.port ?? 0
+        let session = try SessionSupport.session(URL(string: "http://satchel.test:\(port)")!) {
+            $0.hostOverrides = [try! HostOverride(resolve: "satchel.test:\(port):127.0.0.1")]
+        }
+        let resolved = try await session.get("echo-headers")
+        #expect(resolved.value?["headers"]?["host"] == .string("satchel.test:\(port)"))
+
+        let connecting = try SessionSupport.session(URL(string: "http://api.satchel.test")!) {
+            $0.hostOverrides = [.connect("api.satchel.test", port: 80, to: "127.0.0.1", port: port)]
+        }
+        #expect(try await connecting.get("echo-headers").value?["headers"]?["host"] == "api.satchel.test")
+
+        // TLS: the certificate is checked against the URL's name (localhost), not the address.
+        let tlsPort = servers.httpbinTLS.port ?? 0
+        let authority = servers.certificates.caA.path
+        let tls = try SessionSupport.session(URL(string: "https://localhost:\(tlsPort)")!) {
+            $0.securityPolicy = .certificateAuthorities(path: authority)
+            $0.hostOverrides = [.resolve("localhost", port: tlsPort, to: ["127.0.0.1"])]
+        }
+        #expect(try await tls.get("get").response?.status.code == 200)
+        let wrongName = try SessionSupport.session(URL(string: "https://wrong.satchel.test:\(tlsPort)")!) {
+            $0.securityPolicy = .certificateAuthorities(path: authority)
+            $0.hostOverrides = [.resolve("wrong.satchel.test", port: tlsPort, to: ["127.0.0.1"])]
+        }
+        #expect(await wrongName.response(for: SessionRequest(.get, "get")).failure?.code == .tlsFailure)
+    }
+
+    @Test(arguments: ["nohost", "h:0:1.2.3.4", "h:70000:1.2.3.4", ":80:1.2.3.4", "h:80:"])
+    func aMalformedOverrideIsRefused(text: String) {
+        #expect(throws: SatchelError.self) { try HostOverride(resolve: text) }
+    }
+
+    /// A download limited to 256 KiB/s: the bytes that arrive in one second of the transfer
+    /// (after its first half second) stay within a generous margin of the limit — a window of
+    /// the transfer's own progress reports, not its total time.
+    @Test func aDownloadIsThrottled() async throws {
+        let limit = 256 * 1024
+        let session = try SessionSupport.session(servers.fast) {
+            $0.rateLimit = RateLimit(download: limit)
+            $0.progressInterval = .milliseconds(10)
+        }
+        let samples = Mutex<[(ContinuousClock.Instant, Int64)]>([])
+        var request = SessionRequest(.get, "large/\(1 << 20)")
+        request.progress = { progress in samples.withLock { $0.append((.now, progress.downloadedBytes)) } }
+        let response = await session.response(for: request)  // octet-stream: the body, undecoded
+        #expect(response.body.count == 1 << 20)
+        let taken = samples.withLock { $0 }
+        let start = try #require(taken.first?.0)
+        func bytes(at offset: Duration) -> Int64 {
+            taken.last { $0.0 <= start + offset }?.1 ?? 0
+        }
+        let window = bytes(at: .milliseconds(1500)) - bytes(at: .milliseconds(500))
+        #expect(window > 0 && window <= Int64(limit) * 2, "\(window) bytes in one second")
+        // A request's own limit wins: unlimited, the same body is not held back that way.
+        request.rateLimit = RateLimit(download: 64 * 1024 * 1024)
+        #expect(await session.response(for: request).body.count == 1 << 20)
+    }
+
+    /// An upload limited to 256 KiB/s, measured the same way on the bytes sent; the server
+    /// gets every byte.
+    @Test func anUploadIsThrottled() async throws {
+        let limit = 256 * 1024
+        let session = try SessionSupport.session(servers.fast) {
+            $0.rateLimit = RateLimit(upload: limit)
+            $0.progressInterval = .milliseconds(10)
+        }
+        let samples = Mutex<[(ContinuousClock.Instant, Int64)]>([])
+        var request = SessionRequest(.post, "discard")
+        request.body = .bytes([UInt8](repeating: 1, count: 768 * 1024), contentType: .octetStream)
+        request.progress = { progress in samples.withLock { $0.append((.now, progress.uploadedBytes)) } }
+        let response = try await session.send(request)
+        #expect(response.value?["bytes"] == .integer(768 * 1024))
+        let taken = samples.withLock { $0 }
+        let start = try #require(taken.first?.0)
+        func bytes(at offset: Duration) -> Int64 { taken.last { $0.0 <= start + offset }?.1 ?? 0 }
+        let window = bytes(at: .milliseconds(1500)) - bytes(at: .milliseconds(500))
+        #expect(window > 0 && window <= Int64(limit) * 2, "\(window) bytes in one second")
+    }
+
+    /// With sendsExpectContinue, a 2 MiB upload asks first; without, it never does.
+    @Test func expectContinueIsAnOptIn() async throws {
+        let body = RequestBody.bytes([UInt8](repeating: 7, count: 2 << 20), contentType: .octetStream)
+        let asking = try SessionSupport.session(servers.fast) { $0.sendsExpectContinue = true }
+        let asked = try await asking.upload(body, to: "echo-headers")
+        #expect(asked.value?["headers"]?["expect"] == "100-continue")
+        let plain = try SessionSupport.session(servers.fast)
+        #expect(try await plain.upload(body, to: "echo-headers").value?["headers"]?["expect"] == nil)
+    }
+
+    @Test func badLimitsAreRefused() {
+        #expect(throws: SatchelError.self) {
+            try SessionSupport.session(servers.fast) { $0.maximumConnectionsPerHost = 0 }
+        }
+        #expect(throws: SatchelError.self) { try SessionSupport.session(servers.fast) { $0.rateLimit.download = -1 } }
+    }
+}
