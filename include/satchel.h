@@ -815,6 +815,32 @@ SATCHEL_API satchel_status satchel_session_set_credential(satchel_session *sessi
 ** does not answer is SATCHEL_E_CANNOT_CONNECT, naming the path. */
 SATCHEL_API satchel_status satchel_session_set_unix_socket(satchel_session *session, const char *path);
 
+/* Connection limits and lifetimes. */
+typedef enum satchel_connection_setting {
+    SATCHEL_CONNECTIONS_PER_HOST = 1,      /* most open to one host at once; 0: no limit (default) */
+    SATCHEL_CONNECTIONS_TOTAL = 2,         /* most open at once, all hosts; 0: no limit (default) */
+    SATCHEL_CONNECTION_CACHE = 3,          /* most idle connections kept; 0: libcurl's (default) */
+    SATCHEL_CONNECTION_IDLE_SECONDS = 4,   /* how long an idle one is kept for reuse (default 118) */
+    SATCHEL_EXPECT_CONTINUE = 5            /* 1: a body of 1 MiB or more, or of unknown length, first
+                                           ** asks with "Expect: 100-continue"; 0: never (default) */
+} satchel_connection_setting;
+
+/* Sets a connection setting. SATCHEL_E_INVALID_ARGUMENT for another setting, an idle time of
+** 0, or a value too large. */
+SATCHEL_API satchel_status satchel_session_set_connection(satchel_session *session, satchel_connection_setting setting, uint64_t value);
+
+/* Adds a host override (copied): curl's --resolve form "HOST:PORT:ADDRESS[,ADDRESS]" (an IPv6
+** address in brackets), or with `connect_to` non-zero its --connect-to form
+** "HOST:PORT:TARGET_HOST:TARGET_PORT". The URL, Host and TLS name stay the request's; only where
+** the connection goes changes. NULL removes every override. SATCHEL_E_INVALID_ARGUMENT, saying
+** what is wrong, for another form. */
+SATCHEL_API satchel_status satchel_session_add_host_override(satchel_session *session, const char *override_text, size_t override_length, int connect_to);
+
+/* The most bytes per second each transfer sends and receives (curl's --limit-rate); 0 for no
+** limit (the default). A request's own limit wins over the session's. */
+SATCHEL_API satchel_status satchel_session_set_rate_limit(satchel_session *session, uint64_t upload, uint64_t download);
+SATCHEL_API satchel_status satchel_request_set_rate_limit(satchel_request *request, uint64_t upload, uint64_t download);
+
 /* HTTP versions (curl's --http1.1, --http2, --http2-prior-knowledge). Over HTTP/2 the
 ** session's requests to one origin share one connection, each a stream of it; a request that
 ** starts while that connection is being set up waits for it rather than opening another. The

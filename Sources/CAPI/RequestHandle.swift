@@ -20,6 +20,8 @@ final class RequestHandle: CHandle {
     var progressUserdata: UnsafeMutableRawPointer?
     var destination = Destination.memory
     var credential: Credential?
+    /// `satchel_request_set_rate_limit`'s, or `nil` for the session's.
+    var rateLimit: RateLimit?
 
     /// Where the response body goes.
     enum Destination {
@@ -52,6 +54,7 @@ final class RequestHandle: CHandle {
             request.requestSerializer = serializer
         }
         request.credential = credential
+        request.rateLimit = rateLimit
         if let progress {
             let callback = ProgressCallback(function: progress, userdata: progressUserdata)
             request.progress = { report in

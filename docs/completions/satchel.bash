@@ -293,8 +293,8 @@ _satchel_encode() {
 _satchel_request() {
     repeating_flags=()
     non_repeating_flags=(--form --json --multipart --plist --no-check-status --raw --stream --sse --download -d --verbose -v --headers --quiet -q --progress --no-follow -k --insecure --no-cookies --http1.1 --http2 --http2-prior-knowledge --version -h --help)
-    repeating_options=(--header --pin-sha256)
-    non_repeating_options=(--auth --auth-type --session --output -o --durability --color --timeout --connect-timeout --max-redirects --retries --cacert --cert --key --cert-type --pass --cookie-jar --unix-socket --proxy --noproxy --proxy-user --proxy-cacert --max-body-bytes --max-depth --max-string-bytes --max-pairs --max-parts --max-part-header-bytes --max-image-pixels --max-entity-expansions)
+    repeating_options=(--header --pin-sha256 --resolve --connect-to)
+    non_repeating_options=(--auth --auth-type --session --output -o --durability --color --timeout --connect-timeout --max-redirects --retries --cacert --cert --key --cert-type --pass --cookie-jar --unix-socket --limit-rate --proxy --noproxy --proxy-user --proxy-cacert --max-body-bytes --max-depth --max-string-bytes --max-pairs --max-parts --max-part-header-bytes --max-image-pixels --max-entity-expansions)
     __satchel_offer_flags_options -1
 
     # Offer option value completions
@@ -365,6 +365,15 @@ _satchel_request() {
         ;;
     '--unix-socket')
         __satchel_add_completions -f
+        return
+        ;;
+    '--resolve')
+        return
+        ;;
+    '--connect-to')
+        return
+        ;;
+    '--limit-rate')
         return
         ;;
     '--proxy')

@@ -1825,6 +1825,66 @@ static void test_unix_socket(const char *path) {
     satchel_session_free(session);
 }
 
+/* Host overrides, connection settings, rate limits and Expect: 100-continue against the fast
+** server. */
+static void test_connection_settings(const char *fast) {
+    satchel_session *session = NULL;
+    satchel_request *request = NULL;
+    satchel_response *response = NULL;
+    const satchel_value *headers = NULL, *expect = NULL;
+    satchel_status error;
+    const char *port = strrchr(fast, ':') + 1;
+    char override_text[128], url[512];
+    unsigned char *body = NULL;
+
+    OK(satchel_session_create(&session, NULL, 0, NULL));
+    OK(satchel_session_set_retries(session, 0));
+    sprintf(override_text, "satchel.test:%s:127.0.0.1", port);
+    OK(satchel_session_add_host_override(session, override_text, SATCHEL_NTS, 0));
+    sprintf(override_text, "api.satchel.test:80:127.0.0.1:%s", port);
+    OK(satchel_session_add_host_override(session, override_text, SATCHEL_NTS, 1));
+    sprintf(url, "http://satchel.test:%s/echo-headers", port);
+    CHECK(status_of(session, url, &error) == 200);
+    CHECK(status_of(session, "http://api.satchel.test/echo-headers", &error) == 200);
+    OK(satchel_session_add_host_override(session, NULL, 0, 0));
+    CHECK(status_of(session, "http://api.satchel.test/echo-headers", &error) == 0 && error == SATCHEL_E_CANNOT_CONNECT);
+    CHECK_STATUS(satchel_session_add_host_override(session, "nohost", SATCHEL_NTS, 0), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_session_add_host_override(session, "a:80:b", SATCHEL_NTS, 1), SATCHEL_E_INVALID_ARGUMENT);
+
+    OK(satchel_session_set_connection(session, SATCHEL_CONNECTIONS_PER_HOST, 2));
+    OK(satchel_session_set_connection(session, SATCHEL_CONNECTIONS_TOTAL, 8));
+    OK(satchel_session_set_connection(session, SATCHEL_CONNECTION_CACHE, 4));
+    OK(satchel_session_set_connection(session, SATCHEL_CONNECTION_IDLE_SECONDS, 30));
+    OK(satchel_session_set_rate_limit(session, 0, 4u << 20));
+    sprintf(url, "%s/large/300000", fast);
+    OK(satchel_request_create(&request, "GET", 3, url, SATCHEL_NTS));
+    OK(satchel_request_set_rate_limit(request, 0, 1u << 20));
+    CHECK_STATUS(satchel_session_send(&response, session, request), SATCHEL_E_UNACCEPTABLE_CONTENT_TYPE);
+    CHECK(response != NULL && satchel_response_status(response) == 200);
+    satchel_response_free(response);
+    response = NULL;
+    satchel_request_free(request);
+
+    OK(satchel_session_set_connection(session, SATCHEL_EXPECT_CONTINUE, 1));
+    sprintf(url, "%s/echo-headers", fast);
+    OK(satchel_request_create(&request, "POST", 4, url, SATCHEL_NTS));
+    body = (unsigned char *)calloc(2u << 20, 1);
+    OK(satchel_request_set_body(request, body, 2u << 20, "application/octet-stream", SATCHEL_NTS));
+    free(body);
+    OK(satchel_session_send(&response, session, request));
+    CHECK(satchel_value_object_get(&headers, satchel_response_value(response), "headers", SATCHEL_NTS) == SATCHEL_OK);
+    CHECK(satchel_value_object_get(&expect, headers, "expect", SATCHEL_NTS) == SATCHEL_OK && member_is(headers, "expect", "100-continue"));
+    satchel_response_free(response);
+    satchel_request_free(request);
+
+    CHECK_STATUS(satchel_session_set_connection(session, (satchel_connection_setting)77, 1), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_session_set_connection(session, SATCHEL_CONNECTION_IDLE_SECONDS, 0), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_session_set_connection(session, SATCHEL_CONNECTIONS_TOTAL, (uint64_t)1 << 40), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_session_set_rate_limit(NULL, 1, 1), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_request_set_rate_limit(NULL, 1, 1), SATCHEL_E_INVALID_ARGUMENT);
+    satchel_session_free(session);
+}
+
 /* The next ready record as compact JSON in `out` (at most `size` bytes), 0 when none is ready. */
 static int next_record_json(satchel_reader *reader, char *out, size_t size) {
     satchel_value *record = NULL;
@@ -2076,6 +2136,7 @@ int main(int argc, char **argv) {
         test_cookies(argv[3]);
     }
     if (argc >= 11) test_proxies(argv[8], argv[4], argv[5], argv[9], argv[10]);
+    if (argc >= 9) test_connection_settings(argv[8]);
     if (argc >= 14) test_client_certificates(argv[11], argv[5], argv[12], argv[13]);
     if (argc >= 16) test_http_versions(argv[14], argv[15], argv[5]);
     if (argc >= 17) test_unix_socket(argv[16]);
