@@ -20,13 +20,8 @@ extension Transfer {
         var verifiesPeer: Bool
         var verifiesHost: Bool
         var certificateAuthoritiesPath: String?
-        var proxy: ProxyPolicy
-        var httpVersion: HTTPVersionPolicy
+        var route: Route
         var mayMultiplex: Bool
-        var unixSocketPath: String?
-        var hostOverrides: [HostOverride]
-        var rateLimit: RateLimit
-        var idleConnectionLifetime: Duration
 
         /// The shared options of `options`, or `nil` when an attempt sends a body, pins,
         /// authenticates or presents a client certificate (its handle is reset after it).
@@ -44,13 +39,8 @@ extension Transfer {
             verifiesPeer = !options.security.allowInvalidCertificates
             verifiesHost = options.security.validatesDomainName
             certificateAuthoritiesPath = options.security.certificateAuthoritiesPath
-            proxy = options.proxy
-            httpVersion = options.httpVersion
+            route = options.route
             mayMultiplex = options.mayMultiplex
-            unixSocketPath = options.unixSocketPath
-            hostOverrides = options.hostOverrides
-            rateLimit = options.rateLimit
-            idleConnectionLifetime = options.idleConnectionLifetime
         }
     }
 
@@ -60,8 +50,8 @@ extension Transfer {
     /// - Throws: ``SatchelError`` when libcurl refuses an option.
     func configure(_ handle: EasyHandle, share: UnsafeMutableRawPointer?) throws(SatchelError) {
         self.handle = handle
-        downloadLimiter = options.rateLimit.download.map(RateLimiter.init)
-        uploadLimiter = options.rateLimit.upload.map(RateLimiter.init)
+        downloadLimiter = options.route.rateLimit.download.map(RateLimiter.init)
+        uploadLimiter = options.route.rateLimit.upload.map(RateLimiter.init)
         let shared = SharedOptions(options)
         if let shared, handle.sharedOptions == shared {
             return try configurePerAttempt(handle)
@@ -71,14 +61,17 @@ extension Transfer {
         try handle.set(CURLOPT_NOSIGNAL, true)
         // A rate limit is kept between reads of the buffer: a buffer as large as a second of the
         // limit would let a whole small body through in one go.
-        try handle.set(CURLOPT_BUFFERSIZE, min(Self.bufferSize, max(1024, (options.rateLimit.download ?? .max) / 16)))
+        try handle.set(
+            CURLOPT_BUFFERSIZE, min(Self.bufferSize, max(1024, (options.route.rateLimit.download ?? .max) / 16)))
 
         try handle.set(CURLOPT_FOLLOWLOCATION, false)  // the session follows redirects itself
         try handle.set(CURLOPT_SUPPRESS_CONNECT_HEADERS, true)
         try handle.set(CURLOPT_TCP_KEEPALIVE, true)
-        try handle.set(CURLOPT_MAXAGE_CONN, max(1, Int(options.idleConnectionLifetime.components.seconds)))
-        if let upload = options.rateLimit.upload { try handle.set(CURLOPT_MAX_SEND_SPEED_LARGE, offset: Int64(upload)) }
-        if let download = options.rateLimit.download {
+        try handle.set(CURLOPT_MAXAGE_CONN, max(1, Int(options.route.idleConnectionLifetime.components.seconds)))
+        if let upload = options.route.rateLimit.upload {
+            try handle.set(CURLOPT_MAX_SEND_SPEED_LARGE, offset: Int64(upload))
+        }
+        if let download = options.route.rateLimit.download {
             try handle.set(CURLOPT_MAX_RECV_SPEED_LARGE, offset: Int64(download))
         }
 
@@ -98,7 +91,7 @@ extension Transfer {
         }
         try configureSecurity(handle)
         try configureRoute(handle)
-        try handle.set(CURLOPT_HTTP_VERSION, options.httpVersion.curlVersion)
+        try handle.set(CURLOPT_HTTP_VERSION, options.route.httpVersion.curlVersion)
         // Wait for a connection being set up that may multiplex (HTTP/2) instead of opening another.
         try handle.set(CURLOPT_PIPEWAIT, options.mayMultiplex)
         if let credential = options.credential {
@@ -123,7 +116,7 @@ extension Transfer {
         try handle.set(CURLOPT_URL, options.url)
         try handle.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
         try configureHeaders(handle)
-        if !options.hostOverrides.isEmpty { try configureHostOverrides(handle) }
+        if !options.route.hostOverrides.isEmpty { try configureHostOverrides(handle) }
         try handle.set(CURLOPT_WRITEDATA, pointer: me)
         try handle.set(CURLOPT_HEADERDATA, pointer: me)
         try handle.set(CURLOPT_XFERINFODATA, pointer: me)
@@ -144,7 +137,8 @@ extension Transfer {
         try handle.set(CURLOPT_CUSTOMREQUEST, method.rawValue)
         try handle.set(CURLOPT_INFILESIZE_LARGE, offset: body.length ?? -1)  // -1: chunked
         try handle.set(
-            CURLOPT_UPLOAD_BUFFERSIZE, min(Self.bufferSize, max(16 * 1024, (options.rateLimit.upload ?? .max) / 16)))
+            CURLOPT_UPLOAD_BUFFERSIZE,
+            min(Self.bufferSize, max(16 * 1024, (options.route.rateLimit.upload ?? .max) / 16)))
         let me = Unmanaged.passUnretained(self).toOpaque()
         guard satchel_curl_easy_setopt_read_function(handle.raw, Self.readCallback) == CURLE_OK,
             satchel_curl_easy_setopt_seek_function(handle.raw, Self.seekCallback) == CURLE_OK

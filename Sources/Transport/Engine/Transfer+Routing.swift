@@ -6,13 +6,13 @@ extension Transfer {
     /// ``ProxyPolicy/environment`` (libcurl reads the variables itself), an empty proxy for
     /// ``ProxyPolicy/direct``, else the proxy with its own credential, bypass list and CA file.
     func configureRoute(_ handle: EasyHandle) throws(SatchelError) {
-        if let path = options.unixSocketPath {
+        if let path = options.route.unixSocketPath {
             try handle.set(CURLOPT_UNIX_SOCKET_PATH, path)
             // libcurl 7.88 would connect to a proxy (the environment's too) instead of the socket.
             try handle.set(CURLOPT_PROXY, "")
             return
         }
-        switch options.proxy {
+        switch options.route.proxy {
         case .environment:
             break
         case .direct:
@@ -39,7 +39,7 @@ extension Transfer {
         overrideLists = []
         for (option, resolves) in [(CURLOPT_RESOLVE, true), (CURLOPT_CONNECT_TO, false)] {
             var list: UnsafeMutablePointer<curl_slist>?
-            for override in options.hostOverrides {
+            for override in options.route.hostOverrides {
                 let isResolve: Bool
                 switch override.target {
                 case .addresses: isResolve = true

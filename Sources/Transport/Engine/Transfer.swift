@@ -23,6 +23,22 @@ final class Transfer: @unchecked Sendable {
         var progress: (@Sendable (TransferProgress) -> Void)?
         /// Answered to the server's authentication challenges.
         var credential: Credential?
+        /// How the connection is made and the transfer paced.
+        var route: Route
+        /// Whether a large body is preceded by `Expect: 100-continue`.
+        var sendsExpectContinue: Bool
+        /// Presented to a TLS server that asks for a client certificate.
+        var clientIdentity: ClientIdentity?
+
+        /// Whether the attempt may go over HTTP/2, so that it can share a connection.
+        var mayMultiplex: Bool {
+            route.httpVersion == .http2PriorKnowledge
+                || (route.httpVersion == .http2WhenOffered && url.hasPrefix("https:"))
+        }
+    }
+
+    /// The session's settings for how an attempt's connection is made and its bytes paced.
+    struct Route: Hashable {
         /// Whether and through which proxy the attempt travels.
         var proxy: ProxyPolicy
         /// The HTTP versions spoken.
@@ -35,15 +51,6 @@ final class Transfer: @unchecked Sendable {
         var rateLimit: RateLimit
         /// How long an idle connection may wait to be reused.
         var idleConnectionLifetime: Duration
-        /// Whether a large body is preceded by `Expect: 100-continue`.
-        var sendsExpectContinue: Bool
-        /// Presented to a TLS server that asks for a client certificate.
-        var clientIdentity: ClientIdentity?
-
-        /// Whether the attempt may go over HTTP/2, so that it can share a connection.
-        var mayMultiplex: Bool {
-            httpVersion == .http2PriorKnowledge || (httpVersion == .http2WhenOffered && url.hasPrefix("https:"))
-        }
     }
 
     /// How the attempt ended.
@@ -113,7 +120,7 @@ final class Transfer: @unchecked Sendable {
         if error == nil, code != CURLE_OK {
             error = SatchelError.transfer(code, detail: String(cString: errorBuffer), url: options.url)
             if response == nil, let refusal = proxyRefusal() { (response, error) = refusal }
-            if let path = options.unixSocketPath, error?.code == .cannotConnect {
+            if let path = options.route.unixSocketPath, error?.code == .cannotConnect {
                 error?.message += " (through the unix socket \(path))"
             }
         }

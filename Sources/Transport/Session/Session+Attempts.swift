@@ -237,12 +237,18 @@ extension Session {
             acceptsCompressedResponses: configuration.acceptsCompressedResponses && !identityEncoding,
             handlesCookies: request.handlesCookies ?? configuration.handlesCookies,
             progressInterval: configuration.progressInterval,
-            progress: request.progress, credential: credential(for: request, at: url), proxy: configuration.proxy,
-            httpVersion: configuration.httpVersion, unixSocketPath: configuration.unixSocketPath,
-            hostOverrides: configuration.hostOverrides, rateLimit: request.rateLimit ?? configuration.rateLimit,
-            idleConnectionLifetime: configuration.idleConnectionLifetime,
+            progress: request.progress, credential: credential(for: request, at: url), route: route(for: request),
             sendsExpectContinue: configuration.sendsExpectContinue,
             clientIdentity: perHost(configuration.clientIdentities, url) ?? configuration.clientIdentity)
+    }
+
+    /// How `request`'s connections are made and paced: the session's settings, its own rate limit.
+    private func route(for request: SessionRequest) -> Transfer.Route {
+        Transfer.Route(
+            proxy: configuration.proxy, httpVersion: configuration.httpVersion,
+            unixSocketPath: configuration.unixSocketPath, hostOverrides: configuration.hostOverrides,
+            rateLimit: request.rateLimit ?? configuration.rateLimit,
+            idleConnectionLifetime: configuration.idleConnectionLifetime)
     }
 
     /// What `table` holds for `url`: its host and port's entry, else its host's.
