@@ -5,7 +5,8 @@ import Transport
 
 /// The object behind a `satchel_session *`: a configuration the setters change and the
 /// ``Session`` made from it, rebuilt for the first request after a change (transfers in flight
-/// keep the old one), so a run of setters costs one session, not one each.
+/// keep the old one), so a run of setters costs one session, not one each. The new session runs
+/// on the old one's engine, so open connections are kept.
 final class SessionHandle: Sendable, CHandle {
     static let parameterName = "session"
 
@@ -47,7 +48,9 @@ final class SessionHandle: Sendable, CHandle {
     func session() throws(SatchelError) -> Session {
         try state.withLock { state throws(SatchelError) in
             if state.isStale {
-                let replacement = try Session(baseURL: baseURL, configuration: state.configuration, registry: registry)
+                // On the same engine: the connections (and the cookie store) stay.
+                let replacement = try Session(
+                    baseURL: baseURL, configuration: state.configuration, registry: registry, engineOf: state.session)
                 state.retired.append(state.session)
                 state.session = replacement
                 state.isStale = false

@@ -13,7 +13,9 @@
 //   valgrind --tool=callgrind --separate-threads=no /tmp/probe satchel $URL 1200
 //   callgrind_annotate --inclusive=yes callgrind.out.<pid>
 // SWITCHES (comma-separated, Satchel only): nocookies, nocompress, shortaccept, typed (each body
-// decoded into a `Codable` struct by `decode(_:)` rather than into a `Value`).
+// decoded into a `Codable` struct by `decode(_:)` rather than into a `Value`), h1 (HTTP/1.1
+// only) or h2 (HTTP/2 when offered, the default), ca=PATH (trust this CA file; for
+// scripts/measure-http2).
 import AsyncHTTPClient
 import CCurlBaseline
 import Dispatch
@@ -52,6 +54,10 @@ default:
     var configuration = SessionConfiguration()
     configuration.handlesCookies = !switches.contains("nocookies")
     configuration.acceptsCompressedResponses = !switches.contains("nocompress")
+    configuration.httpVersion = switches.contains("h1") ? .http1_1 : .http2WhenOffered
+    if let ca = switches.first(where: { $0.hasPrefix("ca=") }) {
+        configuration.securityPolicy = .certificateAuthorities(path: String(ca.dropFirst(3)))
+    }
     let session = try Session(configuration: configuration)
     // shortaccept: a one-type Accept instead of the registry's short list.
     let headers: HTTPFields = switches.contains("shortaccept") ? [.accept: "application/json"] : [:]

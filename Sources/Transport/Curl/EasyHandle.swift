@@ -8,6 +8,9 @@ final class EasyHandle {
     /// What the handle's options were last set for, when the next attempt with the same
     /// ``Transfer/SharedOptions`` may keep them; `nil` when they must be reset first.
     var sharedOptions: Transfer.SharedOptions?
+    /// The receive buffer size set on the handle, 0 before the first; libcurl refuses another
+    /// once the handle has transferred.
+    var bufferSize = 0
 
     /// Makes a handle, or `nil` when libcurl cannot allocate one.
     init?() {

@@ -15,6 +15,7 @@ extension Transfer {
         var method: HTTPRequest.Method
         var decompresses: Bool
         var handlesCookies: Bool
+        var cookieShare: UnsafeMutableRawPointer?
         var connectTimeout: Duration?
         var requestTimeout: Duration?
         var verifiesPeer: Bool
@@ -34,6 +35,7 @@ extension Transfer {
             method = options.request.method
             decompresses = options.acceptsCompressedResponses && !options.request.headerFields.contains(.acceptEncoding)
             handlesCookies = options.handlesCookies
+            cookieShare = options.cookieShare
             connectTimeout = options.timeouts.connect
             requestTimeout = options.timeouts.request
             verifiesPeer = !options.security.allowInvalidCertificates
@@ -48,7 +50,7 @@ extension Transfer {
     /// attempt when the handle's ``EasyHandle/sharedOptions`` are this attempt's, else all of
     /// them on the reset handle.
     /// - Throws: ``SatchelError`` when libcurl refuses an option.
-    func configure(_ handle: EasyHandle, share: UnsafeMutableRawPointer?) throws(SatchelError) {
+    func configure(_ handle: EasyHandle) throws(SatchelError) {
         self.handle = handle
         downloadLimiter = options.route.rateLimit.download.map(RateLimiter.init)
         uploadLimiter = options.route.rateLimit.upload.map(RateLimiter.init)
@@ -79,7 +81,7 @@ extension Transfer {
         if options.acceptsCompressedResponses && !options.request.headerFields.contains(.acceptEncoding) {
             try handle.set(CURLOPT_ACCEPT_ENCODING, "")  // every encoding this libcurl decodes
         }
-        if options.handlesCookies, let share {
+        if options.handlesCookies, let share = options.cookieShare {
             try handle.set(CURLOPT_SHARE, pointer: share)
             try handle.set(CURLOPT_COOKIEFILE, "")  // the cookie engine, without a file
         }

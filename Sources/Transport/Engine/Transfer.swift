@@ -19,6 +19,8 @@ final class Transfer: @unchecked Sendable {
         var security: SecurityPolicy
         var acceptsCompressedResponses: Bool
         var handlesCookies: Bool
+        /// The libcurl share of the session's cookie store.
+        var cookieShare: UnsafeMutableRawPointer?
         var progressInterval: Duration
         var progress: (@Sendable (TransferProgress) -> Void)?
         /// Answered to the server's authentication challenges.
@@ -29,6 +31,12 @@ final class Transfer: @unchecked Sendable {
         var sendsExpectContinue: Bool
         /// Presented to a TLS server that asks for a client certificate.
         var clientIdentity: ClientIdentity?
+
+        /// libcurl's receive buffer for the attempt: a sixteenth of a second's worth under a
+        /// download rate limit (paced between deliveries of the buffer), else ``bufferSize``.
+        var bufferSize: Int {
+            min(Transfer.bufferSize, max(1024, (route.rateLimit.download ?? .max) / 16))
+        }
 
         /// Whether the attempt may go over HTTP/2, so that it can share a connection.
         var mayMultiplex: Bool {

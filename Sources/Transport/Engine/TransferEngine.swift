@@ -16,15 +16,20 @@ final class TransferEngine: @unchecked Sendable {
 
     enum Command {
         case start(Transfer)
+        /// Sets the multi handle's connection limits.
+        case limit(ConnectionLimits)
         case cancel(Transfer, SatchelError)
         case resume(Transfer)
         case shutdown
     }
 
     private let multi: UnsafeMutableRawPointer
-    /// The cookies the transfers read and set. Held until the engine is gone, so the store's
-    /// share outlives every easy handle attached to it.
-    let cookieStore: CookieStore
+    /// The cookie stores whose shares the transfers use (a session made anew on the engine can
+    /// bring another). Held until the engine is gone, so a share outlives every easy handle
+    /// attached to it.
+    private let cookieStores: Mutex<[CookieStore]>
+    /// The sessions using the engine: the last one to go shuts it down.
+    private let users = Atomic<Int>(0)
     private struct Queue {
         var commands: [Command] = []
         /// Set by the shutdown command: later commands are refused.
@@ -57,14 +62,9 @@ final class TransferEngine: @unchecked Sendable {
             throw SatchelError(.internal, "libcurl could not create a multi handle")
         }
         self.multi = multi
-        self.cookieStore = cookieStore
+        cookieStores = Mutex([cookieStore])
         _ = satchel_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
-        for (option, value) in [
-            (CURLMOPT_MAX_HOST_CONNECTIONS, limits.perHost), (CURLMOPT_MAX_TOTAL_CONNECTIONS, limits.total),
-            (CURLMOPT_MAXCONNECTS, limits.cacheSize),
-        ] {
-            if let value { _ = satchel_curl_multi_setopt_long(multi, option, value) }
-        }
+        Self.apply(limits, to: multi)
         var thread = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
         let status = pthread_create(
@@ -110,6 +110,29 @@ final class TransferEngine: @unchecked Sendable {
             if case let .start(transfer) = command {
                 transfer.abandon(SatchelError(.cancelled, "\(transfer.options.url): the session was shut down"))
             }
+        }
+    }
+
+    /// Counts a session that uses the engine, keeping its cookie store alive with it.
+    func adopt(_ store: CookieStore) {
+        users.add(1, ordering: .relaxed)
+        cookieStores.withLock { stores in
+            if !stores.contains(where: { $0 === store }) { stores.append(store) }
+        }
+    }
+
+    /// Uncounts a session; the last one shuts the engine down (without waiting).
+    func release() {
+        if users.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { shutDown(waiting: false) }
+    }
+
+    /// Sets the connection limits on `multi` (`nil`s: libcurl's defaults).
+    private static func apply(_ limits: ConnectionLimits, to multi: UnsafeMutableRawPointer) {
+        for (option, value) in [
+            (CURLMOPT_MAX_HOST_CONNECTIONS, limits.perHost), (CURLMOPT_MAX_TOTAL_CONNECTIONS, limits.total),
+            (CURLMOPT_MAXCONNECTS, limits.cacheSize),
+        ] {
+            _ = satchel_curl_multi_setopt_long(multi, option, value ?? 0)
         }
     }
 
@@ -169,12 +192,14 @@ final class TransferEngine: @unchecked Sendable {
         switch command {
         case let .start(transfer):
             if let error = transfer.cancelledBeforeStart { return transfer.abandon(error) }
-            let handle = idleHandles.popLast() ?? EasyHandle()
+            // libcurl keeps a used handle's buffer size: take one whose size fits, or a new one.
+            let fitting = idleHandles.lastIndex { $0.bufferSize == transfer.options.bufferSize }
+            let handle = fitting.map { idleHandles.remove(at: $0) } ?? EasyHandle()
             guard let handle else {
                 return transfer.abandon(SatchelError(.internal, "libcurl could not create an easy handle"))
             }
             do {
-                try transfer.configure(handle, share: cookieStore.share)
+                try transfer.configure(handle)
             } catch {
                 transfer.abandon(error)
                 return recycle(handle, keepingOptions: false)
@@ -194,6 +219,8 @@ final class TransferEngine: @unchecked Sendable {
                 return
             }
             end(transfer, handle: handle, code: CURLE_ABORTED_BY_CALLBACK, failure: error)
+        case let .limit(limits):
+            Self.apply(limits, to: multi)
         case let .resume(transfer):
             guard transfer.isPaused, let handle = transfer.handle, running[handle.raw] != nil else { return }
             transfer.isPaused = false

@@ -235,7 +235,7 @@ extension Session {
             url: url.scheme + "://" + (head.authority ?? "") + (head.path ?? "/"), request: head, body: stream,
             timeouts: request.timeouts ?? configuration.timeouts, security: security,
             acceptsCompressedResponses: configuration.acceptsCompressedResponses && !identityEncoding,
-            handlesCookies: request.handlesCookies ?? configuration.handlesCookies,
+            handlesCookies: request.handlesCookies ?? configuration.handlesCookies, cookieShare: cookieStore.share,
             progressInterval: configuration.progressInterval,
             progress: request.progress, credential: credential(for: request, at: url), route: route(for: request),
             sendsExpectContinue: configuration.sendsExpectContinue,

@@ -47,10 +47,24 @@ public final class Session: Sendable {
     /// - Throws: ``SatchelError/Code/invalidArgument`` for a base URL that is not http(s), or
     ///   when `requestSerializer` is `nil` and the registry has no form request serializer;
     ///   ``SatchelError/Code/internal`` when libcurl cannot start.
-    public init(
+    public convenience init(
         baseURL: String? = nil, configuration: SessionConfiguration = SessionConfiguration(),
         registry: Registry, requestSerializer: (any RequestSerializer)? = nil,
         responseSerializer: (any ResponseSerializer)? = nil
+    ) throws(SatchelError) {
+        try self.init(
+            baseURL: baseURL, configuration: configuration, registry: registry, requestSerializer: requestSerializer,
+            responseSerializer: responseSerializer, engineOf: nil)
+    }
+
+    /// A session on `engineOf`'s engine, when given: its transfers share that session's
+    /// connections (the C API's setters make a session anew this way, keeping the connections).
+    /// The engine stops when the last session on it goes, or at once with
+    /// ``invalidateAndCancel()`` on any of them.
+    package init(
+        baseURL: String?, configuration: SessionConfiguration, registry: Registry,
+        requestSerializer: (any RequestSerializer)? = nil, responseSerializer: (any ResponseSerializer)? = nil,
+        engineOf: Session?
     ) throws(SatchelError) {
         self.baseURL = try baseURL.map { base throws(SatchelError) in try ResolvedURL.base(base) }
         self.configuration = configuration
@@ -65,7 +79,7 @@ public final class Session: Sendable {
         for (name, value, least) in [
             ("maximumConnectionsPerHost", configuration.maximumConnectionsPerHost, 1),
             ("maximumConnections", configuration.maximumConnections, 1),
-            ("connectionCacheSize", configuration.connectionCacheSize, 0),
+            ("connectionCacheSize", configuration.connectionCacheSize, 1),
             ("rateLimit.upload", configuration.rateLimit.upload, 1),
             ("rateLimit.download", configuration.rateLimit.download, 1),
         ] where (value ?? least) < least {
@@ -73,18 +87,27 @@ public final class Session: Sendable {
         }
         for override in configuration.hostOverrides { try override.check() }
         cookieStore = configuration.cookieStore ?? CookieStore()
-        engine = try TransferEngine(
-            cookieStore: cookieStore,
-            limits: .init(
-                perHost: configuration.maximumConnectionsPerHost, total: configuration.maximumConnections,
-                cacheSize: configuration.connectionCacheSize))
+        if let previous = engineOf {
+            engine = previous.engine
+            engine.enqueue(.limit(Self.connectionLimits(configuration)))
+        } else {
+            engine = try TransferEngine(cookieStore: cookieStore, limits: Self.connectionLimits(configuration))
+        }
+        engine.adopt(cookieStore)
         for warning in cookieStore.takeWarnings() {
             for monitor in configuration.eventMonitors { monitor.sessionDidWarn(warning) }
         }
     }
 
     deinit {
-        engine.shutDown(waiting: false)
+        engine.release()
+    }
+
+    /// The connection limits of `configuration`, for the engine's multi handle.
+    private static func connectionLimits(_ configuration: SessionConfiguration) -> TransferEngine.ConnectionLimits {
+        .init(
+            perHost: configuration.maximumConnectionsPerHost, total: configuration.maximumConnections,
+            cacheSize: configuration.connectionCacheSize)
     }
 
     /// Cancels every transfer, stops the session's transfer thread and waits until libcurl's
