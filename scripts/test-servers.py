@@ -234,7 +234,7 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
                                         (`id: I` and `data: {"i":I}` lines), ndjson, json-seq or
                                         multipart (multipart/mixed, JSON parts);
                                         with gate=KEY record I+1 is sent only once /gate has
-                                        been asked for KEY and I (10 s at most, then the
+                                        been asked for KEY and I (30 s at most, then the
                                         connection closes)
     GET /gate?key=KEY&i=I               opens the gate for record I+1; 204
     GET /event-source?key=KEY&total=T&per=N[&retry=MS][&drop=cut|end][&then=204|json|500][&big=B]
@@ -627,7 +627,7 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
         for index in range(count):
             if gate is not None and index > 0:
                 with self.server.gates:
-                    if not self.server.gates.wait_for(lambda: (gate, index - 1) in self.server.opened, timeout=10):
+                    if not self.server.gates.wait_for(lambda: (gate, index - 1) in self.server.opened, timeout=30):
                         self.close_connection = True
                         return
             data = record(index, count).encode()

@@ -112,14 +112,16 @@ struct HTTPVersionTests {
         let session = try session(nginx.tls)
         let marker = UUID().uuidString
         let started = Mutex(false)
-        var request = SessionRequest(.get, "large/\(8 << 20)?slice=65536&pace_ms=20&\(marker)=1")
+        // 8 MiB in 16 KiB slices 50 ms apart: about 25 s, far longer than the wait for the first bytes.
+        var request = SessionRequest(.get, "large/\(8 << 20)?slice=16384&pace_ms=50&\(marker)=1")
         request.progress = { progress in
             if progress.downloadedBytes > 0 { started.withLock { $0 = true } }
         }
         let task = Task { await session.response(for: request) }
         while !started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
         task.cancel()
-        #expect(await task.value.failure?.code == .cancelled)
+        let cancelled = await task.value
+        #expect(cancelled.failure?.code == .cancelled, "\(String(describing: cancelled.failure))")
         let next = try await session.get("echo-headers?\(marker)=2")
         #expect(next.metrics.httpVersion == "2")
         #expect(next.metrics.reusedConnection)
