@@ -208,4 +208,17 @@ struct AuthenticationInterceptorTests {
         #expect(response.failure?.code == .timedOut)
         #expect(response.failure?.message.contains("interceptor") == true)
     }
+
+    /// httpbin's `/bearer` accepts the token the interceptor applies; without the interceptor
+    /// it answers 401.
+    @Test func httpbinsBearerEndpointAcceptsTheAppliedToken() async throws {
+        let service = TokenService(key: UUID().uuidString, session: plain)
+        let auth = AuthenticationInterceptor(authenticator: service, credential: Token(value: "t0ken"))
+        let session = try SessionSupport.session(servers.httpbin) { $0.interceptors = [auth] }
+        let response = try await session.get("bearer")
+        #expect(response.value?["authenticated"] == true)
+        #expect(response.value?["token"] == "t0ken")
+        let bare = try SessionSupport.session(servers.httpbin)
+        #expect(await bare.response(for: SessionRequest(.get, "bearer")).response?.status.code == 401)
+    }
 }
