@@ -299,3 +299,38 @@ def test_cookies_are_kept_listed_set_cleared_and_saved(base_url, tmp_path):
         assert sorted(c["name"] for c in again.cookies()) == ["extra", "flavour"]
         again.clear_cookies("127.0.0.1")
         assert again.cookies() == []
+
+
+class UnixHTTPServer(__import__("socketserver").ThreadingUnixStreamServer):
+    """The test handler on a unix domain socket (its client address is a path, not a pair)."""
+
+    daemon_threads = True
+
+    def get_request(self):
+        request, _ = super().get_request()
+        return request, ("unix", 0)
+
+
+def test_unix_socket_resolve_and_proxy_settings(base_url, tmp_path):
+    path = str(tmp_path / "satchel.sock")
+    server = UnixHTTPServer(path, Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        with satchel.Session("http://localhost/", unix_socket=path) as session:
+            assert session.get("json").value["path"] == "/json"
+    finally:
+        server.shutdown()
+    port = base_url.rsplit(":", 1)[1].rstrip("/")
+    with satchel.Session(f"http://satchel.test:{port}/", resolve=(f"satchel.test:{port}:127.0.0.1",),
+                         rate_limit=(None, 50_000_000), max_connections_per_host=2, http_version="1.1") as session:
+        assert session.get("json").value["path"] == "/json"
+    with satchel.Session(base_url, proxy="http://127.0.0.1:1", proxy_user=("ann", "pw"), retries=0) as session:
+        with pytest.raises(satchel.SatchelError) as caught:
+            session.get("json")
+        assert caught.value.code == "cannotConnect"
+    with satchel.Session(base_url, proxy="http://127.0.0.1:1", noproxy=("127.0.0.1",)) as session:
+        assert session.get("json").status == 200
+    for bad in ({"http_version": "3"}, {"resolve": ("nohost",)}, {"proxy": "ftp://p:1"},
+                {"client_certificate": ("c.pem", None), "certificate_type": "JKS"}):
+        with pytest.raises(satchel.SatchelError):
+            satchel.Session(base_url, **bad)

@@ -232,6 +232,17 @@ _declare("satchel_session_cookies", ctypes.c_int, P(Handle), Handle, ctypes.c_ch
 _declare("satchel_session_set_cookie", ctypes.c_int, Handle, Handle)
 _declare("satchel_session_clear_cookies", ctypes.c_int, Handle, ctypes.c_char_p, ctypes.c_size_t)
 
+_declare("satchel_session_set_proxy", ctypes.c_int, Handle, ctypes.c_char_p, ctypes.c_size_t)
+_declare("satchel_session_set_proxy_credential", ctypes.c_int, Handle, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_int)
+_declare("satchel_session_set_noproxy", ctypes.c_int, Handle, ctypes.c_char_p, ctypes.c_size_t)
+_declare("satchel_session_set_proxy_ca_file", ctypes.c_int, Handle, ctypes.c_char_p)
+_declare("satchel_session_set_http_version", ctypes.c_int, Handle, ctypes.c_int)
+_declare("satchel_session_set_unix_socket", ctypes.c_int, Handle, ctypes.c_char_p)
+_declare("satchel_session_set_client_certificate", ctypes.c_int, Handle, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int)
+_declare("satchel_session_add_host_override", ctypes.c_int, Handle, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_int)
+_declare("satchel_session_set_rate_limit", ctypes.c_int, Handle, ctypes.c_uint64, ctypes.c_uint64)
+_declare("satchel_session_set_connection", ctypes.c_int, Handle, ctypes.c_int, ctypes.c_uint64)
+
 _libc = ctypes.CDLL(None)
 _libc.malloc.restype = ctypes.c_void_p
 _libc.malloc.argtypes = [ctypes.c_size_t]

@@ -116,6 +116,18 @@ class Session:
             the requests refused with the same token; it returns the token, and an exception
             it raises fails those requests (``invalidArgument``).
         cookie_jar: keep the cookies also in this cookie file (curl's format, mode 0600).
+        proxy: a proxy URL (``http://``, ``https://``, ``socks5h://``, …), ``""`` for none; the
+            environment's (``http_proxy``, …) when ``None``. ``proxy_user`` ``(user, password)``,
+            ``noproxy`` the hosts that bypass it, ``proxy_ca_file`` for an ``https://`` proxy.
+        http_version: ``"2"`` (HTTP/2 over TLS when offered, the default), ``"1.1"``, or
+            ``"h2c"`` (HTTP/2 with prior knowledge).
+        unix_socket: send every request through this unix domain socket instead of TCP.
+        client_certificate: ``(certificate_path, key_path_or_None)`` presented to TLS servers
+            that ask; ``passphrase`` for its key, ``certificate_type`` ``"PEM"``, ``"DER"`` or ``"P12"``.
+        resolve, connect_to: curl's ``--resolve`` (``"host:port:address"``) and ``--connect-to``
+            (``"host:port:target_host:target_port"``) overrides.
+        rate_limit: ``(upload, download)`` bytes per second, ``0`` or ``None`` for no limit.
+        max_connections_per_host: the most connections open to one host at once.
 
     Errors are :class:`SatchelError`: transport failures (``cannotConnect``, ``timedOut``,
     ``cancelled``, …) and a status outside 200–299 (``unacceptableStatusCode``, with
@@ -127,7 +139,13 @@ class Session:
                  max_redirects: Optional[int] = None, retries: Optional[int] = None, ca_file: Optional[str] = None,
                  pins: Tuple[str, ...] = (), on_event: Optional[Callable[[Event], Any]] = None,
                  bearer_token: Optional[str] = None, refresh_token: Optional[Callable[[], str]] = None,
-                 cookie_jar: Optional[Union[str, "os.PathLike[str]"]] = None) -> None:
+                 cookie_jar: Optional[Union[str, "os.PathLike[str]"]] = None, proxy: Optional[str] = None,
+                 proxy_user: Optional[Tuple[str, str]] = None, noproxy: Tuple[str, ...] = (),
+                 proxy_ca_file: Optional[str] = None, http_version: Optional[str] = None,
+                 unix_socket: Optional[str] = None, client_certificate: Optional[Tuple[str, Optional[str]]] = None,
+                 passphrase: Optional[str] = None, certificate_type: str = "PEM", resolve: Tuple[str, ...] = (),
+                 connect_to: Tuple[str, ...] = (), rate_limit: Optional[Tuple[Optional[int], Optional[int]]] = None,
+                 max_connections_per_host: Optional[int] = None) -> None:
         self._registry = registry  # keeps the Python object (and its handle) alive
         handle = Handle()
         base = base_url.encode() if base_url is not None else None
@@ -174,6 +192,55 @@ class Session:
             check(lib.satchel_session_set_token_refresh(self._handle, self._refresh, None), "set_token_refresh")
         if cookie_jar is not None:
             check(lib.satchel_session_set_cookie_jar(self._handle, os.fsencode(cookie_jar)), "set_cookie_jar")
+        self._configure_transport(proxy, proxy_user, noproxy, proxy_ca_file, http_version, unix_socket,
+                                  client_certificate, passphrase, certificate_type, resolve, connect_to, rate_limit,
+                                  max_connections_per_host)
+
+    def _configure_transport(self, proxy: Optional[str], proxy_user: Optional[Tuple[str, str]],
+                             noproxy: Tuple[str, ...], proxy_ca_file: Optional[str], http_version: Optional[str],
+                             unix_socket: Optional[str], client_certificate: Optional[Tuple[str, Optional[str]]],
+                             passphrase: Optional[str], certificate_type: str, resolve: Tuple[str, ...],
+                             connect_to: Tuple[str, ...], rate_limit: Optional[Tuple[Optional[int], Optional[int]]],
+                             max_connections_per_host: Optional[int]) -> None:
+        """Applies the proxy, HTTP version, socket, certificate, override and limit options."""
+        handle = self._handle
+        if proxy is not None:
+            encoded = proxy.encode()
+            check(lib.satchel_session_set_proxy(handle, encoded, len(encoded)), "set_proxy")
+        if proxy_user is not None:
+            user, password = (part.encode() for part in proxy_user)
+            check(lib.satchel_session_set_proxy_credential(handle, user, len(user), password, len(password), 1),
+                  "set_proxy_credential")
+        if noproxy:
+            hosts = ",".join(noproxy).encode()
+            check(lib.satchel_session_set_noproxy(handle, hosts, len(hosts)), "set_noproxy")
+        if proxy_ca_file is not None:
+            check(lib.satchel_session_set_proxy_ca_file(handle, os.fsencode(proxy_ca_file)), "set_proxy_ca_file")
+        if http_version is not None:
+            versions = {"1.1": 1, "2": 2, "h2c": 3}
+            if http_version not in versions:
+                raise SatchelError(1, f"http_version {http_version!r} is not '1.1', '2' or 'h2c'")
+            check(lib.satchel_session_set_http_version(handle, versions[http_version]), "set_http_version")
+        if unix_socket is not None:
+            check(lib.satchel_session_set_unix_socket(handle, os.fsencode(unix_socket)), "set_unix_socket")
+        if client_certificate is not None:
+            types = {"PEM": 1, "DER": 2, "P12": 3}
+            if certificate_type not in types:
+                raise SatchelError(1, f"certificate_type {certificate_type!r} is not PEM, DER or P12")
+            certificate, key = client_certificate
+            check(lib.satchel_session_set_client_certificate(
+                handle, None, 0, os.fsencode(certificate), os.fsencode(key) if key is not None else None,
+                passphrase.encode() if passphrase is not None else None, types[certificate_type]),
+                "set_client_certificate")
+        for flag, overrides in ((0, resolve), (1, connect_to)):
+            for text in overrides:
+                encoded = text.encode()
+                check(lib.satchel_session_add_host_override(handle, encoded, len(encoded), flag), "add_host_override")
+        if rate_limit is not None:
+            upload, download = rate_limit
+            check(lib.satchel_session_set_rate_limit(handle, upload or 0, download or 0), "set_rate_limit")
+        if max_connections_per_host is not None:
+            check(lib.satchel_session_set_connection(handle, 1, max_connections_per_host), "set_connection")
 
     def cookies(self, url: Optional[str] = None) -> List[Dict[str, Any]]:
         """The cookies the session holds (those a request to ``url`` would carry, if given), each a
