@@ -48,8 +48,6 @@ final class TransferEngine: @unchecked Sendable {
     private var idleHandles: [EasyHandle] = []
     private static let idleHandleLimit = 64
 
-    /// Starts the engine thread.
-    /// - Throws: ``SatchelError/Code/internal`` when libcurl or the thread cannot be set up.
     /// The connection limits of the multi handle: `nil` for libcurl's defaults.
     struct ConnectionLimits {
         var perHost: Int?
@@ -57,6 +55,9 @@ final class TransferEngine: @unchecked Sendable {
         var cacheSize: Int?
     }
 
+    /// Starts the engine thread, using `cookieStore`'s share (see ``adopt(_:)`` for more) and
+    /// the connection `limits`.
+    /// - Throws: ``SatchelError/Code/internal`` when libcurl or the thread cannot be set up.
     init(cookieStore: CookieStore, limits: ConnectionLimits = ConnectionLimits()) throws(SatchelError) {
         guard CurlGlobal.initialised == CURLE_OK, let multi = curl_multi_init() else {
             throw SatchelError(.internal, "libcurl could not create a multi handle")
@@ -192,8 +193,10 @@ final class TransferEngine: @unchecked Sendable {
         switch command {
         case let .start(transfer):
             if let error = transfer.cancelledBeforeStart { return transfer.abandon(error) }
-            // libcurl keeps a used handle's buffer size: take one whose size fits, or a new one.
-            let fitting = idleHandles.lastIndex { $0.bufferSize == transfer.options.bufferSize }
+            // libcurl keeps a used handle's buffer size: take one whose size fits (or that never
+            // got one), or a new one.
+            let wanted = transfer.options.bufferSize
+            let fitting = idleHandles.lastIndex { $0.bufferSize == wanted || $0.bufferSize == 0 }
             let handle = fitting.map { idleHandles.remove(at: $0) } ?? EasyHandle()
             guard let handle else {
                 return transfer.abandon(SatchelError(.internal, "libcurl could not create an easy handle"))
