@@ -193,10 +193,10 @@ final class TransferEngine: @unchecked Sendable {
         switch command {
         case let .start(transfer):
             if let error = transfer.cancelledBeforeStart { return transfer.abandon(error) }
-            // libcurl keeps a used handle's buffer size: take one whose size fits (or that never
-            // got one), or a new one.
+            // libcurl refuses another buffer size on a used handle: take one whose size fits, or
+            // a new one.
             let wanted = transfer.options.bufferSize
-            let fitting = idleHandles.lastIndex { $0.bufferSize == wanted || $0.bufferSize == 0 }
+            let fitting = idleHandles.lastIndex { $0.bufferSize == wanted }
             let handle = fitting.map { idleHandles.remove(at: $0) } ?? EasyHandle()
             guard let handle else {
                 return transfer.abandon(SatchelError(.internal, "libcurl could not create an easy handle"))
