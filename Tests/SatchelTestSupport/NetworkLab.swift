@@ -120,8 +120,32 @@ public final class NetworkLab: @unchecked Sendable {
         if !arguments.isEmpty { try inside(["tc", "qdisc", "add", "dev", labInterface, "root", "netem"] + arguments) }
     }
 
-    private func inside(_ arguments: [String]) throws {
-        try Self.run(["ip", "netns", "exec", namespace] + arguments)
+    /// Drops one packet in `n`, chosen at random, each way on the namespace's side of the link
+    /// (nftables `numgen random`, counted); `0` stops dropping. For kernels without `tc netem`.
+    public func dropPackets(oneIn n: Int) throws {
+        _ = try? inside(["nft", "delete", "table", "inet", "satchel_lab"])
+        guard n > 0 else { return }
+        let rule = "numgen random mod \(n) 0 counter drop"
+        try inside([
+            "nft",
+            "table inet satchel_lab { chain in { type filter hook input priority 0; \(rule); }; "
+                + "chain out { type filter hook output priority 0; \(rule); }; }",
+        ])
+    }
+
+    /// How many packets ``dropPackets(oneIn:)`` has dropped so far.
+    public func droppedPackets() throws -> Int {
+        let listing = try inside(["nft", "list", "table", "inet", "satchel_lab"])
+        return listing.components(separatedBy: "packets ").dropFirst()
+            .compactMap { Int($0.prefix { $0.isNumber }) }.reduce(0, +)
+    }
+
+    /// Whether `nft` (Debian's nftables, installed by `scripts/setup`) is here for ``dropPackets(oneIn:)``.
+    public static let canDropPackets = FileManager.default.isExecutableFile(atPath: "/usr/sbin/nft")
+
+    @discardableResult
+    private func inside(_ arguments: [String]) throws -> String {
+        return try Self.run(["ip", "netns", "exec", namespace] + arguments)
     }
 
     private static func tearDown(_ server: Process, _ hostInterface: String, _ namespace: String) {

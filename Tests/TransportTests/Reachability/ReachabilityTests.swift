@@ -141,7 +141,15 @@ struct ReachabilityTests {
 
         try #require(IPCommand.must(["link", "set", far, "up"]) && IPCommand.must(["link", "set", near, "up"]))
         try #require(IPCommand.must(["route", "add", "default", "dev", near, "table", "\(table)"]))
-        #expect(await streamed.wait { $0.last?.interface?.name == near }, "\(streamed.elements)")
+        // Generous: once failed in CI under a sanitizer with the whole suite beside it (10 s, the
+        // status stayed not reachable); the message then says what the kernel and a fresh probe saw.
+        #expect(
+            await streamed.wait(seconds: 30) { $0.last?.interface?.name == near },
+            """
+            streamed \(streamed.elements) after \(monitor.evaluationCount) evaluations; \
+            a probe now: \(String(describing: try? ReachabilityProbe.status(host: nil, table: table))); \
+            \(IPCommand.run(["-d", "link", "show", near]).output)\(IPCommand.run(["route", "show", "table", "\(table)"]).output)
+            """)
         #expect(monitor.status.interface?.kind == .wired)
         // Taking the link down removes its routes: the network is gone again.
         try #require(IPCommand.must(["link", "set", near, "down"]))

@@ -47,6 +47,26 @@ struct ProxyTests {
         #expect(response.value?["url"]?.stringValue?.hasPrefix("https://") == true)
     }
 
+    /// A public-key pin through each proxy is checked against the origin at the tunnel's end:
+    /// the origin's key passes, another key fails the TLS handshake with the origin.
+    @Test(arguments: [false, true])
+    func pinsApplyToTheOriginThroughAProxy(socks: Bool) async throws {
+        let proxy = try Proxy(socks ? proxies.socks : proxies.http, credential: credential)
+        for (pin, passes) in [(servers.pins.good, true), (servers.pins.caB, false)] {
+            let session = try SessionSupport.session(servers.httpbinTLS) {
+                $0.proxy = .through(proxy)
+                $0.securityPolicy = .publicKeys([pin])
+                $0.securityPolicy.certificateAuthoritiesPath = servers.certificates.caA.path
+            }
+            let response = await session.response(for: SessionRequest(.get, "get"))
+            if passes {
+                #expect(response.response?.status.code == 200, "\(String(describing: response.error))")
+            } else {
+                #expect(response.error?.code == .tlsFailure, "\(String(describing: response.error))")
+            }
+        }
+    }
+
     /// An https:// proxy: TLS to the proxy, trusted by the proxy's own CA file (the origin's
     /// trust is not the proxy's: without it, the proxy's certificate is refused).
     @Test func anHTTPSProxyIsTrustedByItsOwnCertificateAuthorities() async throws {
