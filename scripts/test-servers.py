@@ -279,6 +279,20 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
                                         bytes of body: fewer than N, then the connection closes;
                                         more than N, and the connection stays open for the next
                                         request as if the response had ended
+    ANY /cache-origin?key=KEY[&cc=CC][&expires=S|bad][&age=A][&date=S][&etag=E]
+        [&last_modified=S][&vary=NAME][&status=N][&size=B][&location=PATH]
+                                        an origin for the HTTP cache's tests that counts what
+                                        reaches it: GET answers `status` (200) with the fields
+                                        asked for — Cache-Control CC, Expires/Date/Last-Modified
+                                        S seconds from now (negative: in the past; expires=bad
+                                        an unparsable one), Age A, ETag "E", Vary NAME — and
+                                        {"key", "hit": N, "varied": the request's NAME field}
+                                        padded to B bytes; If-None-Match "E" or
+                                        If-Modified-Since not before Last-Modified gets 304 with
+                                        the same fields; other methods answer 200 (with Location
+                                        PATH when given)
+    GET /cache-origin-count?key=KEY     {"key", "hits": requests, "conditional": conditional
+                                        requests, "notModified": 304s} without counting itself
     """
 
     protocol_version = "HTTP/1.1"
@@ -315,6 +329,15 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
                 return self.echo_headers(url.path)
             if path == "/retry":
                 return self.retry(query)
+            if path == "/cache-origin":
+                return self.cache_origin(query)
+            if path == "/cache-origin-count":
+                key = query.get("key", "")
+                with self.server.lock:
+                    counts = dict(self.server.cache_hits.get(key, {}))
+                return self.send_json(200, {"key": key, "hits": counts.get("hits", 0),
+                                            "conditional": counts.get("conditional", 0),
+                                            "notModified": counts.get("notModified", 0)})
             if path == "/retry-count":
                 self.read_body()
                 return self.send_json(200, {"key": query.get("key", ""),
@@ -558,6 +581,57 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
             status, extra = 200, []
         self.send_json(status, {"key": key, "attempt": attempt, "status": status}, extra)
 
+    def cache_origin(self, query):
+        self.read_body()
+        key = query.get("key", "")
+        conditional = "If-None-Match" in self.headers or "If-Modified-Since" in self.headers
+        with self.server.lock:
+            counts = self.server.cache_hits.setdefault(key, {})
+            counts["hits"] = counts.get("hits", 0) + 1
+            counts["conditional"] = counts.get("conditional", 0) + (1 if conditional else 0)
+            hit = counts["hits"]
+        if self.command != "GET":
+            extra = [("Location", query["location"])] if "location" in query else []
+            return self.send_json(200, {"key": key, "method": self.command}, extra)
+        now = time.time()
+        extra = [("Date", email.utils.formatdate(now + int(query.get("date", "0")), usegmt=True))]
+        if "cc" in query:
+            extra.append(("Cache-Control", query["cc"]))
+        if "expires" in query:
+            expires = query["expires"]
+            extra.append(("Expires", "bad" if expires == "bad" else
+                          email.utils.formatdate(now + int(expires), usegmt=True)))
+        if "age" in query:
+            extra.append(("Age", query["age"]))
+        if "etag" in query:
+            extra.append(("ETag", f'"{query["etag"]}"'))
+        modified = None
+        if "last_modified" in query:
+            modified = int(now + int(query["last_modified"]))
+            extra.append(("Last-Modified", email.utils.formatdate(modified, usegmt=True)))
+        vary = query.get("vary")
+        if vary:
+            extra.append(("Vary", vary))
+        matches = "etag" in query and self.headers.get("If-None-Match") == f'"{query["etag"]}"'
+        since = self.headers.get("If-Modified-Since")
+        if not matches and since and modified is not None and "If-None-Match" not in self.headers:
+            parsed = email.utils.parsedate_to_datetime(since)
+            matches = parsed is not None and parsed.timestamp() >= modified
+        if matches:
+            with self.server.lock:
+                counts["notModified"] = counts.get("notModified", 0) + 1
+            self.send_response(304)
+            for name, field in extra:
+                self.send_header(name, field)
+            self.end_headers()
+            return
+        value = {"key": key, "hit": hit, "varied": self.headers.get(vary) if vary else None}
+        size = int(query.get("size", "0"))
+        if size:
+            value["padding"] = ""
+            value["padding"] = "x" * max(0, size - len(json.dumps(value).encode()))
+        self.send_json(int(query.get("status", "200")), value, extra)
+
     def digest(self, query):
         digest = hashlib.sha256()
         count, _ = self.read_body(digest)
@@ -745,6 +819,7 @@ class FastServer(http.server.ThreadingHTTPServer):
         super().__init__((host, 0), FastHandler)
         self.lock = threading.Lock()
         self.attempts = {}
+        self.cache_hits = {}
         self.gates = threading.Condition()
         self.opened = set()
         self.event_sources = {}

@@ -25,6 +25,10 @@ public struct TransferMetrics: Sendable, Hashable {
     public var redirectCount = 0
     /// Retries made.
     public var retryCount = 0
+    /// Where the response came from when the session has an ``HTTPCache``: `nil` without one,
+    /// or when the cache took no part (a method other than `GET`, a request with conditional or
+    /// `Range` fields of its own, a failed transfer).
+    public var cache: CacheOutcome?
 
     /// Empty metrics.
     public init() {}

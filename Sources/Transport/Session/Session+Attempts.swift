@@ -59,7 +59,7 @@ extension Session {
                 redirect: configuration.redirectPolicy, retry: retryPolicy ?? configuration.retryPolicy,
                 retries: retries,
                 method: head.method, canResend: body.canResend)
-            let options: Transfer.Options
+            var options: Transfer.Options
             let sink: any ResponseSink
             switch attemptOptions(
                 sent, url: url, head: &head, body: body, sends: sends, identityEncoding: identityEncoding)
@@ -71,13 +71,29 @@ extension Session {
                 attempt.error = SatchelError.wrap(error)
                 break attempts
             }
+            let cacheStep = cacheStep(for: &options, policy: request.cachePolicy, sink: sink)
             attempt = Attempt(url: options.url, request: head, sink: sink)
             for monitor in configuration.eventMonitors { monitor.requestDidStart(head, url: options.url) }
-            let pipe = options.body as? BodyPipe
-            pipe?.connect { cancellation.resume() }
-            let outcome = await send(options, sink: sink, cancellation: cancellation)
-            pipe?.close()
-            if options.handlesCookies, let fields = outcome.response?.headerFields, fields.contains(.setCookie) {
+            var outcome: Transfer.Outcome
+            if let answered = cacheStep.answered {
+                outcome = answered
+            } else {
+                let pipe = options.body as? BodyPipe
+                pipe?.connect { cancellation.resume() }
+                let cacheSink = cacheStep.key.flatMap { key in
+                    configuration.cache.map {
+                        CacheSink(
+                            inner: sink, cache: $0, key: key, request: options.request,
+                            decodesContent: options.acceptsCompressedResponses)
+                    }
+                }
+                outcome = await send(options, sink: cacheSink ?? sink, cancellation: cancellation)
+                pipe?.close()
+                settleCache(cacheStep, outcome: &outcome, options: options, sink: sink, cacheSink: cacheSink)
+            }
+            if outcome.metrics.cache != .hit, options.handlesCookies, let fields = outcome.response?.headerFields,
+                fields.contains(.setCookie)
+            {
                 cookieStore.noteSameSite(of: fields, from: url)
                 do {
                     try cookieStore.save()

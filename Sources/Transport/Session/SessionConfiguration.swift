@@ -74,6 +74,9 @@ public struct SessionConfiguration: Sendable {
     /// next process reads (``CookieStore``); `nil`, the default, gives each session its own,
     /// in memory.
     public var cookieStore: CookieStore?
+    /// A private HTTP cache (RFC 9111) shared by every session given it, in memory, in a
+    /// directory, or both (``HTTPCache``); `nil`, the default, caches nothing.
+    public var cache: HTTPCache?
     /// The least time between two progress reports of one transfer (the final one always comes).
     public var progressInterval: Duration = .milliseconds(100)
     /// Whether a download's file is flushed to the disk before it is renamed into place

@@ -38,6 +38,9 @@ public struct SessionRequest: Sendable {
     public var interceptors: [any RequestInterceptor] = []
     /// The most bytes per second this request sends and receives; `nil` for the session's.
     public var rateLimit: RateLimit?
+    /// How this request uses the session's ``HTTPCache`` (AFNetworking's `cachePolicy`);
+    /// ``CachePolicy/useProtocol``, RFC 9111's rules, by default.
+    public var cachePolicy = CachePolicy.useProtocol
 
     /// Creates a request.
     public init(

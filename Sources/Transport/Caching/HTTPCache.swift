@@ -1,0 +1,160 @@
+import HTTPTypes
+import SerializerRegistry
+import Synchronization
+
+/// A private HTTP cache (RFC 9111) that sessions share through
+/// ``SessionConfiguration/cache``: in memory, in a directory, or both, each bounded in bytes
+/// with the least recently used entries evicted first. AFNetworking relies on `NSURLCache` for
+/// this; the parameters are its parameters.
+///
+/// ```swift
+/// let cache = try HTTPCache(directory: "/var/cache/my-tool/http", diskCapacity: 512 << 20)
+/// let session = try Session(configuration: SessionConfiguration(baseURL: "https://api.example.com/") {
+///     $0.cache = cache
+/// })
+/// let first = try await session.get("catalog")   // from the origin, stored
+/// let again = try await session.get("catalog")   // from the cache while fresh
+/// print(again.metrics.cache!)                     // hit
+/// ```
+///
+/// What is stored: responses to `GET` that RFC 9111 §3 allows a private cache to keep (no
+/// `no-store` in the request or the response; `private` is fine; a request with
+/// `Authorization` only when the response says `public`, `must-revalidate` or `s-maxage`;
+/// a status cacheable by default, or any final status given explicit freshness; not `206`, not
+/// `Vary: *`), whose body is at most ``maximumEntrySize`` bytes. One response per method and
+/// URL: a response whose `Vary` names request fields is served only to requests with the same
+/// values of them, and a response to other values replaces it. How long: see
+/// ``CachePolicy/useProtocol`` and docs/Caching.md. Clearing: ``removeAll()``, or delete the
+/// directory.
+public final class HTTPCache: Sendable {
+    /// The directory entries are kept in, if any.
+    public var directory: String? { disk?.path }
+    /// The bytes of bodies kept in memory at most.
+    public let memoryCapacity: Int
+    /// The bytes of entry files kept in the directory at most.
+    public let diskCapacity: Int64
+    /// The largest body stored; a longer response is passed through and not stored.
+    public let maximumEntrySize: Int64
+
+    let disk: CacheDirectory?
+    private let memory: Mutex<MemoryStore>
+
+    /// Bodies kept in memory, with their entries, least recently used evicted first.
+    struct MemoryStore {
+        var entries: [String: (entry: CachedEntry, body: [UInt8], lastUse: UInt64)] = [:]
+        var bytes = 0
+        var clock: UInt64 = 0
+    }
+
+    /// A cache in memory, in `directory`, or both.
+    ///
+    /// - Parameters:
+    ///   - memoryCapacity: Bytes of bodies kept in memory (4 MiB by default; `0`: none). With a
+    ///     directory too, memory keeps the bodies of at most an eighth of this each, as a copy of
+    ///     recently used entries.
+    ///   - directory: Where entries are kept on disk (made with mode 0700 when missing), or `nil`.
+    ///   - diskCapacity: Bytes of entry files kept in `directory` (256 MiB by default).
+    ///   - maximumEntrySize: The largest body stored (64 MiB by default).
+    /// - Throws: ``SatchelError/Code/invalidArgument`` for a negative size;
+    ///   ``SatchelError/Code/io`` when the directory cannot be made.
+    public init(
+        memoryCapacity: Int = 4 << 20, directory: String? = nil, diskCapacity: Int64 = 256 << 20,
+        maximumEntrySize: Int64 = 64 << 20
+    ) throws(SatchelError) {
+        guard memoryCapacity >= 0, diskCapacity >= 0, maximumEntrySize >= 0 else {
+            throw SatchelError(.invalidArgument, "a cache's capacities and maximum entry size cannot be negative")
+        }
+        guard directory?.isEmpty != true else {
+            throw SatchelError(.invalidArgument, "a cache directory cannot be an empty path")
+        }
+        self.memoryCapacity = memoryCapacity
+        self.diskCapacity = diskCapacity
+        self.maximumEntrySize = maximumEntrySize
+        disk = try directory.map { path throws(SatchelError) in try CacheDirectory(path: path, capacity: diskCapacity) }
+        memory = Mutex(MemoryStore())
+    }
+
+    /// Bytes of bodies now kept in memory.
+    public var memoryUsage: Int { memory.withLock { $0.bytes } }
+
+    /// Bytes of entry files in the directory that this process knows of (its own writes and
+    /// what was there when the cache was made).
+    public var diskUsage: Int64 { disk?.usage ?? 0 }
+
+    /// Removes every stored response, in memory and in the directory.
+    public func removeAll() {
+        memory.withLock { $0 = MemoryStore() }
+        disk?.removeAll()
+    }
+
+    /// Removes the stored response to `method` `url` (an absolute URL), if any.
+    public func removeResponse(for url: String, method: HTTPRequest.Method = .get) {
+        remove(Self.key(method: method, url: url))
+    }
+
+    /// The largest body memory keeps.
+    var memoryEntryLimit: Int {
+        let limit = disk == nil ? memoryCapacity : memoryCapacity / 8
+        return Int(min(Int64(limit), maximumEntrySize))
+    }
+
+    /// `METHOD URL`: an entry's primary key (RFC 9111 §2), the URL without its fragment.
+    static func key(method: HTTPRequest.Method, url: String) -> String {
+        let withoutFragment = url.firstIndex(of: "#").map { String(url[..<$0]) } ?? url
+        return method.rawValue + " " + withoutFragment
+    }
+
+    /// The stored entry for `key` and its body, when its `Vary` fields match `request`'s.
+    func lookup(_ key: String, request: HTTPFields) -> (CachedEntry, [UInt8])? {
+        let inMemory = memory.withLock { store -> (CachedEntry, [UInt8])? in
+            guard let found = store.entries[key] else { return nil }
+            store.clock += 1
+            store.entries[key]?.lastUse = store.clock
+            return (found.entry, found.body)
+        }
+        guard let (entry, body) = inMemory ?? disk?.read(key) else { return nil }
+        if inMemory == nil { remember(entry, body: body) }
+        for (name, value) in entry.varied where Self.value(of: name, in: request) != value { return nil }
+        return (entry, body)
+    }
+
+    /// Keeps `entry` in memory when its body is small enough, evicting least recently used ones.
+    func remember(_ entry: CachedEntry, body: [UInt8]) {
+        guard body.count <= memoryEntryLimit else { return }
+        memory.withLock { store in
+            if let old = store.entries[entry.key] { store.bytes -= old.body.count }
+            store.clock += 1
+            store.entries[entry.key] = (entry, body, store.clock)
+            store.bytes += body.count
+            while store.bytes > memoryCapacity,
+                let victim = store.entries.min(by: { $0.value.lastUse < $1.value.lastUse })
+            {
+                store.bytes -= victim.value.body.count
+                store.entries[victim.key] = nil
+            }
+        }
+    }
+
+    /// Removes the entry for `key` from memory and the directory.
+    func remove(_ key: String) {
+        memory.withLock { store in
+            if let old = store.entries.removeValue(forKey: key) { store.bytes -= old.body.count }
+        }
+        disk?.remove(key)
+    }
+
+    /// Replaces the entry for `entry.key` by `entry` with `body` (after a `304`).
+    func replace(_ entry: CachedEntry, body: [UInt8]) {
+        remember(entry, body: body)
+        guard let disk, let writer = try? disk.makeWriter() else { return }
+        body.withUnsafeBytes { writer.appendBody($0) }
+        _ = writer.commit(entry)
+    }
+
+    /// The request's value of field `name` for `Vary` matching: its field lines combined, or `nil`.
+    static func value(of name: String, in fields: HTTPFields) -> String? {
+        guard let fieldName = HTTPField.Name(name) else { return nil }
+        let values = fields[values: fieldName]
+        return values.isEmpty ? nil : values.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import HTTPTypes
+import SatchelTestSupport
+import SerializerRegistry
+import Testing
+
+@testable import Transport
+
+/// The cache on disk: what the next cache over the same directory (another session, the next
+/// process) finds, the modes, damaged and planted files, eviction of the least recently used.
+@Suite(.timeLimit(.minutes(1)))
+struct CacheDirectoryTests {
+    let servers: TestServers
+    let directory = SessionSupport.temporaryPath("cache")
+
+    init() throws {
+        servers = try TestServers.shared()
+    }
+
+    private func session(_ cache: HTTPCache) throws -> Session {
+        try SessionSupport.session(servers.fast) { $0.cache = cache }
+    }
+
+    private func get(_ session: Session, _ path: String) async -> DataResponse {
+        await session.response(for: SessionRequest(.get, path))
+    }
+
+    private func entryFiles() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".entry") }
+    }
+
+    @Test func theNextCacheOverTheDirectoryServesWhatWasStored() async throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = "cache-origin?key=\(UUID().uuidString)&cc=max-age=60&size=20000"
+        let first = try await get(session(HTTPCache(memoryCapacity: 0, directory: directory)), path)
+        #expect(first.metrics.cache == .stored)
+        let later = try HTTPCache(memoryCapacity: 0, directory: directory)
+        #expect(later.diskUsage > 20_000)
+        let second = try await get(session(later), path)
+        #expect(second.metrics.cache == .hit)
+        #expect(second.body == first.body)
+
+        let attributes = try FileManager.default.attributesOfItem(atPath: directory)
+        #expect((attributes[.posixPermissions] as? Int) == 0o700)
+        for file in try entryFiles() {
+            let mode = try FileManager.default.attributesOfItem(atPath: directory + "/" + file)[.posixPermissions]
+            #expect((mode as? Int) == 0o600)
+        }
+        later.removeAll()
+        #expect(try entryFiles().isEmpty)
+        #expect(try await get(session(later), path).metrics.cache == .stored)
+    }
+
+    /// A byte changed anywhere, or the file cut short: the entry is dropped, never served.
+    @Test(arguments: ["body", "metadata", "cut", "empty"])
+    func aDamagedEntryIsDroppedNotServed(damage: String) async throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = "cache-origin?key=\(UUID().uuidString)&cc=max-age=60&size=5000"
+        _ = try await get(session(HTTPCache(memoryCapacity: 0, directory: directory)), path)
+        let file = try directory + "/" + #require(entryFiles().first)
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
+        switch damage {
+        case "body": bytes[100] ^= 0x20
+        case "metadata": bytes[bytes.count - 60] ^= 0x01
+        case "cut": bytes.removeLast(bytes.count / 3)
+        default: bytes = []
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        let response = try await get(session(HTTPCache(memoryCapacity: 0, directory: directory)), path)
+        #expect(response.metrics.cache == .stored)  // from the origin again, and stored anew
+        #expect(response.value?["hit"]?.int64Value == 2)
+    }
+
+    /// A symbolic link planted under an entry's name is not followed (nor served): the entry
+    /// is a miss and the link is removed.
+    @Test func aPlantedSymbolicLinkIsNotFollowed() async throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let cache = try HTTPCache(memoryCapacity: 0, directory: directory)
+        let path = "cache-origin?key=\(UUID().uuidString)&cc=max-age=60"
+        _ = try await get(session(cache), path)
+        let name = try #require(entryFiles().first)
+        let outside = SessionSupport.temporaryPath("outside")
+        defer { try? FileManager.default.removeItem(atPath: outside) }
+        try FileManager.default.moveItem(atPath: directory + "/" + name, toPath: outside)
+        try FileManager.default.createSymbolicLink(atPath: directory + "/" + name, withDestinationPath: outside)
+        let response = try await get(session(HTTPCache(memoryCapacity: 0, directory: directory)), path)
+        #expect(response.metrics.cache == .stored)
+        #expect(FileManager.default.fileExists(atPath: outside))
+        let replaced = try FileManager.default.attributesOfItem(atPath: directory + "/" + name)
+        #expect(replaced[.type] as? FileAttributeType == .typeRegular)
+    }
+
+    /// Four 30 KB entries in a 100 KB directory: storing the fourth evicts the least recently
+    /// used, which is the second once the first has been read again.
+    @Test func aFullDirectoryEvictsTheLeastRecentlyUsed() async throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let cache = try HTTPCache(memoryCapacity: 0, directory: directory, diskCapacity: 100_000)
+        let session = try session(cache)
+        let paths = (0..<4).map { _ in "cache-origin?key=\(UUID().uuidString)&cc=max-age=60&size=30000" }
+        for path in paths.prefix(3) { #expect(await get(session, path).metrics.cache == .stored) }
+        #expect(await get(session, paths[0]).metrics.cache == .hit)
+        #expect(await get(session, paths[3]).metrics.cache == .stored)
+        #expect(try entryFiles().count == 3)
+        #expect(cache.diskUsage <= 100_000)
+        #expect(await get(session, paths[0]).metrics.cache == .hit)
+        #expect(await get(session, paths[2]).metrics.cache == .hit)
+        #expect(await get(session, paths[1]).metrics.cache == .stored)
+    }
+
+    @Test func badArgumentsAreRefused() throws {
+        #expect(throws: SatchelError.self) { try HTTPCache(memoryCapacity: -1) }
+        #expect(throws: SatchelError.self) { try HTTPCache(directory: "") }
+        let file = SessionSupport.temporaryPath("file")
+        FileManager.default.createFile(atPath: file, contents: Data())
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        #expect { try HTTPCache(directory: file) } throws: { ($0 as? SatchelError)?.code == .io }
+    }
+}
