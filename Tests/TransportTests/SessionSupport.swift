@@ -48,7 +48,7 @@ final class RecordingMonitor: EventMonitor {
         events.withLock { $0.append("retry \(retry)") }
     }
     func requestDidFinishCollecting(_ metrics: TransferMetrics, request: HTTPRequest, url: String) {
-        events.withLock { $0.append("metrics") }
+        events.withLock { $0.append(metrics.cache.map { "metrics cache \($0)" } ?? "metrics") }
     }
     func requestDidComplete(_ request: HTTPRequest, url: String, response: HTTPResponse?, error: SatchelError?) {
         events.withLock { $0.append("complete \(response?.status.code ?? 0)") }

@@ -81,8 +81,8 @@ final class CacheDirectory: Sendable {
     var usage: Int64 { index.withLock { $0.values.reduce(0) { $0 + $1.size } } }
 
     /// The stored entry for `key` with its body, checked; `nil` when there is none or it fails
-    /// a check (it is then deleted).
-    func read(_ key: String) -> (CachedEntry, [UInt8])? {
+    /// a check (it is then deleted). The body stays in its file, read as it is served.
+    func read(_ key: String) -> (CachedEntry, CachedBody)? {
         let name = Self.fileName(for: key)
         let file = path + "/" + name
         let descriptor = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
@@ -92,53 +92,52 @@ final class CacheDirectory: Sendable {
             return nil
         }
         defer { close(descriptor) }
-        guard let (entry, body) = Self.readChecked(descriptor), entry.key == key else {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0,
+            let (entry, body) = Self.readChecked(descriptor, size: Int64(info.st_size)),
+            entry.key == key
+        else {
             unlink(file)
             forget(name)
             return nil
         }
-        var info = stat()
-        fstat(descriptor, &info)
         touch(name, descriptor: descriptor, size: Int64(info.st_size))
         return (entry, body)
     }
 
-    /// Reads and checks a whole entry file.
-    private static func readChecked(_ descriptor: Int32) -> (CachedEntry, [UInt8])? {
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
-            Int(info.st_size) >= magic.count + trailerSize
+    /// Checks an entry file's framing, metadata and body checksum; the entry and its body
+    /// (which reads through a descriptor of its own).
+    private static func readChecked(_ descriptor: Int32, size: Int64) -> (CachedEntry, CachedBody)? {
+        let framing = Int64(magic.count + trailerSize)
+        guard size >= framing, let head = readExactly(descriptor, count: magic.count, at: 0), head == magic,
+            let trailer = readExactly(descriptor, count: trailerSize, at: size - Int64(trailerSize)),
+            Array(trailer.suffix(trailerMagic.count)) == trailerMagic
         else { return nil }
-        let size = Int(info.st_size)
-        guard let bytes = readAll(descriptor, count: size), Array(bytes.prefix(magic.count)) == magic,
-            Array(bytes.suffix(trailerMagic.count)) == trailerMagic
-        else { return nil }
-        let trailer = bytes.count - trailerSize
         func word(_ index: Int) -> UInt64 {
-            bytes.withUnsafeBytes {
-                UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: trailer + 8 * index, as: UInt64.self))
+            trailer.withUnsafeBytes {
+                UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 8 * index, as: UInt64.self))
             }
         }
         let (bodyLength, metadataLength) = (word(0), word(1))
         guard bodyLength <= UInt64(size), metadataLength <= UInt64(size),
-            UInt64(magic.count + trailerSize) + bodyLength + metadataLength == UInt64(size)
-        else { return nil }
-        let bodyRange = magic.count..<magic.count + Int(bodyLength)
-        let metadata = Array(bytes[bodyRange.upperBound..<trailer])
-        guard CacheChecksum.of(metadata) == word(3),
+            UInt64(framing) + bodyLength + metadataLength == UInt64(size),
+            let metadata = readExactly(
+                descriptor, count: Int(metadataLength), at: Int64(magic.count) + Int64(bodyLength)),
+            CacheChecksum.of(metadata) == word(3),
             let entry = CachedEntry(encoded: metadata, bodyLength: Int64(bodyLength), bodyChecksum: word(2))
         else { return nil }
-        let body = Array(bytes[bodyRange])
-        guard CacheChecksum.of(body) == word(2) else { return nil }
-        return (entry, body)
+        let own = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+        guard own >= 0 else { return nil }
+        let body = CachedBody(.file(descriptor: own, offset: Int64(magic.count), length: Int64(bodyLength)))
+        return body.checksum() == word(2) ? (entry, body) : nil
     }
 
-    private static func readAll(_ descriptor: Int32, count: Int) -> [UInt8]? {
+    private static func readExactly(_ descriptor: Int32, count: Int, at offset: Int64) -> [UInt8]? {
         var bytes = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {
             let got = bytes.withUnsafeMutableBytes {
-                pread(descriptor, $0.baseAddress! + done, count - done, off_t(done))
+                pread(descriptor, $0.baseAddress! + done, count - done, off_t(offset + Int64(done)))
             }
             if got < 0 && errno == EINTR { continue }
             guard got > 0 else { return nil }

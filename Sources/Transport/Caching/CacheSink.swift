@@ -18,11 +18,19 @@ final class CacheSink: ResponseSink {
     private var writer: CacheDirectory.Writer?
     private var memoryCopy: [UInt8]?
     private var length: Int64 = 0
+    /// The request validates a stored entry: a `304` is kept from the consumer, who gets the
+    /// stored response instead (``Session/serve(_:body:outcome:into:cancellation:)``).
+    private let validates: Bool
+    private var swallowsResponse = false
     /// What happened, once the transfer finished: `nil` when it failed.
     private(set) var outcome: CacheOutcome?
 
-    init(inner: any ResponseSink, cache: HTTPCache, key: String, request: HTTPRequest, decodesContent: Bool) {
+    init(
+        inner: any ResponseSink, cache: HTTPCache, key: String, request: HTTPRequest, decodesContent: Bool,
+        validates: Bool
+    ) {
         self.inner = inner
+        self.validates = validates
         self.cache = cache
         self.key = key
         self.request = request
@@ -34,10 +42,18 @@ final class CacheSink: ResponseSink {
     var hasHandedOn: Bool { inner.hasHandedOn }
 
     func begin(_ response: HTTPResponse) throws(SatchelError) {
+        swallowsResponse = validates && response.status.code == 304
+        guard !swallowsResponse else { return }
         try inner.begin(response)
         (entry, writer, memoryCopy, length) = (nil, nil, nil, 0)
         if let reason = cache.reasonNotToStore(request, response) {
             outcome = .notStored(reason: reason)
+            return
+        }
+        let encoding = response.headerFields[.contentEncoding]?.trimmingSpacesAndTabs.lowercased() ?? "identity"
+        if !decodesContent && encoding != "identity" {
+            // A download keeps the body as sent; the cache serves bodies decoded.
+            outcome = .notStored(reason: "a body kept in its Content-Encoding, \(encoding)")
             return
         }
         var fields = response.headerFields
@@ -65,6 +81,7 @@ final class CacheSink: ResponseSink {
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(SatchelError) -> Bool {
+        guard !swallowsResponse else { return true }
         guard try inner.write(bytes) else { return false }
         guard entry != nil else { return true }
         length += Int64(bytes.count)
@@ -85,7 +102,8 @@ final class CacheSink: ResponseSink {
     }
 
     func finish(error: SatchelError?) {
-        defer { inner.finish(error: error) }
+        // A swallowed 304's consumer hears of the stored response, or of the failure, later.
+        defer { if !swallowsResponse || error != nil { inner.finish(error: error) } }
         guard var entry else { return }
         guard error == nil else {
             writer?.discard()

@@ -105,17 +105,24 @@ public final class HTTPCache: Sendable {
     }
 
     /// The stored entry for `key` and its body, when its `Vary` fields match `request`'s.
-    func lookup(_ key: String, request: HTTPFields) -> (CachedEntry, [UInt8])? {
+    func lookup(_ key: String, request: HTTPFields) -> (CachedEntry, CachedBody)? {
         let inMemory = memory.withLock { store -> (CachedEntry, [UInt8])? in
             guard let found = store.entries[key] else { return nil }
             store.clock += 1
             store.entries[key]?.lastUse = store.clock
             return (found.entry, found.body)
         }
-        guard let (entry, body) = inMemory ?? disk?.read(key) else { return nil }
-        if inMemory == nil { remember(entry, body: body) }
-        for (name, value) in entry.varied where Self.value(of: name, in: request) != value { return nil }
-        return (entry, body)
+        let found: (CachedEntry, CachedBody)
+        if let (entry, bytes) = inMemory {
+            found = (entry, CachedBody(.bytes(bytes)))
+        } else if let (entry, body) = disk?.read(key) {
+            if body.count <= Int64(memoryEntryLimit), let bytes = body.bytes() { remember(entry, body: bytes) }
+            found = (entry, body)
+        } else {
+            return nil
+        }
+        for (name, value) in found.0.varied where Self.value(of: name, in: request) != value { return nil }
+        return found
     }
 
     /// Keeps `entry` in memory when its body is small enough, evicting least recently used ones.
@@ -143,12 +150,16 @@ public final class HTTPCache: Sendable {
         disk?.remove(key)
     }
 
-    /// Replaces the entry for `entry.key` by `entry` with `body` (after a `304`).
-    func replace(_ entry: CachedEntry, body: [UInt8]) {
-        remember(entry, body: body)
+    /// Replaces the entry for `entry.key` by `entry` with `body` (after a `304`): the body is
+    /// copied to a new entry file, in chunks.
+    func replace(_ entry: CachedEntry, body: CachedBody) {
+        if body.count <= Int64(memoryEntryLimit), let bytes = body.bytes() { remember(entry, body: bytes) }
         guard let disk, let writer = try? disk.makeWriter() else { return }
-        body.withUnsafeBytes { writer.appendBody($0) }
-        _ = writer.commit(entry)
+        let copied = body.forEachChunk { chunk in
+            chunk.withUnsafeBytes { writer.appendBody($0) }
+            return true
+        }
+        if copied { _ = writer.commit(entry) }
     }
 
     /// The request's value of field `name` for `Vary` matching: its field lines combined, or `nil`.

@@ -71,12 +71,14 @@ extension Session {
                 attempt.error = SatchelError.wrap(error)
                 break attempts
             }
-            let cacheStep = cacheStep(for: &options, policy: request.cachePolicy, sink: sink)
+            let cacheStep = cacheStep(for: &options, policy: request.cachePolicy)
             attempt = Attempt(url: options.url, request: head, sink: sink)
             for monitor in configuration.eventMonitors { monitor.requestDidStart(head, url: options.url) }
             var outcome: Transfer.Outcome
-            if let answered = cacheStep.answered {
-                outcome = answered
+            if let missing = cacheStep.missing {
+                outcome = missing
+            } else if let (entry, body) = cacheStep.serving {
+                outcome = await serve(entry, body: body, outcome: .hit, into: sink, cancellation: cancellation)
             } else {
                 let pipe = options.body as? BodyPipe
                 pipe?.connect { cancellation.resume() }
@@ -84,12 +86,15 @@ extension Session {
                     configuration.cache.map {
                         CacheSink(
                             inner: sink, cache: $0, key: key, request: options.request,
-                            decodesContent: options.acceptsCompressedResponses)
+                            decodesContent: options.acceptsCompressedResponses,
+                            validates: cacheStep.validating != nil)
                     }
                 }
                 outcome = await send(options, sink: cacheSink ?? sink, cancellation: cancellation)
                 pipe?.close()
-                settleCache(cacheStep, outcome: &outcome, options: options, sink: sink, cacheSink: cacheSink)
+                await settleCache(
+                    cacheStep, outcome: &outcome, options: options, sink: sink, cacheSink: cacheSink,
+                    cancellation: cancellation)
             }
             if outcome.metrics.cache != .hit, options.handlesCookies, let fields = outcome.response?.headerFields,
                 fields.contains(.setCookie)

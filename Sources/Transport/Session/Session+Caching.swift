@@ -7,21 +7,18 @@ extension Session {
     struct CacheStep {
         /// The cache's key for the hop; `nil` when the cache stays out of it.
         var key: String?
-        /// The outcome of a hop answered without the network (a hit, or an only-cache miss).
-        var answered: Transfer.Outcome?
+        /// A stored response served without the network.
+        var serving: (entry: CachedEntry, body: CachedBody)?
+        /// An only-cache request with nothing stored: its synthesized `504` outcome.
+        var missing: Transfer.Outcome?
         /// The entry a conditional request validates; its fields are on the request.
-        var validating: (entry: CachedEntry, body: [UInt8])?
+        var validating: (entry: CachedEntry, body: CachedBody)?
     }
 
-    /// Decides how the cache answers or shapes the hop `options` describes, feeding `sink` at
-    /// once when a stored response is served.
-    ///
-    /// The cache takes part in `GET` requests without conditional fields of their own. A stored
-    /// response is served only into a response collected in memory (`send`, `get`,
-    /// `response(for:)`…); streamed responses and downloads are stored, never served from it.
-    func cacheStep(
-        for options: inout Transfer.Options, policy: CachePolicy, sink: any ResponseSink
-    ) -> CacheStep {
+    /// Decides how the cache answers or shapes the hop `options` describes. The cache takes part
+    /// in `GET` requests without conditional or `Range` fields of their own, whatever consumes
+    /// the response (collected, streamed, downloaded).
+    func cacheStep(for options: inout Transfer.Options, policy: CachePolicy) -> CacheStep {
         guard let cache = configuration.cache, options.request.method == .get else { return CacheStep() }
         let fields = options.request.headerFields
         let conditional: [HTTPField.Name] = [.ifNoneMatch, .ifModifiedSince, .ifMatch, .ifUnmodifiedSince, .ifRange]
@@ -30,25 +27,15 @@ extension Session {
         var step = CacheStep(key: key)
         let requestControl = CacheControl(fields)
         let onlyCache = policy == .onlyCache || requestControl.onlyIfCached
-        guard policy != .reload, let memory = sink as? MemorySink else {
-            if onlyCache { step.answered = Self.onlyCacheMiss(options.url) }
+        guard policy != .reload, let (entry, body) = cache.lookup(key, request: fields) else {
+            if onlyCache { step.missing = Self.onlyCacheMiss(options.url) }
             return step
         }
-        guard let (entry, body) = cache.lookup(key, request: fields) else {
-            if onlyCache { step.answered = Self.onlyCacheMiss(options.url) }
-            return step
-        }
-        let now = Int64(time(nil))
         let servable =
             onlyCache || policy == .preferCache
-            || (policy == .useProtocol && entry.isServable(for: requestControl, now: now))
+            || (policy == .useProtocol && entry.isServable(for: requestControl, now: Int64(time(nil))))
         if servable {
-            let response = entry.response(age: entry.currentAge(now: now))
-            var metrics = TransferMetrics()
-            metrics.cache = .hit
-            metrics.bytesReceived = Int64(body.count)
-            step.answered = Transfer.Outcome(
-                response: response, error: Self.feed(memory, response, body), metrics: metrics)
+            step.serving = (entry, body)
             return step
         }
         let validators = entry.validators
@@ -58,13 +45,63 @@ extension Session {
         return step
     }
 
+    /// Serves a stored response: feeds it to `sink` as a transfer would, waiting while the sink
+    /// is paused (a streamed body's consumer behind), stopping when the request is cancelled.
+    func serve(
+        _ entry: CachedEntry, body: CachedBody, outcome: CacheOutcome, into sink: any ResponseSink,
+        cancellation: TransferCancellation
+    ) async -> Transfer.Outcome {
+        let response = entry.response(age: entry.currentAge(now: Int64(time(nil))))
+        var metrics = TransferMetrics()
+        metrics.cache = outcome
+        var served: Int64 = 0
+        var failure: SatchelError?
+        do throws(SatchelError) {
+            try sink.begin(response)
+            var chunks: [[UInt8]] = []
+            var position: Int64 = 0
+            while position < body.count {
+                if let reason = cancellation.reason { throw reason }
+                // Read ahead a little, then offer each chunk until the sink takes it.
+                chunks.removeAll(keepingCapacity: true)
+                guard
+                    body.forEachChunk(
+                        startingAt: position, size: 256 << 10,
+                        { chunk in
+                            chunks.append(chunk)
+                            return chunks.count < 4
+                        }) || !chunks.isEmpty
+                else {
+                    throw SatchelError(.io, "\(entry.key): the stored body could not be read")
+                }
+                for chunk in chunks {
+                    while true {
+                        if let reason = cancellation.reason { throw reason }
+                        let taken = try chunk.withUnsafeBytes { bytes in
+                            Result { () throws(SatchelError) in try sink.write(bytes) }
+                        }.get()
+                        if taken { break }
+                        await cancellation.waitForResume()
+                    }
+                    position += Int64(chunk.count)
+                    served = position
+                }
+            }
+        } catch {
+            failure = error
+        }
+        sink.finish(error: failure)
+        metrics.bytesReceived = served
+        return Transfer.Outcome(response: response, error: failure, metrics: metrics)
+    }
+
     /// After the network answered a hop: a `304` to a conditional request becomes the stored
-    /// response with its fields updated, fed to `sink`; otherwise the outcome of `cacheSink`.
+    /// response with its fields updated, served to `sink`; otherwise the outcome of `cacheSink`.
     /// An unsafe method's success invalidates what is stored for its URL (RFC 9111 §4.4).
     func settleCache(
         _ step: CacheStep, outcome: inout Transfer.Outcome, options: Transfer.Options, sink: any ResponseSink,
-        cacheSink: CacheSink?
-    ) {
+        cacheSink: CacheSink?, cancellation: TransferCancellation
+    ) async {
         guard let cache = configuration.cache else { return }
         let safeMethods: Set<HTTPRequest.Method> = [.get, .head, .options, .trace]
         if let response = outcome.response, !safeMethods.contains(options.request.method),
@@ -83,31 +120,20 @@ extension Session {
             return
         }
         if let (entry, body) = step.validating, outcome.error == nil, outcome.response?.status.code == 304,
-            let notModified = outcome.response, let memory = sink as? MemorySink
+            let notModified = outcome.response
         {
             let now = Int64(time(nil))
             let updated = entry.updated(by: notModified, requestTime: now, responseTime: now)
             cache.replace(updated, body: body)
-            let response = updated.response(age: updated.currentAge(now: now))
-            outcome.response = response
-            outcome.error = Self.feed(memory, response, body)
+            let network = outcome.metrics
+            outcome = await serve(updated, body: body, outcome: .revalidated, into: sink, cancellation: cancellation)
+            let received = outcome.metrics.bytesReceived
+            outcome.metrics = network
             outcome.metrics.cache = .revalidated
+            outcome.metrics.bytesReceived = received
             return
         }
         if step.key != nil { outcome.metrics.cache = cacheSink?.outcome }
-    }
-
-    /// Feeds a stored response to `sink` as a transfer would.
-    private static func feed(_ sink: MemorySink, _ response: HTTPResponse, _ body: [UInt8]) -> SatchelError? {
-        do throws(SatchelError) {
-            try sink.begin(response)
-            _ = try body.withUnsafeBytes { bytes in Result { () throws(SatchelError) in try sink.write(bytes) } }.get()
-            sink.finish(error: nil)
-            return nil
-        } catch {
-            sink.finish(error: error)
-            return error
-        }
     }
 
     /// The answer to an only-cache request with nothing stored: a synthesized

@@ -6,6 +6,10 @@ final class TransferCancellation: Sendable {
     private struct State {
         var transfer: Transfer?
         var reason: SatchelError?
+        /// A stored response being fed to a sink that paused (``waitForResume()``).
+        var replayWaiter: CheckedContinuation<Void, Never>?
+        /// A resume that came while no transfer ran and no replay waited.
+        var resumePending = false
     }
 
     private let engine: TransferEngine
@@ -20,12 +24,14 @@ final class TransferCancellation: Sendable {
 
     /// Cancels the running attempt (if any) and every later one.
     func cancel(_ reason: SatchelError) {
-        let transfer: Transfer? = state.withLock { state in
-            guard state.reason == nil else { return nil }
+        let (transfer, waiter) = state.withLock { state -> (Transfer?, CheckedContinuation<Void, Never>?) in
+            guard state.reason == nil else { return (nil, nil) }
             state.reason = reason
-            return state.transfer
+            defer { state.replayWaiter = nil }
+            return (state.transfer, state.replayWaiter)
         }
         if let transfer { engine.enqueue(.cancel(transfer, reason)) }
+        waiter?.resume()
     }
 
     /// Starts `transfer` on the engine, cancelled at once when the request already is.
@@ -43,8 +49,30 @@ final class TransferCancellation: Sendable {
         state.withLock { $0.transfer = nil }
     }
 
-    /// Asks the engine to resume a paused transfer.
+    /// Asks the engine to resume a paused transfer, or wakes a paused replay of a stored response.
     func resume() {
-        if let transfer = state.withLock({ $0.transfer }) { engine.enqueue(.resume(transfer)) }
+        let (transfer, waiter) = state.withLock { state -> (Transfer?, CheckedContinuation<Void, Never>?) in
+            defer { state.replayWaiter = nil }
+            if state.transfer == nil && state.replayWaiter == nil { state.resumePending = true }
+            return (state.transfer, state.replayWaiter)
+        }
+        if let transfer { engine.enqueue(.resume(transfer)) }
+        waiter?.resume()
+    }
+
+    /// Waits until ``resume()`` or ``cancel(_:)`` (returns at once when either came since the
+    /// last wait): a stored response fed to a sink that paused goes on from here.
+    func waitForResume() async {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state -> Bool in
+                if state.resumePending || state.reason != nil {
+                    state.resumePending = false
+                    return true
+                }
+                state.replayWaiter = continuation
+                return false
+            }
+            if ready { continuation.resume() }
+        }
     }
 }

@@ -107,6 +107,36 @@ struct CacheDirectoryTests {
         #expect(await get(session, paths[1]).metrics.cache == .stored)
     }
 
+    /// Two caches over one directory (as two processes would be), each with writers that
+    /// replace the entry (reload) and readers that take whatever is stored (prefer-cache), all at
+    /// once: every body served is a whole one (it parses, its key is right, its length is the
+    /// padded length).
+    @Test func twoCachesOverOneDirectoryNeverServeATornEntry() async throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let key = UUID().uuidString
+        let path = "cache-origin?key=\(key)&cc=max-age=0&size=200000"
+        let sessions = try (0..<2).map { _ in
+            try session(HTTPCache(memoryCapacity: 0, directory: directory))
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for session in sessions {
+                for worker in 0..<6 {
+                    group.addTask {
+                        for _ in 0..<15 {
+                            var request = SessionRequest(.get, path)
+                            request.cachePolicy = worker < 3 ? .reload : .preferCache
+                            let response = await session.response(for: request)
+                            #expect(response.error == nil, "\(String(describing: response.error))")
+                            #expect(response.value?["key"]?.stringValue == key)
+                            #expect(response.body.count == 200_000)
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
     @Test func badArgumentsAreRefused() throws {
         #expect(throws: SatchelError.self) { try HTTPCache(memoryCapacity: -1) }
         #expect(throws: SatchelError.self) { try HTTPCache(directory: "") }
