@@ -294,7 +294,7 @@ _satchel_request() {
     repeating_flags=()
     non_repeating_flags=(--form --json --multipart --plist --no-check-status --raw --stream --sse --download -d --verbose -v --headers --quiet -q --progress --no-follow -k --insecure --no-cookies --http1.1 --http2 --http2-prior-knowledge --version -h --help)
     repeating_options=(--header --pin-sha256 --resolve --connect-to)
-    non_repeating_options=(--auth --auth-type --session --output -o --durability --color --timeout --connect-timeout --max-redirects --retries --cacert --cert --key --cert-type --pass --cookie-jar --unix-socket --limit-rate --proxy --noproxy --proxy-user --proxy-cacert --max-body-bytes --max-depth --max-string-bytes --max-pairs --max-parts --max-part-header-bytes --max-image-pixels --max-entity-expansions)
+    non_repeating_options=(--auth --auth-type --session --output -o --durability --color --timeout --connect-timeout --max-redirects --retries --cacert --cert --key --cert-type --pass --cookie-jar --cache --cache-policy --unix-socket --limit-rate --proxy --noproxy --proxy-user --proxy-cacert --max-body-bytes --max-depth --max-string-bytes --max-pairs --max-parts --max-part-header-bytes --max-image-pixels --max-entity-expansions)
     __satchel_offer_flags_options -1
 
     # Offer option value completions
@@ -361,6 +361,14 @@ _satchel_request() {
         ;;
     '--cookie-jar')
         __satchel_add_completions -f
+        return
+        ;;
+    '--cache')
+        __satchel_add_completions -d
+        return
+        ;;
+    '--cache-policy')
+        __satchel_add_completions -W 'protocol'$'\n''reload'$'\n''prefer-cache'$'\n''only-cache'$'\n''revalidate'
         return
         ;;
     '--unix-socket')

@@ -141,6 +141,7 @@ _satchel_request() {
     local -ar ___durability=('synced' 'none')
     local -ar ___color=('auto' 'always' 'never')
     local -ar ___cert_type=('PEM' 'DER' 'P12')
+    local -ar ___cache_policy=('protocol' 'reload' 'prefer-cache' 'only-cache' 'revalidate')
     local -ar arg_specs=(
         ':method:{__satchel_complete "${_method[@]}"}'
         ':url:'
@@ -179,6 +180,8 @@ _satchel_request() {
         '--pass[The passphrase of --key (or of a P12 --cert).]:phrase:'
         '--cookie-jar[Read cookies from this file and keep the ones the response sets in it (the Netscape format curl reads; written atomically, mode 0600).]:file:_files'
         '--no-cookies[Neither send nor keep cookies.]'
+        '--cache[Keep responses in this directory and answer from it as RFC 9111 allows (a private HTTP cache, made with mode 0700; off unless given).]:dir:_files -/'
+        '--cache-policy[How the request uses --cache\: protocol (RFC 9111, the default), reload, prefer-cache, only-cache or revalidate.]:policy:{__satchel_complete "${___cache_policy[@]}"}'
         '--unix-socket[Connect through this unix domain socket instead of TCP; the URL still names the host and path (http\://localhost/v1.43/info).]:path:_files'
         '*--resolve[Resolve HOST\:PORT to ADDRESS (comma-separated for several), keeping the URL, Host and TLS name (repeatable).]:host\:port\:address:'
         '*--connect-to[Connect to TARGET_HOST\:TARGET_PORT for requests to HOST\:PORT, keeping the URL, Host and TLS name (repeatable).]:host\:port\:target_host\:target_port:'

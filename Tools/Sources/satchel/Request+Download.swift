@@ -8,15 +8,13 @@ extension Request {
     ) async throws {
         let destination = try output ?? Self.filename(from: plan.url)
         let printer = ValuePrinter(colors: usesColors)
-        let result: DownloadResponse
-        do {
-            result = try await session.download(
-                plan.url, to: destination, headers: plan.headers, resume: true, progress: progress)
-        } catch {
-            bar?.finish()
-            throw error
-        }
+        var request = SessionRequest(.get, plan.url, headers: plan.headers)
+        request.progress = progress
+        request.cachePolicy = transfer.cachePolicy ?? .useProtocol
+        let result = await session.downloadResponse(for: request, to: destination, resume: true)
         bar?.finish()
+        printCacheOutcome(result.metrics)
+        if let error = result.error { throw error }
         try printHeads(
             request: result.request, response: result.response, version: result.metrics.httpVersion, printer: printer)
         if !quiet {

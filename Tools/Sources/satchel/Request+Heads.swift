@@ -16,6 +16,11 @@ extension Request {
             printer: printer)
     }
 
+    /// With -v and --cache: `cache: hit|miss|revalidated|stored|not-stored (reason)` on standard error.
+    func printCacheOutcome(_ metrics: TransferMetrics) {
+        if verbose, let cache = metrics.cache { CommandIO.writeError(Array("cache: \(cache)\n".utf8)) }
+    }
+
     /// The heads of a request and its response, as ``printHeads(_:printer:)``.
     /// Without `request` (a streamed response, whose request head is not kept), only the response's.
     func printHeads(request: HTTPRequest?, response: HTTPResponse?, version: String, printer: ValuePrinter) throws {

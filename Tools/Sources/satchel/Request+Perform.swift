@@ -64,6 +64,7 @@ extension Request {
             return
         }
         var request = try plan.makeRequest(progress: progress)
+        request.cachePolicy = transfer.cachePolicy ?? .useProtocol
         if noCheckStatus { request.validation = ResponseValidation(acceptableStatusCodes: [100..<1000]) }
         if stream { return try await runStream(request, session: session) }
         if sse { return try await runEventSource(request, session: session) }
@@ -143,6 +144,7 @@ extension Request {
     /// Prints (or saves) a finished response, or throws its error.
     private func report(_ response: DataResponse) throws {
         let printer = ValuePrinter(colors: usesColors)
+        printCacheOutcome(response.metrics)
         if var error = response.error {
             if error.code == .unacceptableContentType, let head = response.response, !noCheckStatus,
                 !(200..<300).contains(head.status.code)

@@ -3,6 +3,7 @@ import Foundation
 import Satchel
 
 extension ClientIdentity.Format: ExpressibleByArgument {}
+extension CachePolicy: ExpressibleByArgument {}
 
 /// Command-line flags for a ``SessionConfiguration``: timeouts, redirects, retries and TLS trust.
 struct TransferOptions: ParsableArguments {
@@ -65,6 +66,18 @@ struct TransferOptions: ParsableArguments {
 
     @Flag(help: "Neither send nor keep cookies.")
     var noCookies = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Keep responses in this directory and answer from it as RFC 9111 allows (a private HTTP cache, made with mode 0700; off unless given).",
+            valueName: "dir"), completion: .directory)
+    var cache: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "How the request uses --cache: protocol (RFC 9111, the default), reload, prefer-cache, only-cache or revalidate.",
+            valueName: "policy"))
+    var cachePolicy: CachePolicy?
 
     @Option(
         help: ArgumentHelp(
@@ -229,6 +242,11 @@ struct TransferOptions: ParsableArguments {
         case (true, false, false): configuration.httpVersion = .http1_1
         case (false, false, true): configuration.httpVersion = .http2PriorKnowledge
         default: throw UsageError("--http1.1, --http2 and --http2-prior-knowledge exclude each other")
+        }
+        if let cache {
+            configuration.cache = try HTTPCache(memoryCapacity: 0, directory: cache)
+        } else if cachePolicy != nil {
+            throw UsageError("--cache-policy goes with --cache")
         }
         if let cookieJar { configuration.cookieStore = CookieStore(.file(cookieJar)) }
         if noCookies { configuration.handlesCookies = false }
