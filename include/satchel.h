@@ -1044,6 +1044,61 @@ typedef struct satchel_metrics {
 /* Fills `metrics` for the request that produced `response`. */
 SATCHEL_API satchel_status satchel_response_metrics(satchel_metrics *metrics, const satchel_response *response);
 
+/* ---- The HTTP cache --------------------------------------------------------------------- */
+
+/* A private HTTP cache (RFC 9111) shared by the sessions given it: responses to GET that the
+** RFC lets a private cache keep, fresh ones served without the network, stale ones validated
+** with If-None-Match / If-Modified-Since. On disk each entry is one file written to a temporary
+** name and renamed into place, checked (length and checksum) before it is served; files are
+** mode 0600, the directory 0700. Safe to use from any thread and from several processes. */
+typedef struct satchel_cache satchel_cache;
+
+/* Creates a cache in the directory `path` (NUL-terminated; made when missing), or in memory
+** when `path` is NULL. `max_bytes` bounds the entries kept (least recently used evicted first);
+** 0 for the default: 256 MiB on disk, 4 MiB in memory. A response larger than 64 MiB is not
+** stored. Errors: SATCHEL_E_IO when the directory cannot be made, SATCHEL_E_INVALID_ARGUMENT
+** for a negative size. */
+SATCHEL_API satchel_status satchel_cache_create(satchel_cache **out_cache, const char *path, int64_t max_bytes);
+
+/* Removes every stored response. */
+SATCHEL_API satchel_status satchel_cache_clear(satchel_cache *cache);
+
+/* Releases the caller's reference; sessions keep theirs. NULL does nothing. */
+SATCHEL_API void satchel_cache_free(satchel_cache *cache);
+
+/* Gives the session's later requests `cache` (borrowed: the session keeps a reference); NULL for
+** none (the default). */
+SATCHEL_API satchel_status satchel_session_set_cache(satchel_session *session, satchel_cache *cache);
+
+/* How a request uses the session's cache (AFNetworking's NSURLRequestCachePolicy). */
+typedef enum satchel_cache_policy {
+    SATCHEL_CACHE_POLICY_PROTOCOL = 1,      /* RFC 9111 (the default) */
+    SATCHEL_CACHE_POLICY_RELOAD = 2,        /* the network, ignoring what is stored; stored after */
+    SATCHEL_CACHE_POLICY_PREFER_CACHE = 3,  /* a stored response, even stale, else the network */
+    SATCHEL_CACHE_POLICY_ONLY_CACHE = 4,    /* a stored response, even stale, never the network:
+                                            ** without one, a synthesized 504 and
+                                            ** SATCHEL_E_UNACCEPTABLE_STATUS */
+    SATCHEL_CACHE_POLICY_REVALIDATE = 5     /* a stored response only after the origin confirms it */
+} satchel_cache_policy;
+
+/* Sets the request's cache policy. SATCHEL_E_INVALID_ARGUMENT for another value. */
+SATCHEL_API satchel_status satchel_request_set_cache_policy(satchel_request *request, satchel_cache_policy policy);
+
+/* Where a response came from. */
+typedef enum satchel_cache_outcome {
+    SATCHEL_CACHE_NOT_USED = 0,     /* no cache, or the cache took no part (not a GET, a request
+                                    ** with conditional or Range fields of its own) */
+    SATCHEL_CACHE_HIT = 1,          /* from the cache, without the network */
+    SATCHEL_CACHE_MISS = 2,         /* nothing stored and only-cache: the synthesized 504 */
+    SATCHEL_CACHE_REVALIDATED = 3,  /* the origin answered 304; the stored body was served */
+    SATCHEL_CACHE_STORED = 4,       /* from the origin, and stored */
+    SATCHEL_CACHE_NOT_STORED = 5    /* from the origin, not stored: see the reason */
+} satchel_cache_outcome;
+
+/* The cache outcome of `response`, and for SATCHEL_CACHE_NOT_STORED why ("no-store", …; owned by
+** the response, NULL otherwise). `out_reason` may be NULL. */
+SATCHEL_API satchel_status satchel_response_cache(satchel_cache_outcome *out_outcome, const char **out_reason, const satchel_response *response);
+
 /* ---- Events ----------------------------------------------------------------------------- */
 
 /* What happened to a request (Alamofire's EventMonitor). */

@@ -22,6 +22,8 @@ final class RequestHandle: CHandle {
     var credential: Credential?
     /// `satchel_request_set_rate_limit`'s, or `nil` for the session's.
     var rateLimit: RateLimit?
+    /// `satchel_request_set_cache_policy`'s.
+    var cachePolicy = CachePolicy.useProtocol
 
     /// Where the response body goes.
     enum Destination {
@@ -55,6 +57,7 @@ final class RequestHandle: CHandle {
         }
         request.credential = credential
         request.rateLimit = rateLimit
+        request.cachePolicy = cachePolicy
         if let progress {
             let callback = ProgressCallback(function: progress, userdata: progressUserdata)
             request.progress = { report in

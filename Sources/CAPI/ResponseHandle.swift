@@ -20,6 +20,8 @@ final class ResponseHandle: @unchecked Sendable, CHandle {
     let download: (fileSize: Int64, resumedFrom: Int64)?
     /// The metrics' HTTP version, as a C string.
     let httpVersion: CBuffer
+    /// Why the cache did not store the response, as a C string, when it did not.
+    let cacheReason: CBuffer?
 
     init(_ outcome: TaskHandle.Outcome) {
         let response = outcome.response
@@ -29,6 +31,11 @@ final class ResponseHandle: @unchecked Sendable, CHandle {
         value = response.value.map { ValueHandle($0, ownedByParent: true) }
         download = outcome.download
         httpVersion = CBuffer(response.metrics.httpVersion)
+        if case .notStored(let reason) = response.metrics.cache {
+            cacheReason = CBuffer(reason)
+        } else {
+            cacheReason = nil
+        }
     }
 
     /// A retained pointer for C, when a response arrived.

@@ -1920,6 +1920,79 @@ static void test_setters_keep_connections(const char *fast) {
     satchel_session_free(session);
 }
 
+/* The cache outcome of one GET of `url` through `session` with `policy`; the send's status in
+** `error`, the not-stored reason (copied) in `reason` when given. */
+static satchel_cache_outcome cached_get(satchel_session *session, const char *url, satchel_cache_policy policy, satchel_status *error, char *reason, size_t reason_size) {
+    satchel_request *request = NULL;
+    satchel_response *response = NULL;
+    satchel_cache_outcome outcome = (satchel_cache_outcome)-1;
+    const char *why = NULL;
+    OK(satchel_request_create(&request, "GET", 3, url, SATCHEL_NTS));
+    OK(satchel_request_set_cache_policy(request, policy));
+    *error = satchel_session_send(&response, session, request);
+    if (response && satchel_response_cache(&outcome, &why, response) == SATCHEL_OK && reason)
+        snprintf(reason, reason_size, "%s", why ? why : "");
+    satchel_response_free(response);
+    satchel_request_free(request);
+    return outcome;
+}
+
+/* The HTTP cache: stored then served from a directory, to a second session over it too; a
+** no-store response and why; only-cache with nothing stored; clearing; bad arguments. */
+static void test_cache(const char *fast) {
+    satchel_session *session = NULL, *other = NULL;
+    satchel_cache *cache = NULL, *later = NULL, *bad = NULL;
+    satchel_status error;
+    char directory[] = "/tmp/satchel-abi-cache-XXXXXX", url[512], reason[128], command[600];
+    int key = rand();
+
+    CHECK(mkdtemp(directory) != NULL);
+    OK(satchel_cache_create(&cache, directory, 0));
+    OK(satchel_session_create(&session, NULL, 0, NULL));
+    OK(satchel_session_set_cache(session, cache));
+    satchel_cache_free(cache);  /* the session keeps its own reference */
+    sprintf(url, "%s/cache-origin?key=abi-%d&cc=max-age=60", fast, key);
+    CHECK(cached_get(session, url, SATCHEL_CACHE_POLICY_PROTOCOL, &error, NULL, 0) == SATCHEL_CACHE_STORED && error == SATCHEL_OK);
+    CHECK(cached_get(session, url, SATCHEL_CACHE_POLICY_PROTOCOL, &error, NULL, 0) == SATCHEL_CACHE_HIT && error == SATCHEL_OK);
+    CHECK(cached_get(session, url, SATCHEL_CACHE_POLICY_RELOAD, &error, NULL, 0) == SATCHEL_CACHE_STORED);
+
+    OK(satchel_cache_create(&later, directory, 1 << 20));
+    OK(satchel_session_create(&other, NULL, 0, NULL));
+    OK(satchel_session_set_cache(other, later));
+    CHECK(cached_get(other, url, SATCHEL_CACHE_POLICY_ONLY_CACHE, &error, NULL, 0) == SATCHEL_CACHE_HIT && error == SATCHEL_OK);
+    OK(satchel_cache_clear(later));
+    CHECK(cached_get(other, url, SATCHEL_CACHE_POLICY_ONLY_CACHE, &error, NULL, 0) == SATCHEL_CACHE_MISS && error == SATCHEL_E_UNACCEPTABLE_STATUS);
+    CHECK(strstr(satchel_last_error_message(), "only-cache") != NULL);
+    OK(satchel_session_set_cache(other, NULL));
+    CHECK(cached_get(other, url, SATCHEL_CACHE_POLICY_PROTOCOL, &error, NULL, 0) == SATCHEL_CACHE_NOT_USED && error == SATCHEL_OK);
+    satchel_cache_free(later);
+    satchel_session_free(other);
+
+    sprintf(url, "%s/cache-origin?key=abi-%d&cc=no-store", fast, key);
+    CHECK(cached_get(session, url, SATCHEL_CACHE_POLICY_PROTOCOL, &error, reason, sizeof reason) == SATCHEL_CACHE_NOT_STORED);
+    CHECK(strcmp(reason, "no-store") == 0);
+
+    CHECK_STATUS(satchel_request_set_cache_policy(NULL, SATCHEL_CACHE_POLICY_RELOAD), SATCHEL_E_INVALID_ARGUMENT);
+    {
+        satchel_request *request = NULL;
+        OK(satchel_request_create(&request, "GET", 3, url, SATCHEL_NTS));
+        CHECK_STATUS(satchel_request_set_cache_policy(request, (satchel_cache_policy)9), SATCHEL_E_INVALID_ARGUMENT);
+        satchel_request_free(request);
+    }
+    CHECK_STATUS(satchel_cache_create(&bad, directory, -1), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK(bad == NULL);
+    CHECK_STATUS(satchel_cache_create(&bad, "/dev/null/cache", 0), SATCHEL_E_IO);
+    CHECK_STATUS(satchel_cache_create(NULL, NULL, 0), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_cache_clear(NULL), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_response_cache(NULL, NULL, NULL), SATCHEL_E_INVALID_ARGUMENT);
+    satchel_cache_free(NULL);
+    OK(satchel_cache_create(&bad, NULL, 0));  /* in memory */
+    satchel_cache_free(bad);
+    satchel_session_free(session);
+    snprintf(command, sizeof command, "rm -rf %s", directory);
+    CHECK(system(command) == 0);
+}
+
 /* The next ready record as compact JSON in `out` (at most `size` bytes), 0 when none is ready. */
 static int next_record_json(satchel_reader *reader, char *out, size_t size) {
     satchel_value *record = NULL;
@@ -2173,6 +2246,7 @@ int main(int argc, char **argv) {
     if (argc >= 11) test_proxies(argv[8], argv[4], argv[5], argv[9], argv[10]);
     if (argc >= 9) test_connection_settings(argv[8]);
     if (argc >= 9) test_setters_keep_connections(argv[8]);
+    if (argc >= 9) test_cache(argv[8]);
     if (argc >= 14) test_client_certificates(argv[11], argv[5], argv[12], argv[13]);
     if (argc >= 16) test_http_versions(argv[14], argv[15], argv[5]);
     if (argc >= 17) test_unix_socket(argv[16]);
