@@ -15,7 +15,9 @@
 // SWITCHES (comma-separated, Satchel only): nocookies, nocompress, shortaccept, typed (each body
 // decoded into a `Codable` struct by `decode(_:)` rather than into a `Value`), h1 (HTTP/1.1
 // only) or h2 (HTTP/2 when offered, the default), ca=PATH (trust this CA file; for
-// scripts/measure-http2).
+// scripts/measure-http2), cache=DIR (an HTTPCache in DIR only, entries up to 2 GiB) or memcache
+// (an HTTPCache in memory only), stream (each body read as a stream and counted, not decoded;
+// the cache switches and stream are for scripts/measure-cache).
 import AsyncHTTPClient
 import CCurlBaseline
 import Dispatch
@@ -58,10 +60,32 @@ default:
     if let ca = switches.first(where: { $0.hasPrefix("ca=") }) {
         configuration.securityPolicy = .certificateAuthorities(path: String(ca.dropFirst(3)))
     }
+    if let directory = switches.first(where: { $0.hasPrefix("cache=") }) {
+        configuration.cache = try HTTPCache(
+            memoryCapacity: 0, directory: String(directory.dropFirst(6)), diskCapacity: 4 << 30,
+            maximumEntrySize: 2 << 30)
+    } else if switches.contains("memcache") {
+        configuration.cache = try HTTPCache(memoryCapacity: 64 << 20)
+    }
     let session = try Session(configuration: configuration)
     // shortaccept: a one-type Accept instead of the registry's short list.
     let headers: HTTPFields = switches.contains("shortaccept") ? [.accept: "application/json"] : [:]
     let typed = switches.contains("typed")
+    if switches.contains("stream") {
+        // The body as it comes, counted, not decoded (never whole in memory).
+        decoded = runConcurrently(count: count, inFlight: inFlight) {
+            guard let stream = try? await session.bytes(url, headers: headers) else { return false }
+            var bytes = 0
+            do {
+                for try await chunk in stream { bytes += chunk.count }
+            } catch {
+                return false
+            }
+            return stream.response.status.code == 200 && bytes > 0
+        }
+        session.invalidateAndCancel()
+        break
+    }
     decoded = runConcurrently(count: count, inFlight: inFlight) {
         let result = try? await session.get(url, headers: headers)
         if typed { return (try? result?.decode(Record.self)) != nil }

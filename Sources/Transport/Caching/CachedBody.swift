@@ -43,6 +43,7 @@ final class CachedBody: Sendable {
             return true
         case .file(let descriptor, let offset, let length):
             var position = start
+            let chunkSize = Int(min(Int64(chunkSize), max(1, length - start)))
             var chunk = [UInt8](repeating: 0, count: chunkSize)
             while position < length {
                 let want = Int(min(Int64(chunkSize), length - position))

@@ -60,7 +60,11 @@ struct HTTPCacheSessionTests {
         #expect(try await hits(key).all == 1)
     }
 
-    @Test(arguments: [("cc=no-store", "no-store"), ("cc=max-age=60&status=500", nil), ("status=500", "status 500")])
+    @Test(arguments: [
+        ("cc=no-store", "no-store"), ("cc=max-age=60&status=500", nil), ("status=500", "status 500"),
+        // private: a private cache may keep it; 404 is cacheable by default (heuristic lifetime).
+        ("cc=private,%20max-age=60", nil), ("status=404&last_modified=-1000", nil),
+    ])
     func whatMayNotBeStoredIsNot(query: String, reason: String?) async throws {
         let (key, path) = path(query)
         let first = await get(path)
@@ -73,7 +77,7 @@ struct HTTPCacheSessionTests {
             _ = await get(path)
             #expect(try await hits(key).all == 2)
         } else {
-            // Explicit freshness makes any final status storable (§3).
+            // Explicit freshness makes any final status storable (§3); see the arguments.
             #expect(first.metrics.cache == .stored)
             #expect(await get(path).metrics.cache == .hit)
             #expect(try await hits(key).all == 1)
