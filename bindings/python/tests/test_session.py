@@ -16,6 +16,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     #: The token /protected accepts.
     token = "first"
+    #: Requests /cached answered.
+    cached_hits = 0
 
     def log_message(self, *args):
         pass
@@ -37,6 +39,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.end_headers()
         elif self.path.startswith("/json"):
             self.reply(200, json.dumps({"path": self.path, "agent": self.headers.get("X-Test")}).encode())
+        elif self.path.startswith("/cached"):
+            Handler.cached_hits += 1
+            body = json.dumps({"hits": Handler.cached_hits}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Cache-Control", "no-store" if "no-store" in self.path else "max-age=60")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
         elif self.path == "/set-cookie":
             self.send_response(200)
             self.send_header("Set-Cookie", "flavour=oat; Path=/; SameSite=Lax")
@@ -334,3 +345,27 @@ def test_unix_socket_resolve_and_proxy_settings(base_url, tmp_path):
                 {"client_certificate": ("c.pem", None), "certificate_type": "JKS"}):
         with pytest.raises(satchel.SatchelError):
             satchel.Session(base_url, **bad)
+
+
+def test_a_cache_directory_answers_fresh_responses(base_url, tmp_path):
+    directory = tmp_path / "cache"
+    with satchel.Session(base_url, cache=directory) as session:
+        first = session.get("cached")
+        assert first.cache == "stored"
+        again = session.get("cached")
+        assert again.cache == "hit" and again.value == first.value
+        assert session.get("cached", cache_policy="reload").value["hits"] == first.value["hits"] + 1
+        assert session.get("cached-no-store").cache == "not-stored (no-store)"
+        with pytest.raises(satchel.SatchelError) as caught:
+            session.get("cached-elsewhere", cache_policy="only-cache")
+        assert caught.value.code == "unacceptableStatusCode" and "only-cache" in str(caught.value)
+        with pytest.raises(ValueError):
+            session.get("cached", cache_policy="sometimes")
+    assert oct(directory.stat().st_mode & 0o777) == "0o700"
+    # The next session (another process would do the same) finds what the first stored.
+    with satchel.Session(base_url, cache=str(directory)) as later:
+        assert later.get("cached", cache_policy="only-cache").cache == "hit"
+    with satchel.Session(base_url) as plain:
+        assert plain.get("cached").cache is None
+    with pytest.raises(satchel.SatchelError):
+        satchel.Session(base_url, cache="/dev/null/cache")

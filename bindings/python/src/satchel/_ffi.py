@@ -242,6 +242,12 @@ _declare("satchel_session_set_client_certificate", ctypes.c_int, Handle, ctypes.
 _declare("satchel_session_add_host_override", ctypes.c_int, Handle, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_int)
 _declare("satchel_session_set_rate_limit", ctypes.c_int, Handle, ctypes.c_uint64, ctypes.c_uint64)
 _declare("satchel_session_set_connection", ctypes.c_int, Handle, ctypes.c_int, ctypes.c_uint64)
+_declare("satchel_cache_create", ctypes.c_int, P(Handle), ctypes.c_char_p, ctypes.c_int64)
+_declare("satchel_cache_clear", ctypes.c_int, Handle)
+_declare("satchel_cache_free", None, Handle)
+_declare("satchel_session_set_cache", ctypes.c_int, Handle, Handle)
+_declare("satchel_request_set_cache_policy", ctypes.c_int, Handle, ctypes.c_int)
+_declare("satchel_response_cache", ctypes.c_int, P(ctypes.c_int), P(ctypes.c_char_p), Handle)
 
 _libc = ctypes.CDLL(None)
 _libc.malloc.restype = ctypes.c_void_p

@@ -57,6 +57,9 @@ class Response:
     body: bytes = field(repr=False)
     value: Any = field(repr=False)
     metrics: Metrics = field(default_factory=Metrics, repr=False)
+    #: Where the response came from with a ``Session(cache=…)``: ``"hit"``, ``"miss"``,
+    #: ``"revalidated"``, ``"stored"`` or ``"not-stored (reason)"``; ``None`` without a cache.
+    cache: Optional[str] = None
 
     def header(self, name: str) -> Optional[str]:
         """The first field named ``name`` (any case), or ``None``."""
@@ -74,6 +77,11 @@ class Download:
     size: int
     resumed_from: int
 
+
+#: Cache policies, as ``satchel_cache_policy``.
+CACHE_POLICIES = {"protocol": 1, "reload": 2, "prefer-cache": 3, "only-cache": 4, "revalidate": 5}
+#: Cache outcomes, as ``satchel_cache_outcome`` (0, not used, is ``None``).
+CACHE_OUTCOMES = {1: "hit", 2: "miss", 3: "revalidated", 4: "stored", 5: "not-stored"}
 
 #: Event kinds, as ``satchel_event_kind``.
 EVENT_KINDS = {1: "start", 2: "redirect", 3: "retry", 4: "metrics", 5: "complete", 6: "warning"}
@@ -128,6 +136,11 @@ class Session:
             (``"host:port:target_host:target_port"``) overrides.
         rate_limit: ``(upload, download)`` bytes per second, ``0`` or ``None`` for no limit.
         max_connections_per_host: the most connections open to one host at once.
+        cache: keep responses in this directory (a private HTTP cache, RFC 9111: fresh ones
+            served from it, stale ones validated); ``cache_size`` bounds it in bytes (256 MiB by
+            default). A request's ``cache_policy`` is ``"protocol"`` (the default), ``"reload"``,
+            ``"prefer-cache"``, ``"only-cache"`` or ``"revalidate"``; :attr:`Response.cache` says
+            where its response came from.
 
     Errors are :class:`SatchelError`: transport failures (``cannotConnect``, ``timedOut``,
     ``cancelled``, …) and a status outside 200–299 (``unacceptableStatusCode``, with
@@ -145,7 +158,8 @@ class Session:
                  unix_socket: Optional[str] = None, client_certificate: Optional[Tuple[str, Optional[str]]] = None,
                  passphrase: Optional[str] = None, certificate_type: str = "PEM", resolve: Tuple[str, ...] = (),
                  connect_to: Tuple[str, ...] = (), rate_limit: Optional[Tuple[Optional[int], Optional[int]]] = None,
-                 max_connections_per_host: Optional[int] = None) -> None:
+                 max_connections_per_host: Optional[int] = None,
+                 cache: Union[str, "os.PathLike[str]", None] = None, cache_size: int = 0) -> None:
         self._registry = registry  # keeps the Python object (and its handle) alive
         handle = Handle()
         base = base_url.encode() if base_url is not None else None
@@ -195,6 +209,13 @@ class Session:
         self._configure_transport(proxy, proxy_user, noproxy, proxy_ca_file, http_version, unix_socket,
                                   client_certificate, passphrase, certificate_type, resolve, connect_to, rate_limit,
                                   max_connections_per_host)
+        if cache is not None:
+            created = Handle()
+            check(lib.satchel_cache_create(ctypes.byref(created), os.fsencode(cache), cache_size), "cache_create")
+            try:
+                check(lib.satchel_session_set_cache(self._handle, created.value), "set_cache")
+            finally:
+                lib.satchel_cache_free(created.value)  # the session keeps its own reference
 
     def _configure_transport(self, proxy: Optional[str], proxy_user: Optional[Tuple[str, str]],
                              noproxy: Tuple[str, ...], proxy_ca_file: Optional[str], http_version: Optional[str],
@@ -286,7 +307,7 @@ class Session:
     def request(self, method: str, url: str, *, params: Any = None, as_: str = "json",
                 body: Union[bytes, MultipartBody, None] = None, content_type: Optional[str] = None,
                 headers: Optional[Dict[str, str]] = None, progress: Optional[Progress] = None,
-                check_status: bool = True) -> Response:
+                check_status: bool = True, cache_policy: Optional[str] = None) -> Response:
         """Sends a request and waits for its response.
 
         Args:
@@ -295,8 +316,14 @@ class Session:
             body: raw bytes (with ``content_type``) or a :class:`MultipartBody` (streamed; the
                 session takes it over).
             progress: see :data:`Progress`; a true return value cancels.
+            cache_policy: how the request uses the session's cache (see :class:`Session`).
         """
         with _Request(self, method, url, params, as_, body, content_type, headers, progress) as request:
+            if cache_policy is not None:
+                if cache_policy not in CACHE_POLICIES:
+                    raise ValueError(f"satchel: cache_policy {cache_policy!r} is not one of {', '.join(CACHE_POLICIES)}")
+                check(lib.satchel_request_set_cache_policy(request.handle, CACHE_POLICIES[cache_policy]),
+                      "set_cache_policy")
             response, _ = request.send(check_status)
             return response
 
@@ -559,6 +586,11 @@ def _response(handle: int) -> Response:
                 decoded = owner.python()
         metrics = _ffi.structure(_ffi.Metrics)
         check(lib.satchel_response_metrics(ctypes.byref(metrics), handle), "metrics")
-        return Response(lib.satchel_response_status(handle), headers, data, decoded, Metrics._from(metrics))
+        outcome, reason = ctypes.c_int(), ctypes.c_char_p()
+        check(lib.satchel_response_cache(ctypes.byref(outcome), ctypes.byref(reason), handle), "cache")
+        cache = CACHE_OUTCOMES.get(outcome.value)
+        if cache and reason.value:
+            cache += f" ({reason.value.decode('utf-8', 'replace')})"
+        return Response(lib.satchel_response_status(handle), headers, data, decoded, Metrics._from(metrics), cache)
     finally:
         lib.satchel_response_free(handle)
