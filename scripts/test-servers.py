@@ -289,7 +289,8 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
                                         {"key", "hit": N, "varied": the request's NAME field}
                                         padded to B bytes; If-None-Match "E" or
                                         If-Modified-Since not before Last-Modified gets 304 with
-                                        the same fields; other methods answer 200 (with Location
+                                        the same fields (Cache-Control CC304 instead with
+                                        &cc304=CC304); other methods answer 200 (with Location
                                         PATH when given)
     GET /cache-origin-count?key=KEY     {"key", "hits": requests, "conditional": conditional
                                         requests, "notModified": 304s} without counting itself
@@ -621,6 +622,9 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
             with self.server.lock:
                 counts["notModified"] = counts.get("notModified", 0) + 1
             self.send_response(304)
+            if "cc304" in query:
+                extra = [(name, field) for name, field in extra if name != "Cache-Control"]
+                extra.append(("Cache-Control", query["cc304"]))
             for name, field in extra:
                 self.send_header(name, field)
             self.end_headers()

@@ -137,6 +137,32 @@ struct CacheDirectoryTests {
         }
     }
 
+    /// Memory and a directory: hits come from memory (the entry file deleted behind the cache's
+    /// back does not matter to it), and a cache made later over the directory finds the file.
+    @Test func memoryInFrontOfADirectory() async throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let cache = try HTTPCache(memoryCapacity: 1 << 20, directory: directory)
+        let path = "cache-origin?key=\(UUID().uuidString)&cc=max-age=60&size=2000"
+        #expect(try await get(session(cache), path).metrics.cache == .stored)
+        #expect(cache.memoryUsage >= 2_000)
+        #expect(try await get(session(HTTPCache(memoryCapacity: 0, directory: directory)), path).metrics.cache == .hit)
+        for file in try entryFiles() { try FileManager.default.removeItem(atPath: directory + "/" + file) }
+        #expect(try await get(session(cache), path).metrics.cache == .hit)
+    }
+
+    /// Memory alone, 10 KB: three 4 KB bodies do not fit; the least recently used goes first.
+    @Test func memoryEvictsTheLeastRecentlyUsed() async throws {
+        let cache = try HTTPCache(memoryCapacity: 10_000)
+        let session = try session(cache)
+        let paths = (0..<3).map { _ in "cache-origin?key=\(UUID().uuidString)&cc=max-age=60&size=4000" }
+        for path in paths.prefix(2) { #expect(await get(session, path).metrics.cache == .stored) }
+        #expect(await get(session, paths[0]).metrics.cache == .hit)
+        #expect(await get(session, paths[2]).metrics.cache == .stored)
+        #expect(cache.memoryUsage <= 10_000)
+        #expect(await get(session, paths[0]).metrics.cache == .hit)
+        #expect(await get(session, paths[1]).metrics.cache == .stored)
+    }
+
     @Test func badArgumentsAreRefused() throws {
         #expect(throws: SatchelError.self) { try HTTPCache(memoryCapacity: -1) }
         #expect(throws: SatchelError.self) { try HTTPCache(directory: "") }

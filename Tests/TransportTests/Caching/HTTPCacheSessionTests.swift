@@ -107,6 +107,18 @@ struct HTTPCacheSessionTests {
         #expect(counts.all == 2 && counts.conditional == 1 && counts.notModified == 1)
     }
 
+    /// §3.2: the 304's fields replace the stored ones — here a new lifetime, so the next request
+    /// is a hit without asking the origin.
+    @Test func aNotModifiedRefreshesTheStoredFields() async throws {
+        let (key, path) = path("cc=max-age=0&etag=u&cc304=max-age=60")
+        _ = await get(path)
+        let revalidated = await get(path)
+        #expect(revalidated.metrics.cache == .revalidated)
+        #expect(revalidated.response?.headerFields[.cacheControl] == "max-age=60")
+        #expect(await get(path).metrics.cache == .hit)
+        #expect(try await hits(key).all == 2)
+    }
+
     @Test func lastModifiedGivesAHeuristicLifetimeAndValidates() async throws {
         // Modified 1 000 s ago: fresh for 100 s (10 %).
         let (key, path) = path("last_modified=-1000")
