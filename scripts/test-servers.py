@@ -287,6 +287,7 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
                                         S seconds from now (negative: in the past; expires=bad
                                         an unparsable one), Age A, ETag "E", Vary NAME — and
                                         {"key", "hit": N, "varied": the request's NAME field}
+                                        (Last-Modified is S seconds from KEY's first request)
                                         padded to B bytes; If-None-Match "E" or
                                         If-Modified-Since not before Last-Modified gets 304 with
                                         the same fields (Cache-Control CC304 instead with
@@ -608,7 +609,10 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
             extra.append(("ETag", f'"{query["etag"]}"'))
         modified = None
         if "last_modified" in query:
-            modified = int(now + int(query["last_modified"]))
+            # Relative to the key's first request, so that it stays put while a test validates.
+            with self.server.lock:
+                first = counts.setdefault("first", now)
+            modified = int(first + int(query["last_modified"]))
             extra.append(("Last-Modified", email.utils.formatdate(modified, usegmt=True)))
         vary = query.get("vary")
         if vary:

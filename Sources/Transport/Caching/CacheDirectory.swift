@@ -73,8 +73,11 @@ final class CacheDirectory: Sendable {
     }
 
     /// The file name of the entry for `key`.
-    static func fileName(for key: String) -> String {
-        SHA256.hash(Array(key.utf8)).map { String($0, radix: 16).leftPadded(to: 2) }.joined() + ".entry"
+    static func fileName(for key: String) -> String { digest(key) + ".entry" }
+
+    /// The SHA-256 of `key` in hexadecimal: what the cache's file names are made of.
+    static func digest(_ key: String) -> String {
+        SHA256.hash(Array(key.utf8)).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
     }
 
     /// Bytes the entries this process knows of take.
@@ -177,7 +180,9 @@ final class CacheDirectory: Sendable {
                 let name = withUnsafeBytes(of: item.pointee.d_name) {
                     String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
                 }
-                if name.hasSuffix(".entry") || name.hasPrefix(".tmp-") { unlink(path + "/" + name) }
+                if name.hasSuffix(".entry") || name.hasSuffix(".vary") || name.hasPrefix(".tmp-") {
+                    unlink(path + "/" + name)
+                }
             }
         }
         index.withLock { $0.removeAll() }

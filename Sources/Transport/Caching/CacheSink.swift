@@ -9,7 +9,10 @@ import SerializerRegistry
 final class CacheSink: ResponseSink {
     private let inner: any ResponseSink
     private let cache: HTTPCache
+    /// The URL's primary key; the entry's own key is its variant's (``HTTPCache/variantKey(_:_:request:)``).
     private let key: String
+    /// The fields the response's `Vary` names.
+    private var varying: [String] = []
     private let request: HTTPRequest
     private let requestTime: Int64
     /// libcurl decoded the body (`Content-Encoding`), so the stored fields must not claim it.
@@ -60,7 +63,8 @@ final class CacheSink: ResponseSink {
         for name in [HTTPField.Name.transferEncoding, .connection, .init("Keep-Alive")!] { fields[name] = nil }
         if decodesContent { fields[.contentEncoding] = nil }
         var varied: [String: String?] = [:]
-        for name in response.headerFields[values: .vary].flatMap({ $0.split(separator: ",") }) {
+        varying = response.headerFields[values: .vary].flatMap { $0.split(separator: ",").map(String.init) }
+        for name in varying {
             let lowercased = name.trimmingSpacesAndTabs.lowercased()
             if !lowercased.isEmpty {
                 varied.updateValue(HTTPCache.value(of: lowercased, in: request.headerFields), forKey: lowercased)
@@ -76,8 +80,10 @@ final class CacheSink: ResponseSink {
                 writer = try disk.makeWriter()
             } catch {
                 if memoryCopy == nil { notStored("the cache directory cannot be written: \(error.message)") }
+                return
             }
         }
+        if writer == nil && memoryCopy == nil { notStored("larger than the memory's maximum entry size") }
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(SatchelError) -> Bool {
@@ -111,13 +117,17 @@ final class CacheSink: ResponseSink {
             return
         }
         entry.headerFields[.contentLength] = String(length)
+        let record = cache.varyRecordForStoring(key, varying: varying)
+        entry.key = HTTPCache.variantKey(key, record, request: request.headerFields)
         if let memoryCopy {
             entry.bodyLength = length
             entry.bodyChecksum = CacheChecksum.of(memoryCopy)
             cache.remember(entry, body: memoryCopy)
         }
         let stored = writer.map { $0.commit(entry) } ?? true
-        outcome = stored ? .stored : .notStored(reason: "larger than the cache directory's capacity")
+        outcome =
+            stored
+            ? .stored : .notStored(reason: "a write to the cache directory failed, or it is larger than its capacity")
     }
 
     private func notStored(_ reason: String) {

@@ -21,9 +21,9 @@ import Synchronization
 /// `no-store` in the request or the response; `private` is fine; a request with
 /// `Authorization` only when the response says `public`, `must-revalidate` or `s-maxage`;
 /// a status cacheable by default, or any final status given explicit freshness; not `206`, not
-/// `Vary: *`), whose body is at most ``maximumEntrySize`` bytes. One response per method and
-/// URL: a response whose `Vary` names request fields is served only to requests with the same
-/// values of them, and a response to other values replaces it. How long: see
+/// `Vary: *`), whose body is at most ``maximumEntrySize`` bytes. Entries are keyed by method
+/// and URL and, when the response has `Vary`, the request's values of the fields it names: each
+/// variant is stored apart and served only to requests with the same values. How long: see
 /// ``CachePolicy/useProtocol`` and docs/Caching.md. Clearing: ``removeAll()``, or delete the
 /// directory.
 public final class HTTPCache: Sendable {
@@ -38,6 +38,8 @@ public final class HTTPCache: Sendable {
 
     let disk: CacheDirectory?
     private let memory: Mutex<MemoryStore>
+    /// The `Vary` records of URLs, for a cache without a directory (``varyRecord(for:)``).
+    let varyRecords = Mutex<[String: VaryRecord]>([:])
 
     /// Bodies kept in memory, with their entries, least recently used evicted first.
     struct MemoryStore {
@@ -84,6 +86,7 @@ public final class HTTPCache: Sendable {
     /// Removes every stored response, in memory and in the directory.
     public func removeAll() {
         memory.withLock { $0 = MemoryStore() }
+        varyRecords.withLock { $0.removeAll() }
         disk?.removeAll()
     }
 
@@ -104,8 +107,10 @@ public final class HTTPCache: Sendable {
         return method.rawValue + " " + withoutFragment
     }
 
-    /// The stored entry for `key` and its body, when its `Vary` fields match `request`'s.
-    func lookup(_ key: String, request: HTTPFields) -> (CachedEntry, CachedBody)? {
+    /// The stored entry for the URL whose primary key is `primary` and its body: the variant
+    /// `request` selects when the URL's responses vary.
+    func lookup(_ primary: String, request: HTTPFields) -> (CachedEntry, CachedBody)? {
+        let key = Self.variantKey(primary, varyRecord(for: primary), request: request)
         let inMemory = memory.withLock { store -> (CachedEntry, [UInt8])? in
             guard let found = store.entries[key] else { return nil }
             store.clock += 1
@@ -142,12 +147,17 @@ public final class HTTPCache: Sendable {
         }
     }
 
-    /// Removes the entry for `key` from memory and the directory.
-    func remove(_ key: String) {
+    /// Removes what is stored for the URL whose primary key is `primary`, every variant of it
+    /// (those on disk become unreachable with its `Vary` record, and are evicted in time).
+    func remove(_ primary: String) {
         memory.withLock { store in
-            if let old = store.entries.removeValue(forKey: key) { store.bytes -= old.body.count }
+            let doomed = store.entries.keys.filter { $0 == primary || $0.hasPrefix(primary + "\n") }
+            for key in doomed {
+                if let old = store.entries.removeValue(forKey: key) { store.bytes -= old.body.count }
+            }
         }
-        disk?.remove(key)
+        disk?.remove(primary)
+        removeVaryRecord(for: primary)
     }
 
     /// Replaces the entry for `entry.key` by `entry` with `body` (after a `304`): the body is

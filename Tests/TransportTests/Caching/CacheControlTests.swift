@@ -108,6 +108,27 @@ struct CacheControlTests {
         #expect(CachedEntry(encoded: [0xFF, 0xFF, 0xFF, 0xFF] + bytes, bodyLength: 0, bodyChecksum: 0) == nil)
     }
 
+    @Test func aVaryRecordRoundTripsAndGarbageIsRefused() throws {
+        let record = try #require(
+            HTTPCache.VaryRecord(varying: [" Accept", "accept-language", "ACCEPT", ""], generation: "g1"))
+        #expect(record.names == ["accept", "accept-language"])
+        let bytes = record.encoded(primary: "GET http://x/")
+        #expect(HTTPCache.VaryRecord(encoded: bytes, primary: "GET http://x/") == record)
+        #expect(HTTPCache.VaryRecord(encoded: bytes, primary: "GET http://y/") == nil)  // another URL's
+        for garbage in [[], [0xFF, 0xFE], Array("SATCHV01\nGET http://x/\ng1".utf8), Array("nope\n".utf8)] {
+            #expect(HTTPCache.VaryRecord(encoded: garbage, primary: "GET http://x/") == nil)
+        }
+        #expect(HTTPCache.VaryRecord(varying: [" ", ""], generation: "g") == nil)
+        // Absent and empty are different variants; the generation is part of the key.
+        let absent = HTTPCache.variantKey("GET http://x/", record, request: [:])
+        let empty = HTTPCache.variantKey("GET http://x/", record, request: [.accept: ""])
+        var later = record
+        later.generation = "g2"
+        #expect(absent != empty)
+        #expect(HTTPCache.variantKey("GET http://x/", later, request: [:]) != absent)
+        #expect(HTTPCache.variantKey("GET http://x/", nil, request: [.accept: "a"]) == "GET http://x/")
+    }
+
     @Test func theChecksumDoesNotDependOnHowTheBytesAreSplit() {
         let bytes = (0..<1_000).map { UInt8(truncatingIfNeeded: $0 * 7) }
         var split = CacheChecksum()

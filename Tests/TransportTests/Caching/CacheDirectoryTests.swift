@@ -137,6 +137,34 @@ struct CacheDirectoryTests {
         }
     }
 
+    /// Variants on disk: each its own entry file, found by the next cache over the directory;
+    /// removing the URL makes none of them reachable again.
+    @Test func variantsOnDiskAreFoundByTheNextCache() async throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let key = UUID().uuidString
+        let path = "cache-origin?key=\(key)&cc=max-age=60&vary=Accept-Language"
+        let first = try session(HTTPCache(memoryCapacity: 0, directory: directory))
+        for language in ["en", "fr"] {
+            let response = await first.response(for: SessionRequest(.get, path, headers: [.acceptLanguage: language]))
+            #expect(response.metrics.cache == .stored)
+        }
+        #expect(try entryFiles().count == 2)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".vary") }.count == 1)
+        let later = try session(HTTPCache(memoryCapacity: 0, directory: directory))
+        for language in ["fr", "en"] {
+            let response = await later.response(for: SessionRequest(.get, path, headers: [.acceptLanguage: language]))
+            #expect(response.metrics.cache == .hit)
+            #expect(response.value?["varied"]?.stringValue == language)
+        }
+        // Removing the URL (from a third cache over the directory) removes every variant.
+        let base = servers.fast.absoluteString.trimmingCharacters(in: ["/"])
+        try HTTPCache(memoryCapacity: 0, directory: directory).removeResponse(for: base + "/" + path)
+        let after = await later.response(for: SessionRequest(.get, path, headers: [.acceptLanguage: "fr"]))
+        #expect(after.metrics.cache == .stored)
+        #expect(after.value?["hit"]?.int64Value == 3)
+    }
+
     /// Memory and a directory: hits come from memory (the entry file deleted behind the cache's
     /// back does not matter to it), and a cache made later over the directory finds the file.
     @Test func memoryInFrontOfADirectory() async throws {

@@ -196,7 +196,15 @@ struct HTTPCacheSessionTests {
         #expect(other.metrics.cache == .stored)
         #expect(other.value?["varied"]?.stringValue == "b")
         #expect(await get(path).metrics.cache == .stored)  // absent is a value of its own
+        // Each variant is kept apart.
+        #expect(await get(path, headers: [HTTPField.Name("X-Variant")!: "a"]).value?["varied"]?.stringValue == "a")
+        #expect(await get(path, headers: [HTTPField.Name("X-Variant")!: "b"]).metrics.cache == .hit)
+        #expect(await get(path).metrics.cache == .hit)
         #expect(try await hits(key).all == 3)
+        // An invalidation reaches every variant.
+        _ = await session.response(for: SessionRequest(.post, path))
+        #expect(await get(path, headers: [HTTPField.Name("X-Variant")!: "a"]).metrics.cache == .stored)
+        #expect(await get(path, headers: [HTTPField.Name("X-Variant")!: "b"]).metrics.cache == .stored)
 
         let (star, starPath) = self.path("cc=max-age=60&vary=*")
         #expect(await get(starPath).metrics.cache == .notStored(reason: "Vary: *"))

@@ -62,7 +62,7 @@ struct RequestCacheTests {
     }
 
     /// A process downloading a 4 MB response into the cache (reload: it writes the entry every
-    /// time) is killed with SIGKILL at a random moment, ten times (before, during or after it stores); after each, a process that
+    /// time) is killed with SIGKILL ten times: five while it writes the entry, five at any moment; after each, a process that
     /// may only use the cache gets either nothing (a miss) or the whole body, byte for byte —
     /// never a torn one. A last run that is not killed stores it whole.
     @Test func killingAProcessWritingAnEntryNeverLeavesATornOne() throws {
@@ -100,7 +100,15 @@ struct RequestCacheTests {
                 try? FileManager.default.removeItem(atPath: path)
             }
         }
-        for _ in 0..<10 {
+        /// The temporary files in the directory (a killed writer leaves its own behind).
+        func temporaryFiles() -> Set<String> {
+            Set(
+                ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter {
+                    $0.hasPrefix(".tmp-")
+                })
+        }
+        var killedWhileWriting = 0
+        for round in 0..<10 {
             let process = Process()
             process.executableURL = CommandRunner.executable
             process.arguments = [
@@ -110,8 +118,22 @@ struct RequestCacheTests {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             startFresh()
+            let leftBefore = temporaryFiles()
+            /// Whether this writer's entry is being written: a temporary file of its own is there.
+            func writing() -> Bool { !temporaryFiles().subtracting(leftBefore).isEmpty }
             try process.run()
-            usleep(UInt32.random(in: 50_000...1_000_000))
+            if round % 2 == 0 {
+                // While the entry is being written: once its temporary file is there.
+                var waited = 0
+                while !writing() && waited < 300 {
+                    usleep(10_000)
+                    waited += 1
+                }
+                usleep(UInt32.random(in: 0...200_000))
+            } else {
+                usleep(UInt32.random(in: 50_000...1_000_000))  // any moment
+            }
+            if writing() { killedWhileWriting += 1 }
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             try readBack()
@@ -124,6 +146,8 @@ struct RequestCacheTests {
         #expect(finished.status == 0, "\(finished.errorOutput)")
         try readBack()
         #expect(outcomes.last == "whole", "\(outcomes)")
-        print("cache kill -9: what the next process found after each kill and the last run: \(outcomes)")
+        #expect(killedWhileWriting > 0, "no kill landed while an entry was being written")
+        print(
+            "cache kill -9: \(killedWhileWriting) of 10 kills while writing; what the next process found: \(outcomes)")
     }
 }
