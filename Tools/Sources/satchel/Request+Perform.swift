@@ -161,7 +161,7 @@ extension Request {
                 return
             }
             if error.code == .unacceptableStatusCode {
-                error.message = "\(response.url): " + error.message
+                if !error.message.hasPrefix(response.url) { error.message = "\(response.url): " + error.message }
                 if let summary = error.problemDetails?.summary { error.message += " (\(summary))" }
             }
             throw error

@@ -42,9 +42,10 @@ struct RequestCacheTests {
         let result = try CommandRunner.run([
             "request", "GET", url, "--cache", directory, "--cache-policy", "only-cache", "-v",
         ])
-        #expect(result.status != 0)
+        #expect(result.status == 22)
         #expect(result.errorOutput.contains("cache: miss\n"))
         #expect(result.errorOutput.contains("only-cache"), "\(result.errorOutput)")
+        #expect(result.errorOutput.components(separatedBy: url).count == 2, "the URL once: \(result.errorOutput)")
     }
 
     @Test func aNoStoreResponseSaysWhy() throws {
