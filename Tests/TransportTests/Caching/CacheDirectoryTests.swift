@@ -114,21 +114,21 @@ struct CacheDirectoryTests {
     @Test func twoCachesOverOneDirectoryNeverServeATornEntry() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let key = UUID().uuidString
-        let path = "cache-origin?key=\(key)&cc=max-age=0&size=200000"
+        let path = "cache-origin?key=\(key)&cc=max-age=0&size=50000"
         let sessions = try (0..<2).map { _ in
             try session(HTTPCache(memoryCapacity: 0, directory: directory))
         }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for session in sessions {
-                for worker in 0..<6 {
+                for worker in 0..<4 {
                     group.addTask {
-                        for _ in 0..<15 {
+                        for _ in 0..<8 {
                             var request = SessionRequest(.get, path)
-                            request.cachePolicy = worker < 3 ? .reload : .preferCache
+                            request.cachePolicy = worker < 2 ? .reload : .preferCache
                             let response = await session.response(for: request)
                             #expect(response.error == nil, "\(String(describing: response.error))")
                             #expect(response.value?["key"]?.stringValue == key)
-                            #expect(response.body.count == 200_000)
+                            #expect(response.body.count == 50_000)
                         }
                     }
                 }
