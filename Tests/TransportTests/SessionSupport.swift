@@ -28,9 +28,24 @@ enum SessionSupport {
         FileManager.default.temporaryDirectory.appendingPathComponent("satchel-\(UUID().uuidString)-\(name)").path
     }
 
-    /// The fast server's deterministic bytes `range`.
+    /// The fast server's deterministic bytes `range`, built from their 251-byte period (a
+    /// byte-by-byte map of megabytes is slow under a sanitizer, and the tests' time limits count).
     static func largeBytes(_ range: Range<Int>) -> [UInt8] {
-        range.map { TestServers.largeByte(at: $0) }
+        periodic(range, period: (0..<251).map { TestServers.largeByte(at: $0) })
+    }
+
+    /// `satchel serve`'s `/bytes/N` bytes `range` (byte i is i mod 251), built the same way.
+    static func serveBytes(_ range: Range<Int>) -> [UInt8] {
+        periodic(range, period: (0..<251).map { UInt8($0) })
+    }
+
+    private static func periodic(_ range: Range<Int>, period: [UInt8]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(range.count + period.count)
+        let start = range.lowerBound % period.count
+        bytes += period[start...]
+        while bytes.count < range.count { bytes += period }
+        return Array(bytes.prefix(range.count))
     }
 }
 

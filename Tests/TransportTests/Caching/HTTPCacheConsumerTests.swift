@@ -23,16 +23,6 @@ struct HTTPCacheConsumerTests {
             .int64Value ?? -1
     }
 
-    /// The fast server's `/large` bytes, built from their 251-byte period (cheap even under a
-    /// sanitizer, unlike a byte-by-byte map).
-    private static func largePattern(_ count: Int) -> [UInt8] {
-        let period = SessionSupport.largeBytes(0..<251)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(count + 251)
-        while bytes.count < count { bytes += period }
-        return Array(bytes.prefix(count))
-    }
-
     /// 3 MiB of `/large` (fresh by its Last-Modified of 2015) streamed twice from a disk cache,
     /// the second time from the cache, read slowly enough that the replay pauses (past 1 MiB
     /// unread); byte for byte.
@@ -56,7 +46,7 @@ struct HTTPCacheConsumerTests {
             }
             return bytes
         }
-        let expected = Self.largePattern(size)
+        let expected = SessionSupport.largeBytes(0..<size)
         #expect(try await read(slowly: false) == expected)
         #expect(cache.diskUsage > Int64(size))
         let served = try await read(slowly: true)
