@@ -29,13 +29,9 @@ extension CacheDirectory {
             unlink(file)
             return
         }
-        var template = Array((path + "/.tmp-XXXXXX").utf8CString)
-        let descriptor = mkstemp(&template)
-        guard descriptor >= 0 else { return }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let (descriptor, temporary) = try? makeTemporaryFile() else { return }
         let bytes = record.encoded(primary: primary)
         let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-        fchmod(descriptor, 0o600)
         close(descriptor)
         if written != bytes.count || rename(temporary, file) != 0 { unlink(temporary) }
     }

@@ -35,20 +35,14 @@ final class CacheDirectory: Sendable {
         self.capacity = capacity
         try Self.makeDirectory(path)
         var entries: [(name: String, size: Int64, modified: Int)] = []
-        if let directory = opendir(path) {
-            defer { closedir(directory) }
-            while let item = readdir(directory) {
-                let name = withUnsafeBytes(of: item.pointee.d_name) {
-                    String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
-                }
-                var info = stat()
-                guard lstat(path + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
-                if name.hasPrefix(".tmp-") {
-                    // Left by a process that died while writing; one still being written is younger.
-                    if time(nil) - info.st_mtim.tv_sec > 600 { unlink(path + "/" + name) }
-                } else if name.hasSuffix(".entry") {
-                    entries.append((name, Int64(info.st_size), info.st_mtim.tv_sec))
-                }
+        for name in Self.fileNames(in: path) {
+            var info = stat()
+            guard lstat(path + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+            if name.hasPrefix(".tmp-") {
+                // Left by a process that died while writing; one still being written is younger.
+                if time(nil) - info.st_mtim.tv_sec > 600 { unlink(path + "/" + name) }
+            } else if name.hasSuffix(".entry") {
+                entries.append((name, Int64(info.st_size), info.st_mtim.tv_sec))
             }
         }
         entries.sort { $0.modified < $1.modified }
@@ -152,14 +146,7 @@ final class CacheDirectory: Sendable {
     /// Starts writing a new entry's body to a temporary file in the directory.
     /// - Throws: ``SatchelError/Code/io`` when the file cannot be made.
     func makeWriter() throws(SatchelError) -> Writer {
-        var template = Array((path + "/.tmp-XXXXXX").utf8CString)
-        let descriptor = mkstemp(&template)
-        guard descriptor >= 0 else {
-            throw SatchelError(.io, "cannot write to the cache directory \(path): \(String(cString: strerror(errno)))")
-        }
-        fchmod(descriptor, 0o600)
-        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let (descriptor, temporary) = try makeTemporaryFile()
         let writer = Writer(directory: self, descriptor: descriptor, temporaryPath: temporary)
         writer.append(Self.magic)
         return writer
@@ -174,18 +161,38 @@ final class CacheDirectory: Sendable {
 
     /// Deletes every entry (and temporary file) in the directory.
     func removeAll() {
-        if let directory = opendir(path) {
-            defer { closedir(directory) }
-            while let item = readdir(directory) {
-                let name = withUnsafeBytes(of: item.pointee.d_name) {
-                    String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
-                }
-                if name.hasSuffix(".entry") || name.hasSuffix(".vary") || name.hasPrefix(".tmp-") {
-                    unlink(path + "/" + name)
-                }
-            }
+        for name in Self.fileNames(in: path)
+        where name.hasSuffix(".entry") || name.hasSuffix(".vary") || name.hasPrefix(".tmp-") {
+            unlink(path + "/" + name)
         }
         index.withLock { $0.removeAll() }
+    }
+
+    /// A new file `.tmp-XXXXXX` in the directory (mode 0600, closed on exec), open for writing,
+    /// and its path: where every entry and record is written before it is renamed into place.
+    /// - Throws: ``SatchelError/Code/io`` when it cannot be made.
+    func makeTemporaryFile() throws(SatchelError) -> (descriptor: Int32, path: String) {
+        var template = Array((path + "/.tmp-XXXXXX").utf8CString)
+        let descriptor = mkstemp(&template)
+        guard descriptor >= 0 else {
+            throw SatchelError(.io, "cannot write to the cache directory \(path): \(String(cString: strerror(errno)))")
+        }
+        fchmod(descriptor, 0o600)
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        return (descriptor, String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }
+
+    /// The names in the directory at `path` (none when it cannot be read).
+    private static func fileNames(in path: String) -> [String] {
+        guard let directory = opendir(path) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let item = readdir(directory) {
+            names.append(
+                withUnsafeBytes(of: item.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            )
+        }
+        return names
     }
 
     private func forget(_ name: String) {
