@@ -16,6 +16,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // Spans and metrics: small API packages (what async-http-client depends on too); nothing
+        // is recorded unless the application bootstraps a tracer or a metrics backend.
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.3.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
     ],
     targets: [
         // Core: values, media types, protocols, registry, limits, errors. No C dependencies.
@@ -76,6 +80,8 @@ let package = Package(
                 "CSatchelNetlink",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
         // Umbrella module: `import Satchel`; what needs both the formats and the transport (a
@@ -110,6 +116,8 @@ let package = Package(
             dependencies: [
                 "Transport", "Serializers", "SerializerRegistry", "SatchelTestSupport",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
         ),
         // The C ABI from C: compilers, the installed library, valgrind, AddressSanitizer, examples.

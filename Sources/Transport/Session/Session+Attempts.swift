@@ -1,5 +1,6 @@
 import HTTPTypes
 import SerializerRegistry
+import Tracing
 
 extension Session {
     /// The last attempt of a request, after redirects and retries.
@@ -10,6 +11,8 @@ extension Session {
         var error: SatchelError?
         var sink: (any ResponseSink)?
         var metrics = TransferMetrics()
+        /// The request's span, ended by ``Session/reportCompletion(_:error:)``.
+        var span: (any Span)?
     }
 
     /// What to do with a response once it is in.
@@ -47,6 +50,7 @@ extension Session {
             return Attempt(url: request.url, request: failed, error: error)
         }
         var attempt = Attempt(url: url.absolute, request: head)
+        let span = telemetry.startSpan(head, url: url)
         var redirects = 0
         var retries = 0
         var sends = 0
@@ -90,6 +94,7 @@ extension Session {
                             validates: cacheStep.validating != nil)
                     }
                 }
+                telemetry.inject(span, into: &options.request.headerFields)
                 outcome = await send(options, sink: cacheSink ?? sink, cancellation: cancellation)
                 pipe?.close()
                 await settleCache(
@@ -110,6 +115,7 @@ extension Session {
             attempt.response = outcome.response
             attempt.error = outcome.error
             attempt.metrics = outcome.metrics
+            telemetry.attemptFinished(outcome.metrics)
             for monitor in configuration.eventMonitors {
                 monitor.requestDidFinishCollecting(outcome.metrics, request: head, url: options.url)
             }
@@ -160,7 +166,7 @@ extension Session {
                     break
                 }
                 if let cancelled = await announceRetry(
-                    head, url: attempt.url, retry: retries + 1, delay: delay, reason: failure.error)
+                    head, url: attempt.url, retry: retries + 1, delay: delay, reason: failure.error, span: span)
                 {
                     attempt.error = cancelled
                     break
@@ -187,6 +193,7 @@ extension Session {
                     for monitor in configuration.eventMonitors {
                         monitor.requestWillRedirect(head, from: attempt.url, to: target.absolute, status: status)
                     }
+                    telemetry.redirect(span, status: status, to: SessionTelemetry.fullURL(target))
                     (url, head, body) = (target, nextHead, nextBody)
                     redirects += 1
                     continue
@@ -200,7 +207,7 @@ extension Session {
                     ?? SatchelError(
                         .unacceptableStatusCode, "\(attempt.url) answered \(attempt.response?.status.code ?? 0)")
                 if let cancelled = await announceRetry(
-                    head, url: attempt.url, retry: retries + 1, delay: delay, reason: reason)
+                    head, url: attempt.url, retry: retries + 1, delay: delay, reason: reason, span: span)
                 {
                     attempt.error = cancelled
                     break
@@ -213,12 +220,15 @@ extension Session {
         attempt.metrics.redirectCount = redirects
         attempt.metrics.retryCount = retries
         attempt.metrics.elapsed = ContinuousClock.now - started
+        attempt.span = span
         return attempt
     }
 
-    /// Tells the event monitors a request is done, with its final error (validation and
-    /// decoding included).
+    /// Tells the event monitors, the span and the metrics a request is done, with its final
+    /// error (validation and decoding included).
     func reportCompletion(_ attempt: Attempt, error: SatchelError?) {
+        telemetry.requestFinished(
+            attempt.span, request: attempt.request, response: attempt.response, error: error, metrics: attempt.metrics)
         for monitor in configuration.eventMonitors {
             monitor.requestDidComplete(attempt.request, url: attempt.url, response: attempt.response, error: error)
         }
@@ -387,11 +397,12 @@ extension Session {
     /// Tells the event monitors retry number `retry` is coming, then waits `delay`.
     /// - Returns: The error of a wait cut short by cancellation, else `nil`.
     private func announceRetry(
-        _ head: HTTPRequest, url: String, retry: Int, delay: Duration, reason: SatchelError
+        _ head: HTTPRequest, url: String, retry: Int, delay: Duration, reason: SatchelError, span: (any Span)?
     ) async -> SatchelError? {
         for monitor in configuration.eventMonitors {
             monitor.requestWillRetry(head, url: url, retry: retry, delay: delay, reason: reason)
         }
+        telemetry.retry(span, retry: retry, delay: delay, reason: reason)
         do {
             try await Task.sleep(for: delay)
             return nil

@@ -32,6 +32,9 @@ public final class Session: Sendable {
     let engine: TransferEngine
     /// The request URL resolved last.
     let resolvedURLs = ResolvedURLCache()
+    /// Spans and metrics of the requests, per ``SessionConfiguration/tracer`` and
+    /// ``SessionConfiguration/metricsFactory``.
+    let telemetry: SessionTelemetry
 
     /// Creates a session and starts its transfer thread.
     ///
@@ -69,6 +72,7 @@ public final class Session: Sendable {
         self.baseURL = try baseURL.map { base throws(SatchelError) in try ResolvedURL.base(base) }
         self.configuration = configuration
         self.registry = registry
+        self.telemetry = SessionTelemetry(tracer: configuration.tracer, metricsFactory: configuration.metricsFactory)
         guard let requestSerializer = requestSerializer ?? registry.requestSerializer(for: .formURLEncoded) else {
             throw SatchelError(
                 .invalidArgument,

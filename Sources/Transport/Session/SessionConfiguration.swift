@@ -1,5 +1,7 @@
+import CoreMetrics
 import HTTPTypes
 import SerializerRegistry
+import Tracing
 
 /// How a ``Session`` sends its requests: headers, timeouts and the policies for redirects,
 /// retries and TLS trust.
@@ -32,6 +34,17 @@ public struct SessionConfiguration: Sendable {
     public var credentials: [String: Credential] = [:]
     /// Observers of each request's life (start, redirects, retries, metrics, completion).
     public var eventMonitors: [any EventMonitor] = []
+    /// The tracer that makes a span of each request (OpenTelemetry's HTTP client conventions)
+    /// and puts its context into the request's fields (W3C `traceparent` with an OpenTelemetry
+    /// tracer). Defaults to the tracer bootstrapped with `InstrumentationSystem` when the
+    /// configuration is made: with none, the no-op tracer, which the session skips at no cost;
+    /// `nil` turns tracing off.
+    public var tracer: (any Tracer)? = InstrumentationSystem.tracer
+    /// Where the session's counters and timers go (`satchel.requests`, `satchel.request.duration`,
+    /// …: docs/Transport.md). Defaults to swift-metrics' factory when the configuration is made
+    /// (the task's, else the bootstrapped one); with none bootstrapped nothing is recorded;
+    /// `nil` turns metrics off.
+    public var metricsFactory: (any MetricsFactory)? = MetricsSystem.factory
     /// Whether responses may arrive compressed (gzip, deflate, br, zstd — whatever this libcurl
     /// decodes); they are decoded before any serializer sees them. Downloads always ask for the
     /// identity encoding so byte ranges refer to the stored bytes.
