@@ -11,6 +11,17 @@ let package = Package(
         // libsatchel.so: the C ABI. Named apart from Tools' `satchel` executable (docs/CAPI.md); the
         // SONAME and the install step (scripts/install-c-library) give it its public name.
         .library(name: "SatchelC", type: .dynamic, targets: ["CAPI"]),
+        // `SatchelClientTransport`, a swift-openapi-runtime `ClientTransport` over a Session: empty
+        // unless the `OpenAPI` trait is on, so that the library alone never resolves OpenAPI packages.
+        .library(name: "SatchelOpenAPI", targets: ["SatchelOpenAPI"]),
+    ],
+    traits: [
+        .trait(
+            name: "OpenAPI",
+            description:
+                "The SatchelOpenAPI library: SatchelClientTransport for clients made by swift-openapi-generator"
+        ),
+        .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -20,6 +31,8 @@ let package = Package(
         // is recorded unless the application bootstraps a tracer or a metrics backend.
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.3.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+        // Only with the `OpenAPI` trait (SwiftPM does not resolve it otherwise: scripts/check-consumer).
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.8.0"),
     ],
     targets: [
         // Core: values, media types, protocols, registry, limits, errors. No C dependencies.
@@ -89,6 +102,16 @@ let package = Package(
         .target(
             name: "Satchel",
             dependencies: ["SerializerRegistry", "Serializers", "Transport"]
+        ),
+        // The OpenAPI client transport (`OpenAPI` trait): Satchel's Session behind OpenAPIRuntime's
+        // ClientTransport. Its tests run in Tools/, which turns the trait on.
+        .target(
+            name: "SatchelOpenAPI",
+            dependencies: [
+                "Satchel",
+                .product(
+                    name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: ["OpenAPI"])),
+            ]
         ),
         // include/satchel.h as a Clang module, so the CAPI target is checked against it.
         .systemLibrary(name: "CSatchel", path: "include"),
