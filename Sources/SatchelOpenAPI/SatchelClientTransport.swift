@@ -139,8 +139,9 @@
         /// Returns once `url`'s host is reachable, or throws `cannotConnect` after `limit`.
         static func waitForConnectivity(to url: String, upTo limit: Duration) async throws {
             guard let host = URL(string: url)?.host else { return }
+            // A route lookup (and a name resolution, for a name) now; a monitor only when it fails.
+            if (try? NetworkReachability.status(ofHost: host))?.isReachable == true { return }
             let reachability = try NetworkReachability(host: host)
-            if reachability.status.isReachable { return }
             try reachability.start()
             defer { reachability.stop() }
             let reachable = await withTaskGroup(of: Bool.self) { group in

@@ -185,6 +185,25 @@ struct SatchelClientTransportTests {
         }
     }
 
+    @Test func aCallWaitsForConnectivityOnlyWhileItsHostIsUnreachable() async throws {
+        let patient = SatchelClientTransport(configuration: .init(waitsForConnectivity: .milliseconds(600)))
+        try await withClient(transport: patient) { client, _ in
+            // 127.0.0.1 is reachable: the call goes at once.
+            let document = try await client.getFixture().ok.body.json
+            #expect(document.fixture.name == "Satchel")
+        }
+        // A name that never resolves stays unreachable: the call is not sent, and says why.
+        let client = Client(serverURL: URL(string: "http://satchel-test.invalid/")!, transport: patient)
+        do {
+            _ = try await client.getFixture()
+            Issue.record("a call to an unreachable host returned a response")
+        } catch let error as ClientError {
+            let underlying = error.underlyingError as? SatchelError
+            #expect(underlying?.code == .cannotConnect)
+            #expect(underlying?.message.contains("satchel-test.invalid did not become reachable within") == true)
+        }
+    }
+
     @Test func aWholeCallTimeoutEndsASlowCall() async throws {
         let transport = SatchelClientTransport(
             session: SatchelClientTransport.defaultSession, timeout: .milliseconds(300))
