@@ -106,9 +106,13 @@
                 response.headerFields[.contentEncoding] = nil
                 response.headerFields[.contentLength] = nil
             }
-            if request.method == .head {
-                stream.cancel()
-                return (response, nil)
+            // A response without a body ends on its own: nothing to read, nothing to cancel (a
+            // dropped body otherwise cancels its transfer, which would close the connection).
+            let code = response.status.code
+            if request.method == .head || code == 204 || code == 304 || code < 200
+                || response.headerFields[.contentLength] == "0"
+            {
+                return (response, request.method == .head ? nil : HTTPBody())
             }
             let length =
                 response.headerFields[.contentLength].flatMap(Int64.init).map(HTTPBody.Length.known) ?? .unknown

@@ -86,7 +86,7 @@ struct TransportBenchmarks {
             try smallGets(clients, expected: smallData, inFlight: 1),
             try smallGets(clients, expected: smallData, inFlight: Self.concurrency),
             try arrayGets(clients),
-        ]
+        ] + (try OpenAPITransportBenchmarks.run(server: server, expected: smallData, sampler: sampler))
     }
 
     /// The contenders every measurement runs.

@@ -204,6 +204,25 @@ struct SatchelClientTransportTests {
         }
     }
 
+    @Test func aResponseWithoutABodyIsNotCancelled() async throws {
+        let monitor = AttemptCounter()
+        var configuration = SessionConfiguration()
+        configuration.eventMonitors = [monitor]
+        let transport = SatchelClientTransport(session: try Session(configuration: configuration))
+        try await withClient(transport: transport) { client, _ in
+            // The document gives 200 no content, and the server sends Content-Length: 0: the
+            // generated client never reads the body, and the transfer ends on its own.
+            for _ in 0..<2 {
+                let output = try await client.status(path: .init(code: 200))
+                #expect(output == .ok(.init()))
+            }
+            for _ in 0..<100 where monitor.completions.withLock({ $0 }).count < 2 {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(monitor.completions.withLock { $0 } == ["ok", "ok"])
+        }
+    }
+
     @Test func aWholeCallTimeoutEndsASlowCall() async throws {
         let transport = SatchelClientTransport(
             session: SatchelClientTransport.defaultSession, timeout: .milliseconds(300))
