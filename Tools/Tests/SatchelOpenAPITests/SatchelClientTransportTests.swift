@@ -134,6 +134,32 @@ struct SatchelClientTransportTests {
         }
     }
 
+    @Test func theSessionsPinIsCheckedForEveryCall() async throws {
+        let server = try await FixtureServer.start(FixtureServerConfiguration(tls: true))
+        do {
+            let identity = try #require(server.tlsIdentity)
+            func client(pin: String) throws -> Client {
+                var configuration = SessionConfiguration()
+                configuration.securityPolicy = .publicKeys([pin])
+                configuration.securityPolicy.allowInvalidCertificates = true  // the pin alone: curl -k --pinnedpubkey
+                let transport = SatchelClientTransport(session: try Session(configuration: configuration))
+                return Client(serverURL: URL(string: server.baseURL)!, transport: transport)
+            }
+            let pinned = try await client(pin: identity.publicKeySHA256).getFixture().ok.body.json
+            #expect(pinned.fixture.name == "Satchel")
+            do {
+                _ = try await client(pin: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=").getFixture()
+                Issue.record("a server whose key is not the pinned one answered")
+            } catch let error as ClientError {
+                #expect((error.underlyingError as? SatchelError)?.code == .tlsFailure)
+            }
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
     @Test func aTransportFailureIsAClientErrorWithSatchelsCode() async throws {
         let client = Client(serverURL: URL(string: "http://127.0.0.1:1/")!, transport: SatchelClientTransport())
         do {
