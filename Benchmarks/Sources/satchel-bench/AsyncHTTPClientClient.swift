@@ -20,12 +20,18 @@ final class AsyncHTTPClientClient: TransportClient {
     /// A client for `server` on the shared event loop group.
     init(server: URL) {
         self.server = server
+        client = Self.makeHTTPClient()
+    }
+
+    /// An `HTTPClient` on the shared event loop group with up to
+    /// ``TransportBenchmarks/concurrency`` connections kept 300 s, decompression off.
+    static func makeHTTPClient() -> HTTPClient {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool = .init(
             idleTimeout: .seconds(300),
             concurrentHTTP1ConnectionsPerHostSoftLimit: TransportBenchmarks.concurrency)
         configuration.decompression = .disabled
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
     deinit {

@@ -24,12 +24,7 @@ struct OpenAPITransportBenchmarks {
             configuration.acceptsCompressedResponses = false  // as the AHC client: decompression off
             let session = try Session(configuration: configuration)
             satchel = Client(serverURL: server, transport: SatchelClientTransport(session: session))
-            var ahcConfiguration = HTTPClient.Configuration()
-            ahcConfiguration.connectionPool = .init(
-                idleTimeout: .seconds(300),
-                concurrentHTTP1ConnectionsPerHostSoftLimit: TransportBenchmarks.concurrency)
-            ahcConfiguration.decompression = .disabled
-            httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: ahcConfiguration)
+            httpClient = AsyncHTTPClientClient.makeHTTPClient()  // as the AHC rows' client
             ahc = Client(
                 serverURL: server,
                 transport: AsyncHTTPClientTransport(configuration: .init(client: httpClient, timeout: .seconds(60))))

@@ -128,7 +128,7 @@ struct LoadTests {
                         "#\(index) \(probe.name): status \(response.response?.status.code ?? 0), \(response.body.count) bytes, \(response.error.map(String.init(describing:)) ?? "no error")"
                     )
                 }
-                if done % (count / 4) == 0 { samples.append(Self.residentBytes()) }
+                if done % (count / 4) == 0 { samples.append(ProcessMemory.resident) }
                 if next < count { launch() }
             }
         }
@@ -140,14 +140,5 @@ struct LoadTests {
                 "resident memory grew from \(samples[1] >> 20) to \(samples[3] >> 20) MiB")
         }
         return failures
-    }
-
-    /// VmRSS of this process, in bytes.
-    static func residentBytes() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-            let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
-        else { return -1 }
-        return kilobytes * 1024
     }
 }

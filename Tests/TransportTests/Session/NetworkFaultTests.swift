@@ -80,11 +80,11 @@ struct NetworkFaultTests {
         }
         try await batch(64)  // warm: connections, caches
         let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
-        let memory = Self.residentBytes()
+        let memory = ProcessMemory.resident
         try await batch(1000)
         let descriptorsAfter = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
         #expect(descriptorsAfter <= descriptors + 2, "\(descriptors) → \(descriptorsAfter) descriptors")
-        #expect(Self.residentBytes() - memory < 32 << 20)
+        #expect(ProcessMemory.resident - memory < 32 << 20)
     }
 
     /// With netem (where the kernel has it): 100 ms of delay, then 5 % loss with reordering;
@@ -121,10 +121,5 @@ struct NetworkFaultTests {
                 response.response?.status.code == 200 && response.body.count == 200_000,
                 "\(String(describing: response.error))")
         }
-    }
-
-    private static func residentBytes() -> Int {
-        let fields = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8))?.split(separator: " ") ?? []
-        return (fields.count > 1 ? Int(fields[1]) ?? 0 : 0) * Int(getpagesize())
     }
 }

@@ -16,19 +16,6 @@ struct TransportMemoryTests {
     static let gibibyte: Int64 = 1 << 30
     static let budget = 48 << 20
 
-    /// VmHWM (peak resident set) of this process, in bytes; reset by writing 5 to clear_refs.
-    static func peakResident() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-            let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
-        else { return -1 }
-        return kilobytes * 1024
-    }
-
-    static func resetPeak() {
-        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
-    }
-
     @Test func aOneGibibyteMultipartUploadRunsInConstantMemory() async throws {
         let servers = try TestServers.shared()
         let session = try SessionSupport.session(servers.fast)
@@ -43,10 +30,10 @@ struct TransportMemoryTests {
         try form.append(fileAt: path, name: "data")
         let expected = try form.makeBodyStream().length
         _ = await session.response(for: SessionRequest(.get, "retry-count"))  // warm up
-        Self.resetPeak()
-        let before = Self.peakResident()
+        ProcessMemory.resetPeak()
+        let before = ProcessMemory.peakResident
         let response = try await session.upload(.multipart(form), to: "discard")
-        let peak = Self.peakResident()
+        let peak = ProcessMemory.peakResident
         print(
             "transport-memory upload: \(expected ?? -1) bytes, peak RSS \(peak >> 20) MiB (\(before >> 20) MiB before)")
         #expect(response.value?["bytes"]?.int64Value == expected)
@@ -59,10 +46,10 @@ struct TransportMemoryTests {
         let destination = SessionSupport.temporaryPath("gibibyte.download")
         defer { try? FileManager.default.removeItem(atPath: destination) }
         _ = await session.response(for: SessionRequest(.get, "retry-count"))
-        Self.resetPeak()
-        let before = Self.peakResident()
+        ProcessMemory.resetPeak()
+        let before = ProcessMemory.peakResident
         let result = try await session.download("large/\(Self.gibibyte)", to: destination)
-        let peak = Self.peakResident()
+        let peak = ProcessMemory.peakResident
         print(
             "transport-memory download: \(result.fileSize) bytes, peak RSS \(peak >> 20) MiB (\(before >> 20) MiB before)"
         )

@@ -18,19 +18,6 @@ struct SatchelClientTransportMemoryTests {
     static let gibibyte = 1 << 30
     static let budget = 48 << 20
 
-    /// VmHWM (peak resident set) of this process, in bytes; reset by writing 5 to clear_refs.
-    static func peakResident() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-            let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
-        else { return -1 }
-        return kilobytes * 1024
-    }
-
-    static func resetPeak() {
-        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
-    }
-
     let servers: TestServers
     let transport = SatchelClientTransport(configuration: .init(timeout: .seconds(240)))
 
@@ -55,11 +42,11 @@ struct SatchelClientTransportMemoryTests {
             for _ in 0..<(Self.gibibyte / chunk.count) { continuation.yield(chunk[...]) }
             continuation.finish()
         }
-        Self.resetPeak()
-        let before = Self.peakResident()
+        ProcessMemory.resetPeak()
+        let before = ProcessMemory.peakResident
         let (response, body) = try await send(.put, "/discard", body: HTTPBody(chunks, length: .unknown))
         let answer = try await String(collecting: body ?? HTTPBody(), upTo: 4096)
-        let peak = Self.peakResident()
+        let peak = ProcessMemory.peakResident
         print("openapi-memory upload: \(answer), peak RSS \(peak >> 20) MiB (\(before >> 20) MiB before)")
         #expect(response.status == .ok)
         #expect(answer.contains("\"bytes\": \(Self.gibibyte)") || answer.contains("\"bytes\":\(Self.gibibyte)"))
@@ -68,12 +55,12 @@ struct SatchelClientTransportMemoryTests {
 
     @Test func aOneGibibyteDownloadRunsInConstantMemory() async throws {
         _ = try await send(.get, "/retry-count")
-        Self.resetPeak()
-        let before = Self.peakResident()
+        ProcessMemory.resetPeak()
+        let before = ProcessMemory.peakResident
         let (response, body) = try await send(.get, "/large/\(Self.gibibyte)")
         var received = 0
         for try await chunk in try #require(body) { received += chunk.count }
-        let peak = Self.peakResident()
+        let peak = ProcessMemory.peakResident
         print("openapi-memory download: \(received) bytes, peak RSS \(peak >> 20) MiB (\(before >> 20) MiB before)")
         #expect(response.status == .ok)
         #expect(received == Self.gibibyte)
