@@ -24,8 +24,9 @@
         /// The session and limits a transport sends with.
         public struct Configuration: Sendable {
             /// The session the requests go through: its configuration's retry and redirect
-            /// policies, security policy (pinning), proxies, credentials, cookies and cache apply.
-            public var session: Session
+            /// policies, security policy (pinning), proxies, credentials, cookies and cache apply;
+            /// `nil` for ``SatchelClientTransport/defaultSession``, made on first use.
+            public var session: Session?
             /// The longest a call may take, head and body (`TransferTimeouts.request`); `nil` keeps
             /// the session's timeouts. One minute by default, as async-http-client's transport.
             public var timeout: Duration?
@@ -36,11 +37,11 @@
             /// A configuration.
             ///
             /// - Parameters:
-            ///   - session: The session to send with; by default ``SatchelClientTransport/defaultSession``.
+            ///   - session: The session to send with; `nil` for ``SatchelClientTransport/defaultSession``.
             ///   - timeout: A whole-call timeout, or `nil` for the session's timeouts.
             ///   - waitsForConnectivity: How long to wait for an unreachable host, or `nil`.
             public init(
-                session: Session = SatchelClientTransport.defaultSession, timeout: Duration? = .seconds(60),
+                session: Session? = nil, timeout: Duration? = .seconds(60),
                 waitsForConnectivity: Duration? = nil
             ) {
                 self.session = session
@@ -67,12 +68,19 @@
         /// redirects followed, compressed responses accepted and decoded), except that no status
         /// is retried — a generated client decides what a 503 means — while a transport failure
         /// of an idempotent request is retried as the default ``RetryPolicy`` does.
-        public static let defaultSession: Session = {
+        ///
+        /// - Throws: ``SatchelError`` when the session cannot be made (its transfer thread or
+        ///   libcurl's multi handle could not be set up), for every call that uses it.
+        public static var defaultSession: Session {
+            get throws(SatchelError) { try madeDefaultSession.get() }
+        }
+
+        /// The default session, made once; a failure to make it is kept and thrown by each call.
+        private static let madeDefaultSession = Result { () throws(SatchelError) -> Session in
             var configuration = SessionConfiguration()
             configuration.retryPolicy.retryableStatusCodes = []
-            // A session without a base URL over the standard registry cannot fail to be made.
-            return try! Session(configuration: configuration)
-        }()
+            return try Session(configuration: configuration)
+        }
 
         /// Sends `request` to `baseURL` and returns the response head as soon as it arrives, with
         /// the body to read as it comes.
@@ -84,22 +92,23 @@
         ) async throws -> (
             HTTPResponse, HTTPBody?
         ) {
+            let session = try configuration.session ?? Self.defaultSession
             var outgoing = SessionRequest(
                 request.method, try Self.url(of: request, baseURL: baseURL), headers: request.headerFields,
                 body: try await Self.requestBody(body))
             outgoing.validation = ResponseValidation(acceptableStatusCodes: [100..<1000])
             if let timeout = configuration.timeout {
-                var timeouts = configuration.session.configuration.timeouts
+                var timeouts = session.configuration.timeouts
                 timeouts.request = timeout
                 outgoing.timeouts = timeouts
             }
             if let wait = configuration.waitsForConnectivity {
                 try await Self.waitForConnectivity(to: outgoing.url, upTo: wait)
             }
-            let stream = try await configuration.session.bytes(for: outgoing)
+            let stream = try await session.bytes(for: outgoing)
             var response = stream.response
             let decoded =
-                configuration.session.configuration.acceptsCompressedResponses
+                session.configuration.acceptsCompressedResponses
                 && !request.headerFields.contains(.acceptEncoding)
             if decoded, let encoding = response.headerFields[.contentEncoding], encoding.lowercased() != "identity" {
                 // libcurl decoded the body: its fields no longer describe the bytes handed on.

@@ -121,7 +121,7 @@ struct SatchelClientTransportTests {
     }
 
     @Test func theDefaultSessionRetriesNoStatus() async throws {
-        #expect(SatchelClientTransport.defaultSession.configuration.retryPolicy.retryableStatusCodes.isEmpty)
+        #expect(try SatchelClientTransport.defaultSession.configuration.retryPolicy.retryableStatusCodes.isEmpty)
         // A session of one's own keeps its policy: 503 is retried twice, three attempts in all.
         var configuration = SessionConfiguration()
         configuration.retryPolicy.exponentialBackoffScale = 0.01
@@ -251,7 +251,7 @@ struct SatchelClientTransportTests {
 
     @Test func aWholeCallTimeoutEndsASlowCall() async throws {
         let transport = SatchelClientTransport(
-            session: SatchelClientTransport.defaultSession, timeout: .milliseconds(300))
+            session: try SatchelClientTransport.defaultSession, timeout: .milliseconds(300))
         try await withClient(transport: transport) { client, _ in
             do {
                 let body = try await client.download(path: .init(count: 1 << 30)).ok.body.binary
