@@ -160,6 +160,21 @@ struct SatchelClientTransportTests {
         await server.stop()
     }
 
+    @Test func aRequestWhosePathIsNotAbsoluteIsRefusedBeforeItIsSent() async throws {
+        let transport = SatchelClientTransport()
+        for path in ["json", "", "http://elsewhere/json"] {
+            do {
+                _ = try await transport.send(
+                    HTTPRequest(method: .get, scheme: nil, authority: nil, path: path), body: nil,
+                    baseURL: URL(string: "http://127.0.0.1:1/v1")!, operationID: "hostile")
+                Issue.record("the path \"\(path)\" was sent")
+            } catch let error as SatchelError {
+                #expect(error.code == .invalidArgument)
+                #expect(error.message.contains("cannot make a URL of http://127.0.0.1:1/v1"))
+            }
+        }
+    }
+
     @Test func aTransportFailureIsAClientErrorWithSatchelsCode() async throws {
         let client = Client(serverURL: URL(string: "http://127.0.0.1:1/")!, transport: SatchelClientTransport())
         do {
