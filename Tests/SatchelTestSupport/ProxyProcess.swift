@@ -35,8 +35,11 @@ public final class ProxyProcess: @unchecked Sendable {
             throw TestServers.StartError("\(folder.path) is missing: run scripts/setup")
         }
         let script = """
-            import os, socket, sys, threading
+            import asyncio.constants, os, socket, sys, threading
             sys.path.insert(0, sys.argv[1])
+            # asyncio drops a TLS handshake not done in 60 s; a test process starved by the
+            # sanitizer run's load can take longer, and the proxy must not be what fails it.
+            asyncio.constants.SSL_HANDSHAKE_TIMEOUT = 600.0
             threading.Thread(target=lambda: (sys.stdin.buffer.read(), os._exit(0)), daemon=True).start()
             def free():
                 s = socket.socket(); s.bind(("127.0.0.1", 0)); port = s.getsockname()[1]; s.close(); return port

@@ -192,21 +192,26 @@ struct AuthenticationInterceptorTests {
     /// ignores cancellation, as a blocked C callback would).
     @Test func theRequestTimeoutEndsTheWaitForAHangingRefresh() async throws {
         final class Stuck: Authenticator {
+            /// The refresh's wait, resumed only when the test is over.
+            let waiting = Mutex<CheckedContinuation<Void, Never>?>(nil)
             func apply(_ credential: Token, to request: inout SessionRequest) {
                 request.headers[.authorization] = "Bearer \(credential.value)"
             }
             func refresh(_ credential: Token) async throws -> Token {
-                await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }  // never resumed
+                await withCheckedContinuation { continuation in waiting.withLock { $0 = continuation } }
                 return credential
             }
             func isRequest(_ request: SessionRequest, authenticatedWith credential: Token) -> Bool { true }
         }
-        let session = try session(AuthenticationInterceptor(authenticator: Stuck(), credential: Token(value: "t")))
+        let stuck = Stuck()
+        defer { stuck.waiting.withLock { $0?.resume() } }
+        let session = try session(AuthenticationInterceptor(authenticator: stuck, credential: Token(value: "t")))
         var request = SessionRequest(.get, "protected?key=\(UUID().uuidString)")
         request.timeouts = TransferTimeouts(request: .milliseconds(500))
         let response = await session.response(for: request)
         #expect(response.failure?.code == .timedOut)
         #expect(response.failure?.message.contains("interceptor") == true)
+        #expect(stuck.waiting.withLock { $0 != nil })
     }
 
     /// httpbin's `/bearer` accepts the token the interceptor applies; without the interceptor
