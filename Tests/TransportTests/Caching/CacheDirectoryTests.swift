@@ -195,7 +195,7 @@ struct CacheDirectoryTests {
         #expect(throws: SatchelError.self) { try HTTPCache(memoryCapacity: -1) }
         #expect(throws: SatchelError.self) { try HTTPCache(directory: "") }
         let file = SessionSupport.temporaryPath("file")
-        FileManager.default.createFile(atPath: file, contents: Data())
+        try #require(FileManager.default.createFile(atPath: file, contents: Data()))
         defer { try? FileManager.default.removeItem(atPath: file) }
         #expect { try HTTPCache(directory: file) } throws: { ($0 as? SatchelError)?.code == .io }
     }

@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import Satchel
 
-extension ClientIdentity.Format: ExpressibleByArgument {}
-extension CachePolicy: ExpressibleByArgument {}
+extension ClientIdentity.Format: @retroactive ExpressibleByArgument {}
+extension CachePolicy: @retroactive ExpressibleByArgument {}
 
 /// Command-line flags for a ``SessionConfiguration``: timeouts, redirects, retries and TLS trust.
 struct TransferOptions: ParsableArguments {

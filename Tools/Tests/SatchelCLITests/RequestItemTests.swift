@@ -64,7 +64,8 @@ import Testing
         let httpbin = try TestServers.shared().httpbin.absoluteString
         let echo = try Self.echo(["POST", "\(httpbin)/post", "--multipart", "a=1"])
         #expect(echo["form"] as? [String: String] == ["a": "1"])
-        #expect(((echo["headers"] as? [String: String])?["Content-Type"] ?? "").hasPrefix("multipart/form-data"))
+        let contentType = (echo["headers"] as? [String: String])?["Content-Type"] ?? ""
+        #expect(contentType.hasPrefix("multipart/form-data"), "\(contentType)")
     }
 
     @Test func plistFlagSendsAPropertyList() throws {
