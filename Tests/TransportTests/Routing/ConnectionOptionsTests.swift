@@ -151,9 +151,7 @@ struct ConnectionOptionsTests {
         let first = try #require(samples.first)
         let last = try #require(samples.last)
         try #require(last.1 > first.1, "no bytes moved between the first and the last report")
-        let seconds =
-            Double((last.0 - first.0).components.attoseconds) / 1e18
-            + Double((last.0 - first.0).components.seconds)
+        let seconds = (last.0 - first.0) / .seconds(1)
         return Double(last.1 - first.1) / max(seconds, 1e-9)
     }
 

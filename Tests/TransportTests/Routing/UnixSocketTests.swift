@@ -3,7 +3,6 @@ import HTTPTypes
 import SatchelTestSupport
 import SerializerRegistry
 import Serializers
-import Synchronization
 import Testing
 
 @testable import Transport
