@@ -4,7 +4,7 @@ import Testing
 
 /// Tests/CAPITests/c/abi_test.c: every function with its statuses and outputs, built as C and
 /// as C++ with gcc and clang, and run under valgrind and AddressSanitizer.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.hangGuard)
 struct ABIProgramTests {
     static let source = CLibrary.root.appendingPathComponent("Tests/CAPITests/c/abi_test.c")
 

@@ -6,7 +6,7 @@ import Testing
 /// `scripts/package-deb` builds libsatchel0, libsatchel-dev and satchel from the debug build;
 /// they pass lintian, install with apt-get, a C program built with `pkg-config` against them and
 /// the command run with the toolchain hidden, and they remove cleanly. As root, as in CI.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.hangGuard)
 struct DebianPackageTests {
     static let packages = ["libsatchel0", "libsatchel-dev", "satchel"]
 

@@ -7,7 +7,7 @@ import Testing
 
 /// Examples/c and Examples/python, built and run the way their comments say, plus the C plugin
 /// used from Swift.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.hangGuard)
 struct ExampleTests {
     /// A JSON, an XML, the PNG, a multipart/mixed batch and a CSV file.
     static func payloads() throws -> (directory: URL, files: [String: URL]) {

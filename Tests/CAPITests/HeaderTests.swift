@@ -1,9 +1,10 @@
 import Foundation
+import SatchelTestSupport
 import Testing
 
 /// include/satchel.h compiles warning-free in every language mode, and libsatchel.so exports
 /// exactly its functions.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.hangGuard)
 struct HeaderTests {
     static let modes: [(compiler: String, standard: String)] =
         ["gcc", "clang"].flatMap { compiler in ["c89", "c99", "c11", "c17"].map { (compiler, $0) } }

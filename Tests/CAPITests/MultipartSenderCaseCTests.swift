@@ -7,7 +7,7 @@ import Testing
 /// decodes every body with `satchel_registry_decode` (raw parts, CRLF only where the case says so)
 /// and prints each part's name, file name and exact bytes, or the status and message of the
 /// error; built with gcc and run as it is and under valgrind.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.hangGuard)
 struct MultipartSenderCaseCTests {
     static let source = CLibrary.root.appendingPathComponent("Tests/CAPITests/c/multipart_cases.c")
 

@@ -5,7 +5,7 @@ import Testing
 /// The installed libsatchel.so.0 carries its Swift runtime (scripts/install-c-library links it
 /// statically, its symbols hidden): it needs only the C libraries it wraps, runs where the
 /// toolchain is not, and lives beside a Swift program's own runtime.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.hangGuard)
 struct SelfContainedLibraryTests {
     static var library: URL {
         get throws { try CLibrary.prefix().appendingPathComponent("lib/libsatchel.so.0") }

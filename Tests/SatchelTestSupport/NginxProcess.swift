@@ -79,7 +79,9 @@ public final class NginxProcess: @unchecked Sendable {
         h2c = URL(string: "http://127.0.0.1:\(ports[1])")!
         plain = URL(string: "http://127.0.0.1:\(ports[2])")!
         unixSocket = "\(prefix)/nginx.sock"
-        let deadline = Date().addingTimeInterval(15)
+        // A guard against a server that never listens, not a speed limit: under the sanitized
+        // run's load a Python or nginx start can take seconds.
+        let deadline = Date().addingTimeInterval(60)
         while !ports.allSatisfy(LoopbackPort.accepts) {
             guard Date() < deadline, process.isRunning else {
                 let log = (try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""

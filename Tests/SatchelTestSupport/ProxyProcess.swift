@@ -74,7 +74,9 @@ public final class ProxyProcess: @unchecked Sendable {
         http = "http://127.0.0.1:\(ports[0])"
         socks = "socks5://127.0.0.1:\(ports[1])"
         https = "https://127.0.0.1:\(ports[2])"
-        let deadline = Date().addingTimeInterval(15)
+        // A guard against a server that never listens, not a speed limit: under the sanitized
+        // run's load a Python or nginx start can take seconds.
+        let deadline = Date().addingTimeInterval(60)
         while !ports.prefix(3).allSatisfy(LoopbackPort.accepts) {
             guard Date() < deadline, process.isRunning else {
                 kill()

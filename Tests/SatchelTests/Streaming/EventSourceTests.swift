@@ -5,7 +5,7 @@ import Testing
 
 /// `EventSource` against the fast test server's `/event-source`, which resumes after the
 /// `Last-Event-ID` it is sent and logs the one of every connection (`/event-source-log`).
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.hangGuard)
 struct EventSourceTests {
     struct Log: Decodable {
         var lastEventIDs: [String]

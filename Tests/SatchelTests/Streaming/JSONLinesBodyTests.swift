@@ -4,7 +4,7 @@ import SatchelTestSupport
 import Testing
 
 /// `RequestBody.jsonLines`: records encoded line by line while they are sent.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.hangGuard)
 struct JSONLinesBodyTests {
     struct Entry: Codable, Equatable, Sendable {
         var id: Int

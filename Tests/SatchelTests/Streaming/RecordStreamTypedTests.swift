@@ -4,7 +4,7 @@ import SatchelTestSupport
 import Testing
 
 /// The typed forms of `session.records(for:)` against the fast test server's `/records/FORMAT`.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.hangGuard)
 struct RecordStreamTypedTests {
     struct Record: Decodable, Equatable, Sendable {
         var i: Int

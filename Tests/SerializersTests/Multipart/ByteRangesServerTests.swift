@@ -1,11 +1,12 @@
 import Foundation
+import SatchelTestSupport
 import SerializerRegistry
 import Serializers
 import Testing
 
 /// multipart/byteranges as a real server sends it: nginx (installed by scripts/setup) answers a
 /// request for three ranges, and every part's bytes and Content-Range must match the file.
-@Suite(.timeLimit(.minutes(1))) struct ByteRangesServerTests {
+@Suite(.hangGuard) struct ByteRangesServerTests {
     @Test func nginxRangesDecodeToTheFilesBytes() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "satchel-ranges-\(UUID().uuidString)")

@@ -8,7 +8,7 @@ import Testing
 
 /// The cache on disk: what the next cache over the same directory (another session, the next
 /// process) finds, the modes, damaged and planted files, eviction of the least recently used.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct CacheDirectoryTests {
     let servers: TestServers
     let directory = SessionSupport.temporaryPath("cache")

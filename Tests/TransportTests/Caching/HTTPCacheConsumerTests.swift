@@ -8,7 +8,7 @@ import Testing
 
 /// A stored response reaches every kind of consumer as a network one does: a streamed body
 /// (with its backpressure), a download to a file, a typed decode; and a revalidated one too.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.hangGuard)
 struct HTTPCacheConsumerTests {
     let servers: TestServers
     let directory = SessionSupport.temporaryPath("cache")

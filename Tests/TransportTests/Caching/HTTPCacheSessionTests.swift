@@ -8,7 +8,7 @@ import Testing
 
 /// RFC 9111 through a session against the fast server's `/cache-origin`, which counts the
 /// requests that reach it: every rule is checked on the origin's counts and on the metrics.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.hangGuard)
 struct HTTPCacheSessionTests {
     let servers: TestServers
     let cache: HTTPCache

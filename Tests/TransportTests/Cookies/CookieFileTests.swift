@@ -8,7 +8,7 @@ import Testing
 
 /// `CookieStore(.file(path))`: cookies written after every response that set one, read by the next
 /// session, written whole or not at all.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct CookieFileTests {
     final class Warnings: EventMonitor {
         let seen = Mutex<[String]>([])

@@ -7,7 +7,7 @@ import Testing
 
 /// The session's cookies against httpbin's `/cookies/set` and `/cookies`, and per request
 /// `handlesCookies` (AFNetworking's `HTTPShouldHandleCookies`).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct CookieHandlingTests {
     let session: Session
 

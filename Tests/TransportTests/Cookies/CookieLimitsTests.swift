@@ -8,7 +8,7 @@ import Testing
 /// Hostile cookie volumes end in a bounded result. libcurl (since 7.84) keeps at most 50
 /// cookies of one response, ignores a `Set-Cookie` line over 5 000 bytes, and sends at most 150
 /// cookies (8 190 bytes) with one request; the store itself has no cap.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.hangGuard)
 struct CookieLimitsTests {
     let session: Session
 

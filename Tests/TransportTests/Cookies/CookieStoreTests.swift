@@ -7,7 +7,7 @@ import Testing
 
 /// The session's cookie store read and changed from Swift, checked against what httpbin's
 /// `/cookies` receives.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct CookieStoreTests {
     let httpbin: URL
     let session: Session

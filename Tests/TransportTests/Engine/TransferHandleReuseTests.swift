@@ -9,7 +9,7 @@ import Testing
 /// An easy handle keeps its options from one attempt without a body to the next with the same
 /// shared options (``Transfer/SharedOptions``), and is reset otherwise: requests one after
 /// another on one session — so on the same handle — never inherit what the previous one set.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct TransferHandleReuseTests {
     let servers: TestServers
 

@@ -7,7 +7,7 @@ import Testing
 @testable import Transport
 
 /// The swift-log monitor and connection reuse, seen through metrics.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct EventMonitorTests {
     @Test func theLoggingMonitorLogsEachEventAndConnectionsAreReused() async throws {
         let servers = try TestServers.shared()

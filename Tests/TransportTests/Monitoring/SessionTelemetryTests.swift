@@ -12,7 +12,7 @@ import Tracing
 /// Spans (swift-distributed-tracing's `InMemoryTracer`) and metrics (`MetricsTestKit`) of real
 /// requests to the fast test server: `/redirect-cross` redirects, `/retry` fails the first
 /// attempts, `/echo-headers` shows the fields the server received.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.hangGuard)
 struct SessionTelemetryTests {
     /// An `InMemoryTracer` whose identifiers have W3C's shape and whose instrument writes
     /// `traceparent`, as an OpenTelemetry tracer's W3C propagator does.

@@ -9,7 +9,7 @@ import Testing
 
 /// `AuthenticationInterceptor` against the fast test server: `/protected?key=K` accepts only
 /// K's current token, `/token?key=K` issues the next one and counts them.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.hangGuard)
 struct AuthenticationInterceptorTests {
     struct Token: AuthenticationCredential {
         var value: String

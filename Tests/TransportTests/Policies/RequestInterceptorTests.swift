@@ -9,7 +9,7 @@ import Testing
 
 /// Interceptors against the fast test server: `/retry?key=K&fail=N&status=S` answers S to the
 /// first N requests for K, `/retry-count` says how many came, `/echo-headers` shows what was sent.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.hangGuard)
 struct RequestInterceptorTests {
     /// Adds `X-Token: <name><attempt>` and retries a 401 up to `retries` times.
     final class Tokens: RequestInterceptor {

@@ -1,4 +1,5 @@
 import Foundation
+import SatchelTestSupport
 import SerializerRegistry
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 
 /// NetworkReachability against the real kernel: lookups through routes this test adds, and
 /// change notifications from addresses, routes and links it changes (and removes again).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct ReachabilityTests {
     static let ipReason: Comment = "needs iproute2's ip and CAP_NET_ADMIN to change routes"
     let slot = IPCommand.slot

@@ -9,7 +9,7 @@ import Testing
 /// Connection limits, the idle lifetime and the cache, counted in nginx's access log (which
 /// names each request's connection); host overrides; rate limits measured as bytes over a
 /// window of the transfer; Expect: 100-continue.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.hangGuard)
 struct ConnectionOptionsTests {
     let servers: TestServers
     let nginx: NginxProcess

@@ -9,7 +9,7 @@ import Testing
 /// Requests through real proxies (pproxy: HTTP forwarding and CONNECT, SOCKS5), which require a
 /// user: plain and TLS origins, refusals, the bypass list, a proxy that dies mid-download, and
 /// the proxy URL's checks.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.hangGuard)
 struct ProxyTests {
     let servers: TestServers
     let proxies: ProxyProcess

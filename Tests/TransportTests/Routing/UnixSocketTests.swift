@@ -9,7 +9,7 @@ import Testing
 
 /// Requests through a unix domain socket to `satchel serve --unix PATH`: JSON, a multipart
 /// upload, a download resumed with a Range request, and the failures of a missing socket.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct UnixSocketTests {
     let server: ServeProcess
     let session: Session

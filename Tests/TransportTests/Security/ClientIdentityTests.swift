@@ -7,7 +7,7 @@ import Testing
 
 /// Client certificates against the fast server's mutual-TLS instance, which requires one from
 /// the test CA A; and per-host security policies and identities.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct ClientIdentityTests {
     let servers: TestServers
     let certificates: TestServers.Certificates

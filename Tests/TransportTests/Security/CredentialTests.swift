@@ -9,7 +9,7 @@ import Testing
 /// Credentials answered by libcurl to httpbin's challenges: Basic up front, Digest (MD5,
 /// SHA-256) and `.any` after the 401, per request and from the session's per-host store, and
 /// never to another origin.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.hangGuard)
 struct CredentialTests {
     let servers: TestServers
     let session: Session

@@ -8,7 +8,7 @@ import Testing
 /// Digest challenges from the fast server's `/digest`, which takes any method and reports the
 /// body of the request it accepted: bodies sent whole after the challenge, and challenges
 /// libcurl cannot answer ending with the server's 401.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.hangGuard)
 struct DigestChallengeTests {
     let session: Session
     let credential = Credential(user: "user", password: "passwd", method: .digest)

@@ -7,7 +7,7 @@ import Testing
 
 /// Each trust mode against gunicorn TLS servers with certificates made at test time (trustme):
 /// CA "A" signs a good, an expired and a wrong-host certificate; CA "B" is unrelated.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct SecurityPolicyTests {
     let servers: TestServers
 

@@ -10,7 +10,7 @@ import Testing
 /// connection for 64 concurrent requests (counted in nginx's access log, which names each
 /// request's connection), streamed uploads and downloads, a resumed download and a cancelled
 /// one, all over HTTP/2.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.hangGuard)
 struct HTTPVersionTests {
     let servers: TestServers
     let nginx: NginxProcess

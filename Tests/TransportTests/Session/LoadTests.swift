@@ -12,7 +12,7 @@ import Testing
 /// during the run and must stay flat when the suite runs alone in its own process
 /// (`SATCHEL_MEMORY_PROBE=1`, `scripts/measure-transport-memory`); in the shared test process
 /// other suites allocate too, so there it is only printed.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .hangGuard)
 struct LoadTests {
     /// One kind of request in the mix and the outcome it must have.
     struct Probe: Sendable {

@@ -11,7 +11,7 @@ import Testing
 /// 1 000 requests with file descriptors and memory counted. Needs root and network namespaces
 /// (CI has both); elsewhere the suite is skipped, saying why.
 @Suite(
-    .serialized, .timeLimit(.minutes(3)),
+    .serialized, .hangGuard,
     .enabled(if: NetworkLab.unavailableReason == nil, Comment(rawValue: NetworkLab.unavailableReason ?? "")))
 struct NetworkFaultTests {
     let lab: NetworkLab

@@ -8,7 +8,7 @@ import Testing
 @testable import Transport
 
 /// Requests against httpbin under gunicorn on 127.0.0.1: httpbin parses what Satchel sends.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct SessionHTTPBinTests {
     let servers: TestServers
     let session: Session

@@ -10,7 +10,7 @@ import Testing
 
 /// Downloads, resumes, big streamed bodies, cross-origin redirects, retries and timeouts
 /// against the test servers' fast loopback server.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.hangGuard)
 struct SessionLoopbackTests {
     let servers: TestServers
 

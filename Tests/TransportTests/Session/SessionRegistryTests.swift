@@ -9,7 +9,7 @@ import Testing
 
 /// The transport gets every format through the registry: the default request serializer, the
 /// query string next to a given body, and bodies made by a ``RequestBodySource``.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct SessionRegistryTests {
     /// A body source of the test's own: text made anew for every attempt.
     struct TextSource: RequestBodySource {

@@ -10,7 +10,7 @@ import Testing
 
 /// What a session user gets back (``DataResponse`` carrying the registry's ``DecodedResponse``)
 /// and `Encodable` parameters, against httpbin under gunicorn on 127.0.0.1.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct SessionResponseTests {
     let session: Session
 

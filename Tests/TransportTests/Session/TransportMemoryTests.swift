@@ -10,7 +10,7 @@ import Testing
 /// these run alone in their own test process (`scripts/measure-transport-memory`, called by
 /// `scripts/test`), enabled by `SATCHEL_MEMORY_PROBE=1`.
 @Suite(
-    .serialized, .timeLimit(.minutes(3)),
+    .serialized, .hangGuard,
     .enabled(if: ProcessInfo.processInfo.environment["SATCHEL_MEMORY_PROBE"] == "1"))
 struct TransportMemoryTests {
     static let gibibyte: Int64 = 1 << 30

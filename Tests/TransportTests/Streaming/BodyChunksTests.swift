@@ -7,7 +7,7 @@ import Testing
 
 /// Request bodies written from an async sequence while they are sent, against the fast test
 /// server's `/ingest` (which opens the gate (key, I) as line I arrives) and `/discard`.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.hangGuard)
 struct BodyChunksTests {
     struct Ingested: Decodable, Equatable {
         var lines: Int

@@ -9,7 +9,7 @@ import Testing
 /// `session.records(for:)` against the fast test server's `/records/FORMAT`, which can hold each
 /// record back until the client says it has the previous one (`gate`): a record that were
 /// delivered only with a later one, or at the end, would stall the test.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct RecordStreamTests {
     let servers: TestServers
     let session: Session

@@ -3,7 +3,7 @@ import SatchelTestSupport
 import Testing
 
 /// `satchel request --auth` with `--auth-type`, against httpbin's authentication endpoints.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.hangGuard)
 struct RequestAuthTests {
     let httpbin: String
 

@@ -4,7 +4,7 @@ import Testing
 
 /// `satchel request --cache DIR` and `--cache-policy`, and `kill -9` of a process writing an
 /// entry, against the fast server.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.hangGuard)
 struct RequestCacheTests {
     let fast: String
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString)").path

@@ -4,7 +4,7 @@ import Testing
 
 /// `satchel request --cert/--key/--cert-type/--pass` against the mutual-TLS test server, which
 /// requires a client certificate from the test CA A.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct RequestClientCertificateTests {
     let servers: TestServers
     let url: String

@@ -3,7 +3,7 @@ import SatchelTestSupport
 import Testing
 
 /// `satchel request --resolve`, `--connect-to` and `--limit-rate`.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct RequestConnectionTests {
     let port: Int
 

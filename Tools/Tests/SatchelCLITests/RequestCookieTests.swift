@@ -3,7 +3,7 @@ import SatchelTestSupport
 import Testing
 
 /// `satchel request --cookie-jar FILE` and `--no-cookies`, against httpbin's cookie endpoints.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.hangGuard)
 struct RequestCookieTests {
     let httpbin: String
 

@@ -4,7 +4,7 @@ import Testing
 
 /// `satchel request --http1.1`, `--http2`, `--http2-prior-knowledge` against nginx: the version
 /// the response head names.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct RequestHTTPVersionTests {
     let nginx: NginxProcess
     let authority: String

@@ -5,7 +5,7 @@ import Testing
 /// `satchel request --proxy`, `--proxy-user`, `--noproxy`, and the environment's proxy
 /// variables as curl reads them, through a real proxy (pproxy) that refuses requests without
 /// its user: a 407 shows a request went through it.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.hangGuard)
 struct RequestProxyTests {
     let servers: TestServers
     let proxies: ProxyProcess

@@ -4,7 +4,7 @@ import Testing
 
 /// `satchel request` against `satchel serve` (both the built binary): the client's items reach
 /// the server's parsers, and the server's formats come back decoded and printed.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.hangGuard)
 struct RequestServeTests {
     /// A server for each test (swift-testing makes a suite instance per test).
     let server: ServeProcess

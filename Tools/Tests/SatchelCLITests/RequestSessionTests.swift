@@ -4,7 +4,7 @@ import Testing
 
 /// `satchel request --session NAME|FILE`: headers, cookies and auth kept between runs in
 /// httpie's session format, written with mode 0600.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.hangGuard)
 struct RequestSessionTests {
     let httpbin: String
     let directory: URL

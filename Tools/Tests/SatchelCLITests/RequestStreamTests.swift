@@ -4,7 +4,7 @@ import Testing
 
 /// `satchel request --stream` and `--sse` against `satchel serve`'s record endpoints and the
 /// fast test server's `/event-source`, which drops connections and logs each `Last-Event-ID`.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.hangGuard)
 struct RequestStreamTests {
     let server: ServeProcess
 

@@ -3,7 +3,7 @@ import SatchelTestSupport
 import Testing
 
 /// `satchel serve --unix PATH` and `satchel request --unix-socket PATH`.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangGuard)
 struct RequestUnixSocketTests {
     @Test func aRequestGoesThroughTheSocket() throws {
         let server = try ServeProcess(unixSocket: true)

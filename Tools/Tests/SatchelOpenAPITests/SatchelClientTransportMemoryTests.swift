@@ -12,7 +12,7 @@ import Testing
 /// (`scripts/measure-transport-memory`, called by `scripts/test`), enabled by
 /// `SATCHEL_MEMORY_PROBE=1`.
 @Suite(
-    .serialized, .timeLimit(.minutes(5)),
+    .serialized, .hangGuard,
     .enabled(if: ProcessInfo.processInfo.environment["SATCHEL_MEMORY_PROBE"] == "1"))
 struct SatchelClientTransportMemoryTests {
     static let gibibyte = 1 << 30

@@ -4,13 +4,14 @@ import OpenAPIRuntime
 import Satchel
 import SatchelOpenAPI
 import SatchelServer
+import SatchelTestSupport
 import Synchronization
 import Testing
 
 /// The client swift-openapi-generator made from OpenAPI/openapi.yaml (Generated/), sending
 /// through `SatchelClientTransport` to `satchel serve`'s fixture server, started in process on
 /// 127.0.0.1 for each test.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.hangGuard)
 struct SatchelClientTransportTests {
     /// Runs `body` with a client of a fresh fixture server, stopping the server afterwards.
     func withClient(

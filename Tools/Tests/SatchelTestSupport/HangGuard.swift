@@ -1,0 +1,1 @@
+../../../Tests/SatchelTestSupport/HangGuard.swift
