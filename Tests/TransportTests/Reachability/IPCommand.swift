@@ -55,7 +55,7 @@ final class Recorder<Element: Sendable>: Sendable {
 
     /// Waits until `condition` holds for the elements, polling, or until `seconds` pass;
     /// whether it held. Never asserts on elapsed time: the bound only keeps a failure from hanging.
-    func wait(seconds: Int = 10, until condition: ([Element]) -> Bool) async -> Bool {
+    func wait(seconds: Int = 60, until condition: ([Element]) -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + .seconds(seconds)
         while ContinuousClock.now < deadline {
             if condition(elements) { return true }

@@ -142,10 +142,10 @@ struct ReachabilityTests {
 
         try #require(IPCommand.must(["link", "set", far, "up"]) && IPCommand.must(["link", "set", near, "up"]))
         try #require(IPCommand.must(["route", "add", "default", "dev", near, "table", "\(table)"]))
-        // Generous: once failed in CI under a sanitizer with the whole suite beside it (10 s, the
-        // status stayed not reachable); the message then says what the kernel and a fresh probe saw.
+        // Once failed in CI under a sanitizer with the whole suite beside it, on a 10 s wait (the
+        // status stayed not reachable); the message says what the kernel and a fresh probe saw.
         #expect(
-            await streamed.wait(seconds: 30) { $0.last?.interface?.name == near },
+            await streamed.wait { $0.last?.interface?.name == near },
             """
             streamed \(streamed.elements) after \(monitor.evaluationCount) evaluations; \
             a probe now: \(String(describing: try? ReachabilityProbe.status(host: nil, table: table))); \
