@@ -57,7 +57,9 @@ public final class ProxyProcess: @unchecked Sendable {
         process.arguments = ["-c", script, folder.path, Self.user, Self.password, "\(certificate),\(key)"]
         let output = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        // pproxy is quiet without -v; what it does print (a traceback, a dropped handshake) is
+        // what a failing proxy test needs, so it goes to the test log.
+        process.standardError = FileHandle.standardError
         process.standardInput = input
         try process.run()
         var line = Data()

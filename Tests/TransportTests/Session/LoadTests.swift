@@ -128,7 +128,7 @@ struct LoadTests {
                         "#\(index) \(probe.name): status \(response.response?.status.code ?? 0), \(response.body.count) bytes, \(response.error.map(String.init(describing:)) ?? "no error")"
                     )
                 }
-                if done % (count / 4) == 0 { samples.append(ProcessMemory.resident) }
+                if done % (count / 4) == 0 { samples.append(try ProcessMemory.resident) }
                 if next < count { launch() }
             }
         }

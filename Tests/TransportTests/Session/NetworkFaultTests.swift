@@ -80,11 +80,11 @@ struct NetworkFaultTests {
         }
         try await batch(64)  // warm: connections, caches
         let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
-        let memory = ProcessMemory.resident
+        let memory = try ProcessMemory.resident
         try await batch(1000)
         let descriptorsAfter = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
         #expect(descriptorsAfter <= descriptors + 2, "\(descriptors) → \(descriptorsAfter) descriptors")
-        #expect(ProcessMemory.resident - memory < 32 << 20)
+        #expect(try ProcessMemory.resident - memory < 32 << 20)
     }
 
     /// With netem (where the kernel has it): 100 ms of delay, then 5 % loss with reordering;

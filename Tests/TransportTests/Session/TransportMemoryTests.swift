@@ -30,10 +30,10 @@ struct TransportMemoryTests {
         try form.append(fileAt: path, name: "data")
         let expected = try form.makeBodyStream().length
         _ = await session.response(for: SessionRequest(.get, "retry-count"))  // warm up
-        ProcessMemory.resetPeak()
-        let before = ProcessMemory.peakResident
+        try ProcessMemory.resetPeak()
+        let before = try ProcessMemory.peakResident
         let response = try await session.upload(.multipart(form), to: "discard")
-        let peak = ProcessMemory.peakResident
+        let peak = try ProcessMemory.peakResident
         print(
             "transport-memory upload: \(expected ?? -1) bytes, peak RSS \(peak >> 20) MiB (\(before >> 20) MiB before)")
         #expect(response.value?["bytes"]?.int64Value == expected)
@@ -46,10 +46,10 @@ struct TransportMemoryTests {
         let destination = SessionSupport.temporaryPath("gibibyte.download")
         defer { try? FileManager.default.removeItem(atPath: destination) }
         _ = await session.response(for: SessionRequest(.get, "retry-count"))
-        ProcessMemory.resetPeak()
-        let before = ProcessMemory.peakResident
+        try ProcessMemory.resetPeak()
+        let before = try ProcessMemory.peakResident
         let result = try await session.download("large/\(Self.gibibyte)", to: destination)
-        let peak = ProcessMemory.peakResident
+        let peak = try ProcessMemory.peakResident
         print(
             "transport-memory download: \(result.fileSize) bytes, peak RSS \(peak >> 20) MiB (\(before >> 20) MiB before)"
         )

@@ -42,11 +42,11 @@ struct SatchelClientTransportMemoryTests {
             for _ in 0..<(Self.gibibyte / chunk.count) { continuation.yield(chunk[...]) }
             continuation.finish()
         }
-        ProcessMemory.resetPeak()
-        let before = ProcessMemory.peakResident
+        try ProcessMemory.resetPeak()
+        let before = try ProcessMemory.peakResident
         let (response, body) = try await send(.put, "/discard", body: HTTPBody(chunks, length: .unknown))
         let answer = try await String(collecting: body ?? HTTPBody(), upTo: 4096)
-        let peak = ProcessMemory.peakResident
+        let peak = try ProcessMemory.peakResident
         print("openapi-memory upload: \(answer), peak RSS \(peak >> 20) MiB (\(before >> 20) MiB before)")
         #expect(response.status == .ok)
         #expect(answer.contains("\"bytes\": \(Self.gibibyte)") || answer.contains("\"bytes\":\(Self.gibibyte)"))
@@ -55,12 +55,12 @@ struct SatchelClientTransportMemoryTests {
 
     @Test func aOneGibibyteDownloadRunsInConstantMemory() async throws {
         _ = try await send(.get, "/retry-count")
-        ProcessMemory.resetPeak()
-        let before = ProcessMemory.peakResident
+        try ProcessMemory.resetPeak()
+        let before = try ProcessMemory.peakResident
         let (response, body) = try await send(.get, "/large/\(Self.gibibyte)")
         var received = 0
         for try await chunk in try #require(body) { received += chunk.count }
-        let peak = ProcessMemory.peakResident
+        let peak = try ProcessMemory.peakResident
         print("openapi-memory download: \(received) bytes, peak RSS \(peak >> 20) MiB (\(before >> 20) MiB before)")
         #expect(response.status == .ok)
         #expect(received == Self.gibibyte)
