@@ -53,10 +53,11 @@ final class Recorder<Element: Sendable>: Sendable {
     /// What has arrived so far.
     var elements: [Element] { storage.withLock { $0 } }
 
-    /// Waits until `condition` holds for the elements, polling, or until `seconds` pass;
-    /// whether it held. Never asserts on elapsed time: the bound only keeps a failure from hanging.
-    func wait(seconds: Int = 60, until condition: ([Element]) -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(seconds)
+    /// Waits until `condition` holds for the elements, polling, or until a minute passes;
+    /// whether it held. Never asserts on elapsed time: the bound only keeps a failure from hanging
+    /// (a generous one: under the sanitized run's load, notifications can take seconds).
+    func wait(until condition: ([Element]) -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
             if condition(elements) { return true }
             try? await Task.sleep(for: .milliseconds(20))
