@@ -79,15 +79,9 @@ public final class NginxProcess: @unchecked Sendable {
         h2c = URL(string: "http://127.0.0.1:\(ports[1])")!
         plain = URL(string: "http://127.0.0.1:\(ports[2])")!
         unixSocket = "\(prefix)/nginx.sock"
-        // A guard against a server that never listens, not a speed limit: under the sanitized
-        // run's load a Python or nginx start can take seconds.
-        let deadline = Date().addingTimeInterval(60)
-        while !ports.allSatisfy(LoopbackPort.accepts) {
-            guard Date() < deadline, process.isRunning else {
-                let log = (try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
-                throw TestServers.StartError("nginx did not start: \(log)")
-            }
-            usleep(20_000)
+        guard LoopbackPort.waitUntilListening(ports, while: process) else {
+            let log = (try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
+            throw TestServers.StartError("nginx did not start: \(log)")
         }
     }
 
@@ -156,6 +150,20 @@ public enum LoopbackPort {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
             }
         }
+    }
+
+    /// Waits until every one of `ports` accepts connections, polling every 20 ms; false when
+    /// `process` ends first or a minute passes.
+    ///
+    /// The minute is a guard against a server that never listens, not a speed limit: under the
+    /// sanitized run's load a Python or nginx start can take seconds.
+    public static func waitUntilListening(_ ports: [Int], while process: Process) -> Bool {
+        let deadline = Date().addingTimeInterval(60)
+        while !ports.allSatisfy(accepts) {
+            guard Date() < deadline, process.isRunning else { return false }
+            usleep(20_000)
+        }
+        return true
     }
 
     private static func loopback(port: Int) -> sockaddr_in {

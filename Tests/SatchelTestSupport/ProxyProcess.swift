@@ -76,15 +76,9 @@ public final class ProxyProcess: @unchecked Sendable {
         http = "http://127.0.0.1:\(ports[0])"
         socks = "socks5://127.0.0.1:\(ports[1])"
         https = "https://127.0.0.1:\(ports[2])"
-        // A guard against a server that never listens, not a speed limit: under the sanitized
-        // run's load a Python or nginx start can take seconds.
-        let deadline = Date().addingTimeInterval(60)
-        while !ports.prefix(3).allSatisfy(LoopbackPort.accepts) {
-            guard Date() < deadline, process.isRunning else {
-                kill()
-                throw TestServers.StartError("pproxy did not listen on \(ports)")
-            }
-            usleep(20_000)
+        guard LoopbackPort.waitUntilListening(Array(ports.prefix(3)), while: process) else {
+            kill()
+            throw TestServers.StartError("pproxy did not listen on \(ports)")
         }
     }
 
