@@ -8,7 +8,8 @@ import PackageDescription
 let package = Package(
     name: "SatchelFuzz",
     dependencies: [
-        .package(name: "Satchel", path: "..")
+        // The trait as scripts/test builds the library, so that --in-test-build reuses its modules.
+        .package(name: "Satchel", path: "..", traits: ["OpenAPI"])
     ],
     targets: [
         .executableTarget(
@@ -20,3 +21,14 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `scripts/fuzz --in-test-build` builds this package in the tests' build folder, where
+// SATCHEL_SANITIZER=address,fuzzer has instrumented the library (../Package.swift): the executable
+// is compiled with the same sanitizers and links libFuzzer's main and AddressSanitizer's runtime.
+// The release build of the long runs passes the sanitizers on the command line instead.
+if let sanitizers = Context.environment["SATCHEL_SANITIZER"], sanitizers.split(separator: ",").contains("fuzzer") {
+    for target in package.targets {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-sanitize=\(sanitizers)"])]
+        target.linkerSettings = [.unsafeFlags(["-sanitize=\(sanitizers)"])]
+    }
+}

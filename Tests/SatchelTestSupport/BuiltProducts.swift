@@ -12,8 +12,8 @@ public enum BuiltProducts {
     }
 
     /// The `satchel` executable: `$SATCHEL_EXECUTABLE`, else beside the test bundle (Tools' own
-    /// tests), else Tools' debug build (`swift build --package-path Tools`, which `scripts/test`
-    /// runs before the library's tests).
+    /// tests, and the library's in `scripts/test`, which builds both packages into one folder:
+    /// scripts/lib/build.bash), else Tools' own debug build (`swift build --package-path Tools`).
     public static let satchel: URL = {
         if let path = ProcessInfo.processInfo.environment["SATCHEL_EXECUTABLE"], !path.isEmpty {
             return URL(fileURLWithPath: path)

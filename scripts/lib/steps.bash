@@ -1,0 +1,71 @@
+# SPDX-License-Identifier: Apache-2.0
+# Sourced by scripts/test: runs a job as named steps, times each one and prints their table when
+# the job ends, whether it passed or failed, so the next person sees where the time goes.
+#
+#   step NAME COMMAND [ARG...]             runs COMMAND in the foreground; fails the job if it fails
+#   step_background NAME COMMAND [ARG...]  starts COMMAND beside the foreground steps, its output
+#                                          kept in $steps_logs/NAME.log and shown when it is waited for
+#   step_wait NAME                         waits for a background step; fails the job if it failed
+#
+# The table gives each step's start (seconds since the job began), its wall time and its result;
+# a background step is marked "bg" and its wall time runs from its start to its end. The job's
+# total is the last line. Budgets per step: CONTRIBUTING.md, "How long CI takes".
+
+steps_started=$SECONDS
+steps_logs="${TMPDIR:-/tmp}/satchel-steps.$$"
+mkdir -p "$steps_logs"
+steps_rows=()
+declare -A steps_pids=() steps_begin=()
+
+steps_slug() { tr -c 'A-Za-z0-9\n' '-' <<<"$1"; }
+
+steps_row() { # NAME KIND START END RESULT
+  steps_rows+=("$(printf '%-44s %-3s %6d %6d  %s' "$1" "$2" "$(($3 - steps_started))" "$(($4 - $3))" "$5")")
+}
+
+step() {
+  local name=$1 begin=$SECONDS status=0
+  shift
+  echo "::step $name" >&2
+  "$@" || status=$?
+  steps_row "$name" fg "$begin" "$SECONDS" "$([ $status -eq 0 ] && echo passed || echo "FAILED ($status)")"
+  return $status
+}
+
+step_background() {
+  local name=$1
+  shift
+  echo "::step $name (in the background; log: $steps_logs/$(steps_slug "$name").log)" >&2
+  steps_begin[$name]=$SECONDS
+  # A session of its own, so that stopping it stops its children too (steps_report).
+  setsid "$@" >"$steps_logs/$(steps_slug "$name").log" 2>&1 &
+  steps_pids[$name]=$!
+}
+
+step_wait() {
+  local name=$1 status=0
+  wait "${steps_pids[$name]}" || status=$?
+  echo "::step $name ended; its output:" >&2
+  cat "$steps_logs/$(steps_slug "$name").log" >&2
+  steps_row "$name" bg "${steps_begin[$name]}" "$SECONDS" "$([ $status -eq 0 ] && echo passed || echo "FAILED ($status)")"
+  unset "steps_pids[$name]"
+  return $status
+}
+
+steps_report() {
+  local status=$? name
+  # A background step still running when the job stops (a foreground step failed) is stopped.
+  for name in "${!steps_pids[@]}"; do
+    kill -- "-${steps_pids[$name]}" 2>/dev/null || kill "${steps_pids[$name]}" 2>/dev/null || true
+    steps_row "$name" bg "${steps_begin[$name]}" "$SECONDS" "stopped"
+  done
+  {
+    echo
+    printf '%-44s %-3s %6s %6s  %s\n' step "" start wall result
+    printf '%s\n' "${steps_rows[@]}"
+    printf '%-44s %-3s %6s %6d  %s\n' total "" "" "$((SECONDS - steps_started))" \
+      "$([ $status -eq 0 ] && echo passed || echo "FAILED ($status)")"
+  } >&2
+  rm -rf "$steps_logs"
+}
+trap steps_report EXIT
