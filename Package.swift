@@ -154,24 +154,30 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// SATCHEL_SANITIZER=address (scripts/test-sanitized) compiles the library's own modules with
-// AddressSanitizer, and nothing else: not the tests, not Tools/, not the third-party packages. A
-// sanitized build in the normal build folder then compiles only the library again (the modules
-// that import it see the same interface and are not recompiled) and relinks the test bundles and
-// the `satchel` command with the instrumented library. With `fuzzer` in the list
-// (SATCHEL_SANITIZER=address,fuzzer) the library also carries libFuzzer's coverage
-// instrumentation, so that Fuzz/ links its targets from the same build (scripts/fuzz
-// --in-test-build); only the fuzz executable links libFuzzer itself.
-let sanitizers = (Context.environment["SATCHEL_SANITIZER"] ?? "").split(separator: ",").map(String.init)
-if !sanitizers.isEmpty {
-    let linked = sanitizers.filter { $0 != "fuzzer" }.joined(separator: ",")
-    let cSanitizers = sanitizers.map { $0 == "fuzzer" ? "fuzzer-no-link" : $0 }.joined(separator: ",")
+/// Adds flags to the library's own modules, every regular target but the test support: the tests,
+/// Tools/ and the third-party packages keep their objects, so a build with them in the normal build
+/// folder compiles only the library again (the modules that import it see the same interface and
+/// are not recompiled) and relinks the test bundles and the `satchel` command.
+@MainActor func instrumentLibrary(swift: [String], c: [String], linker: [String]) {
     for target in package.targets where target.type == .regular && target.name != "SatchelTestSupport" {
-        target.swiftSettings =
-            (target.swiftSettings ?? []) + [.unsafeFlags(["-sanitize=" + sanitizers.joined(separator: ",")])]
-        target.cSettings = (target.cSettings ?? []) + [.unsafeFlags(["-fsanitize=" + cSanitizers])]
-        if !linked.isEmpty {
-            target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-sanitize=" + linked])]
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(swift)]
+        target.cSettings = (target.cSettings ?? []) + [.unsafeFlags(c)]
+        if !linker.isEmpty {
+            target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(linker)]
         }
     }
+}
+
+// SATCHEL_SANITIZER=address (scripts/test-sanitized): the library under AddressSanitizer. With
+// `fuzzer` in the list (address,fuzzer) it also carries libFuzzer's coverage instrumentation, so
+// that Fuzz/ links its targets from the same build (scripts/fuzz --in-test-build); only the fuzz
+// executable links libFuzzer itself.
+let sanitizers = (Context.environment["SATCHEL_SANITIZER"] ?? "").split(separator: ",").map(String.init)
+if !sanitizers.isEmpty {
+    let linked = sanitizers.filter { $0 != "fuzzer" }
+    instrumentLibrary(
+        swift: ["-sanitize=" + sanitizers.joined(separator: ",")],
+        c: ["-fsanitize=" + sanitizers.map { $0 == "fuzzer" ? "fuzzer-no-link" : $0 }.joined(separator: ",")],
+        linker: linked.isEmpty ? [] : ["-sanitize=" + linked.joined(separator: ",")]
+    )
 }

@@ -12,12 +12,15 @@ let package = Package(
         .package(name: "Satchel", path: "..", traits: ["OpenAPI"])
     ],
     targets: [
+        // The entry point of a debug build (scripts/fuzz --in-test-build), in C: it calls
+        // libFuzzer's driver, which Swift cannot declare with C's calling convention.
+        .target(name: "CSatchelFuzzMain"),
         .executableTarget(
             name: "satchel-fuzz",
-            dependencies: [.product(name: "Satchel", package: "Satchel")],
+            dependencies: [.product(name: "Satchel", package: "Satchel"), "CSatchelFuzzMain"],
             // libFuzzer brings its own `main`; the module must not define one.
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
-        )
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -54,10 +54,18 @@ step_wait() {
 
 steps_report() {
   local status=$? name
-  # A background step still running when the job stops (a foreground step failed) is stopped.
+  # A background step not waited for (a foreground step failed first): its result if it has
+  # ended, else it is stopped.
   for name in "${!steps_pids[@]}"; do
-    kill -- "-${steps_pids[$name]}" 2>/dev/null || kill "${steps_pids[$name]}" 2>/dev/null || true
-    steps_row "$name" bg "${steps_begin[$name]}" "$SECONDS" "stopped"
+    local pid=${steps_pids[$name]} result=stopped
+    if kill -0 "$pid" 2>/dev/null; then
+      kill -- "-$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true
+    elif wait "$pid"; then
+      result="passed (ended before it was waited for)"
+    else
+      result="FAILED ($?)"
+    fi
+    steps_row "$name" bg "${steps_begin[$name]}" "$SECONDS" "$result"
   done
   {
     echo
