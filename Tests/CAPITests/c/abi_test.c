@@ -1951,7 +1951,7 @@ static void test_cache(const char *fast) {
     OK(satchel_session_create(&session, NULL, 0, NULL));
     OK(satchel_session_set_cache(session, cache));
     satchel_cache_free(cache);  /* the session keeps its own reference */
-    sprintf(url, "%s/cache-origin?key=abi-%d&cc=max-age=60", fast, key);
+    sprintf(url, "%s/cache-origin?key=abi-%d&cc=max-age=86400", fast, key);
     CHECK(cached_get(session, url, SATCHEL_CACHE_POLICY_PROTOCOL, &error, NULL, 0) == SATCHEL_CACHE_STORED && error == SATCHEL_OK);
     CHECK(cached_get(session, url, SATCHEL_CACHE_POLICY_PROTOCOL, &error, NULL, 0) == SATCHEL_CACHE_HIT && error == SATCHEL_OK);
     CHECK(cached_get(session, url, SATCHEL_CACHE_POLICY_RELOAD, &error, NULL, 0) == SATCHEL_CACHE_STORED);

@@ -8,6 +8,10 @@ import Testing
 
 /// A stored response reaches every kind of consumer as a network one does: a streamed body
 /// (with its backpressure), a download to a file, a typed decode; and a revalidated one too.
+///
+/// An entry a test expects to find fresh lives a day (`max-age=86400`), not a minute: a loaded
+/// run can hold a test between two of its requests for longer than a minute (CI runs suites
+/// beside each other, and with `stress-ng --cpu 2`).
 @Suite(.hangGuard)
 struct HTTPCacheConsumerTests {
     let servers: TestServers
@@ -62,7 +66,7 @@ struct HTTPCacheConsumerTests {
         let cache = try HTTPCache(memoryCapacity: 0, directory: directory)
         let session = try SessionSupport.session(servers.fast) { $0.cache = cache }
         let key = UUID().uuidString
-        let path = "cache-origin?key=\(key)&cc=max-age=60&size=300000"
+        let path = "cache-origin?key=\(key)&cc=max-age=86400&size=300000"
         let first = SessionSupport.temporaryPath("first")
         let second = SessionSupport.temporaryPath("second")
         defer { for file in [first, second] { try? FileManager.default.removeItem(atPath: file) } }
@@ -97,7 +101,7 @@ struct HTTPCacheConsumerTests {
     @Test func aTypedDecodeIsTheSameFromTheCache() async throws {
         let cache = try HTTPCache()
         let session = try SessionSupport.session(servers.fast) { $0.cache = cache }
-        let path = "cache-origin?key=\(UUID().uuidString)&cc=max-age=60"
+        let path = "cache-origin?key=\(UUID().uuidString)&cc=max-age=86400"
         let network = try await session.get(path).decode(Origin.self)
         let cached = try await session.get(path)
         #expect(cached.metrics.cache == .hit)

@@ -16,7 +16,7 @@ struct RequestCacheTests {
     @Test func aSecondRunIsAnsweredFromTheCacheDirectory() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let key = UUID().uuidString
-        let url = "\(fast)/cache-origin?key=\(key)&cc=max-age=60"
+        let url = "\(fast)/cache-origin?key=\(key)&cc=max-age=86400"
         let first = try CommandRunner.run(["request", "GET", url, "--cache", directory, "-v", "--color", "never"])
         #expect(first.status == 0, "\(first.errorOutput)")
         #expect(first.errorOutput.contains("cache: stored\n"), "\(first.errorOutput)")
@@ -38,7 +38,7 @@ struct RequestCacheTests {
 
     @Test func onlyCacheWithNothingStoredFailsSayingSo() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let url = "\(fast)/cache-origin?key=\(UUID().uuidString)&cc=max-age=60"
+        let url = "\(fast)/cache-origin?key=\(UUID().uuidString)&cc=max-age=86400"
         let result = try CommandRunner.run([
             "request", "GET", url, "--cache", directory, "--cache-policy", "only-cache", "-v",
         ])
