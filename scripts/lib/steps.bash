@@ -66,6 +66,8 @@ steps_report() {
       result="FAILED ($?)"
     fi
     steps_row "$name" bg "${steps_begin[$name]}" "$SECONDS" "$result"
+    echo "::step $name ($result); the end of its output:" >&2
+    tail -n 40 "$steps_logs/$(steps_slug "$name").log" >&2
   done
   {
     echo
