@@ -10,9 +10,9 @@
 #   swift build "${library_build[@]}" ...   the library's package
 #   swift build "${tools_build[@]}" ...     Tools/
 #
-# SATCHEL_SANITIZE=address in the environment makes the same build instrument Satchel's own
-# modules (the library, its C shims, the command, the fixture server and the tests) with
-# AddressSanitizer, in the same folder: the third-party packages keep their objects and are not
-# compiled again (Package.swift, Tools/Package.swift; scripts/test-sanitized).
+# SATCHEL_SANITIZER=address in the environment makes the same build instrument the library's
+# modules and its C shims with AddressSanitizer, in the same folder: the tests, Tools/ and the
+# third-party packages keep their objects and are only relinked (Package.swift,
+# scripts/test-sanitized).
 library_build=(--scratch-path "$root/.build" --traits OpenAPI)
 tools_build=(--scratch-path "$root/.build" --package-path "$root/Tools")

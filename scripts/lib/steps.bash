@@ -19,6 +19,10 @@ declare -A steps_pids=() steps_begin=()
 
 steps_slug() { tr -c 'A-Za-z0-9\n' '-' <<<"$1"; }
 
+steps_result() { # STATUS
+  if [ "$1" -eq 0 ]; then echo passed; else echo "FAILED ($1)"; fi
+}
+
 steps_row() { # NAME KIND START END RESULT
   steps_rows+=("$(printf '%-44s %-3s %6d %6d  %s' "$1" "$2" "$(($3 - steps_started))" "$(($4 - $3))" "$5")")
 }
@@ -28,7 +32,7 @@ step() {
   shift
   echo "::step $name" >&2
   "$@" || status=$?
-  steps_row "$name" fg "$begin" "$SECONDS" "$([ $status -eq 0 ] && echo passed || echo "FAILED ($status)")"
+  steps_row "$name" fg "$begin" "$SECONDS" "$(steps_result "$status")"
   return $status
 }
 
@@ -47,7 +51,7 @@ step_wait() {
   wait "${steps_pids[$name]}" || status=$?
   echo "::step $name ended; its output:" >&2
   cat "$steps_logs/$(steps_slug "$name").log" >&2
-  steps_row "$name" bg "${steps_begin[$name]}" "$SECONDS" "$([ $status -eq 0 ] && echo passed || echo "FAILED ($status)")"
+  steps_row "$name" bg "${steps_begin[$name]}" "$SECONDS" "$(steps_result "$status")"
   unset "steps_pids[$name]"
   return $status
 }
@@ -63,18 +67,18 @@ steps_report() {
     elif wait "$pid"; then
       result="passed (ended before it was waited for)"
     else
-      result="FAILED ($?)"
+      result=$(steps_result $?)
     fi
     steps_row "$name" bg "${steps_begin[$name]}" "$SECONDS" "$result"
     echo "::step $name ($result); the end of its output:" >&2
-    tail -n 40 "$steps_logs/$(steps_slug "$name").log" >&2
+    tail -n 40 "$steps_logs/$(steps_slug "$name").log" >&2 2>/dev/null || true
   done
   {
     echo
     printf '%-44s %-3s %6s %6s  %s\n' step "" start wall result
     printf '%s\n' "${steps_rows[@]}"
     printf '%-44s %-3s %6s %6d  %s\n' total "" "" "$((SECONDS - steps_started))" \
-      "$([ $status -eq 0 ] && echo passed || echo "FAILED ($status)")"
+      "$(steps_result "$status")"
   } >&2
   rm -rf "$steps_logs"
 }
