@@ -1,4 +1,5 @@
 // swift-tools-version:6.1
+// SPDX-License-Identifier: Apache-2.0
 import PackageDescription
 
 // The library: `import Satchel` (Swift) and libsatchel (C). The `satchel` command and its fixture
@@ -179,5 +180,15 @@ if !sanitizers.isEmpty {
         swift: ["-sanitize=" + sanitizers.joined(separator: ",")],
         c: ["-fsanitize=" + sanitizers.map { $0 == "fuzzer" ? "fuzzer-no-link" : $0 }.joined(separator: ",")],
         linker: linked.isEmpty ? [] : ["-sanitize=" + linked.joined(separator: ",")]
+    )
+}
+
+// SATCHEL_COVERAGE=1 (scripts/coverage): the library with the toolchain's source-based coverage, in
+// the same way, so that the figures count the library's lines and not the tests' or the packages'.
+if Context.environment["SATCHEL_COVERAGE"] == "1" {
+    instrumentLibrary(
+        swift: ["-profile-generate", "-profile-coverage-mapping"],
+        c: ["-fprofile-instr-generate", "-fcoverage-mapping"],
+        linker: ["-profile-generate"]
     )
 }

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes the fuzz targets' seed corpora into Fuzz/Seeds/<target>/ (deterministic).
 
 Usage: Fuzz/make-seeds.py   (run with the repository's .venv Python: Pillow and plistlib)

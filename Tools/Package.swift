@@ -1,4 +1,5 @@
 // swift-tools-version:6.1
+// SPDX-License-Identifier: Apache-2.0
 import PackageDescription
 
 // The `satchel` command and its embedded fixture server (`satchel serve`): a package of their own,

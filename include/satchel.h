@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
 ** satchel.h -- the C interface to Satchel, a plugin-based serialization framework.
 **
@@ -196,7 +197,7 @@ SATCHEL_API satchel_type satchel_value_type(const satchel_value *value);
 #define SATCHEL_JSON_PRETTY 1u        /* indent by two spaces, one member per line */
 #define SATCHEL_JSON_SORTED_KEYS 2u   /* sort object members by key */
 
-/* Writes `value` as canonical JSON (docs/Registry.md, "Canonical JSON": bytes as
+/* Writes `value` as canonical JSON (Sources/Satchel/Satchel.docc/RegistryAndSerializers.md, "Canonical JSON": bytes as
 ** {"$data": base64}, dates as {"$date": ISO-8601}, images, XML, parts and HTTP messages as their
 ** "$" objects).
 **   out_json    receives a NUL-terminated buffer owned by the caller (satchel_free).
@@ -390,7 +391,7 @@ SATCHEL_API satchel_status satchel_registry_get_limit(uint64_t *out_value, const
 /* How the registry's multipart serializer reads bodies: flags, or-ed together.
 **   SATCHEL_MULTIPART_DEFAULT    what real senders write is read: CRLF and bare LF both end a
 **                                line (also mixed); duplicate Content-Disposition headers and
-**                                control bytes in a header are refused (docs/Multipart.md).
+**                                control bytes in a header are refused (Sources/Satchel/Satchel.docc/RegistryAndSerializers.md).
 **   SATCHEL_MULTIPART_CRLF_ONLY  CRLF only, as RFC 2046 writes bodies: a bare LF is an error.
 **   SATCHEL_MULTIPART_LENIENT    also accept a repeated Content-Disposition or Content-Type (the
 **                                first wins), another disposition than form-data, a malformed

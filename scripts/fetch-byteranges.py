@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Asks a real nginx for several byte ranges of a file and saves its multipart/byteranges answer.
 
     fetch-byteranges.py FILE RANGE OUT_BODY

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes the image decoder's test images and their independent RGBA8 references.
 
 Usage: generate-test-images.py OUTPUT_DIRECTORY

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Runs the CSatchelImageCodecs shim under AddressSanitizer, LeakSanitizer and UBSan (see
    scripts/check-image-shim): every file given is decoded whole, cut at many lengths and with
    seeded byte flips, in every output layout and scale. Leaks, overflows and undefined

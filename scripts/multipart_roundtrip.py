@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Independent multipart parsers and body generators for Satchel's multipart parser tests.
 
 Run with the virtual environment that scripts/setup creates (.venv/bin/python).

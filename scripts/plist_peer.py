@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The independent property-list peer for Satchel's tests: Python's plistlib.
 
   plist_peer.py convert IN OUT   read a plist in format IN (xml|binary) from standard input and

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Real HTTP and HTTPS servers on 127.0.0.1 for Satchel's Transport tests.
 
 Run with the repository's .venv Python (scripts/setup installs httpbin, gunicorn and trustme):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
 ** authenticated.c -- GET a URL with an OAuth-style bearer token that a command refreshes,
 ** keeping the cookies the server sets in a cookie jar between runs.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
 ** csv_plugin.c -- a Satchel plugin in C: text/csv <-> an array of objects.
 **

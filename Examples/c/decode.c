@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
 ** decode.c -- decode payloads with libsatchel and print them.
 **

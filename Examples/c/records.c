@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
 ** records.c -- print the records of a stream as they arrive: Server-Sent Events, JSON Lines,
 ** JSON text sequences, multipart parts.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
 ** upload.c -- build a multipart/form-data body from files and upload it with progress.
 **

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Decode payloads with libsatchel from Python (ctypes only) and print them as JSON.
 
     decode.py CONTENT-TYPE FILE [CONTENT-TYPE FILE]...

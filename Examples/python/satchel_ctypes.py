@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """libsatchel through ctypes: the few declarations the examples need, no compiled glue.
 
 The library is found through SATCHEL_LIBRARY (a path), else as "libsatchel.so.0" on the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Build a multipart/form-data body from files and upload it with progress, through libsatchel.
 
     upload.py URL FILE...

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// An object C holds as an opaque pointer (`satchel_registry *`, `satchel_session *`, …): handed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CSatchel
 
 /// A plugin's `userdata` and `destroy` callback: destroy runs once, when the last serializer

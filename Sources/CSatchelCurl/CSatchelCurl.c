@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "CSatchelCurl.h"
 
 CURLcode satchel_curl_easy_setopt_long(CURL *handle, CURLoption option, long value) {

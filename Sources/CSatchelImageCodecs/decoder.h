@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The decoder's private state, shared by decoder.c, png_decoder.c and jpeg_decoder.c. */
 #ifndef SATCHEL_CIMAGECODECS_DECODER_H
 #define SATCHEL_CIMAGECODECS_DECODER_H

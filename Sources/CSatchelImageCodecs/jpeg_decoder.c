@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* libjpeg(-turbo) from memory. Its default error handler calls exit(); ours formats the message
    and longjmps back to the step that called into libjpeg. Corrupt-data warnings (premature end
    of data, bad Huffman codes, ...) are errors too: libjpeg would otherwise pad with grey. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* libpng's low-level read API from memory. No simplified API: it treats 16-bit data as linear
    light and converts it, where we scale 16-bit samples to 8 as round(v / 257) (png_set_scale_16)
    and apply no gamma unless asked. */

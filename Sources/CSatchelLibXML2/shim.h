@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 #ifndef SATCHEL_CLIBXML2_SHIM_H
 #define SATCHEL_CLIBXML2_SHIM_H
 /* Debian's libxml2 is built with ICU, so <libxml/encoding.h> includes ICU's <unicode/ucnv.h>,

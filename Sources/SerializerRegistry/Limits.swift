@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The one resource policy every serializer obeys.
 ///
 /// Defaults are chosen to be safe for a server decoding untrusted input while accepting any

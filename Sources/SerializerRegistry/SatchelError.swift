@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import HTTPTypes
 
 /// The one error type of Satchel: a stable ``Code``, a precise message, where it happened, and —

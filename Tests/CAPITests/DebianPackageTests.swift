@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import SatchelTestSupport
 import SerializerRegistry
@@ -63,6 +64,18 @@ struct DebianPackageTests {
             for script in ["preinst", "postinst", "prerm", "postrm"] {
                 #expect(!info.output.contains(" \(script) "), "\(deb) has a \(script)")
             }
+        }
+        // Each package's version is the project's (VERSION), Debian revision 1; its copyright
+        // file names the licence in DEP-5's form.
+        let version = try String(contentsOf: CLibrary.root.appendingPathComponent("VERSION"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        for deb in debs {
+            let field = try await Command.run("/usr/bin/dpkg-deb", ["--field", deb, "Version"])
+            #expect(field.output == "\(version)-1\n", "\(deb): \(field.output)")
+            let package = URL(fileURLWithPath: deb).lastPathComponent.split(separator: "_")[0]
+            let copyright = try await Command.run(
+                "/bin/sh", ["-c", "dpkg-deb --fsys-tarfile \"$0\" | tar -xO ./usr/share/doc/\(package)/copyright", deb])
+            #expect(copyright.output.contains("License: Apache-2.0\n"), "\(deb): \(copyright.output)")
         }
         let library = try #require(debs.first { $0.contains("/libsatchel0_") })
         let depends = try await Command.run("/usr/bin/dpkg-deb", ["--field", library, "Depends"])

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CAPI
 import Foundation
 import SatchelTestSupport
@@ -285,7 +286,7 @@ struct ExampleTests {
             char *json = NULL;
             if (satchel_value_parse_json(&value, "[1, 2]", SATCHEL_NTS) != SATCHEL_OK) return 1;
             if (satchel_value_to_json(&json, NULL, value, 0) != SATCHEL_OK) return 2;
-            printf("%s %s\\n", satchel_version(), json);
+            printf("%s %d %d %s\\n", satchel_version(), satchel_version_number(), SATCHEL_VERSION_NUMBER, json);
             satchel_free(json);
             satchel_value_free(value);
             return 0;
@@ -297,7 +298,15 @@ struct ExampleTests {
             environment: ["PKG_CONFIG_PATH": try CLibrary.prefix().appendingPathComponent("lib/pkgconfig").path])
         #expect(compile.status == 0, "\(compile.errorOutput)")
         let run = try await Command.run(program.path, [])
-        #expect(run.output == "0.1.0 [1,2]\n")
+        // The library, the header and satchel.pc all say the project's version (VERSION).
+        let version = try String(contentsOf: CLibrary.root.appendingPathComponent("VERSION"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let number = version.split(separator: ".").compactMap { Int($0) }.reduce(0) { $0 * 1000 + $1 }
+        #expect(run.output == "\(version) \(number) \(number) [1,2]\n")
+        let modversion = try await Command.run(
+            "/usr/bin/pkg-config", ["--modversion", "satchel"],
+            environment: ["PKG_CONFIG_PATH": try CLibrary.prefix().appendingPathComponent("lib/pkgconfig").path])
+        #expect(modversion.output == "\(version)\n")
     }
 
     @Test func cPluginWorksFromSwift() async throws {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The build products folder the test bundle runs from, and the `satchel` executable.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A multipart body written the way a real sender writes it, and what Satchel must read from

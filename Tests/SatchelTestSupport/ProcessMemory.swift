@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// This process's memory as `/proc/self/status` tells it, for the tests that bound it (run alone

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A `satchel serve` process (the built binary) on a free loopback port, and what it printed;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Real HTTP and HTTPS servers on 127.0.0.1 for the Transport tests, run by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Runs the repository's `.venv` Python (made by `scripts/setup`) as an independent peer.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Used by scripts/bench (source it): the loopback nginx the
 # transport benchmark talks to.
 #

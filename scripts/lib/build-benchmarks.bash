@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by the benchmark scripts (needs $root): builds products of the Benchmarks package in
 # release mode. SwiftPM 6.3 keeps a stale build plan when source files were added to the main
 # package (a path dependency there) and then fails with "cannot find 'X' in scope"; without the

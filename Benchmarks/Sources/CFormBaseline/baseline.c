@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The C table encoder: what percent-encoding a flat table of pairs costs in plain C. */
 #include "CFormBaseline.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The raw json-c baseline: what json-c alone costs, to put Satchel's JSON reader in context. */
 #include "CJSONCBaseline.h"
 

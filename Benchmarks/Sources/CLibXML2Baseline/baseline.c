@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "CLibXML2Baseline.h"
 
 #include <libxml/parser.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "CPlistBaseline.h"
 #include <plist/plist.h>
 #include <stdlib.h>

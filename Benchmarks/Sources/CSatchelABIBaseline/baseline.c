@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The C side of Satchel's C ABI benchmark (see include/satchel_abi_baseline.h). */
 #include "satchel_abi_baseline.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why a benchmark run stopped before timing anything it could not trust.
 enum BenchmarkFailure: Error, CustomStringConvertible {
     /// A bad command line (or `--help`, with an empty message).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Runs every benchmark and assembles the report.
 enum BenchmarkReport {
     /// The groups in report order, as `--only` names them, with their headings.

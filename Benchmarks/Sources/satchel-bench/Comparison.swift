@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One measured row: Satchel and a peer doing the same work on the same input.
 struct Comparison: Sendable {
     /// The input's name (a corpus file).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The rows of one pairing (for example "JSON parse to Value: Satchel vs JSONSerialization").
 struct ComparisonTable: Sendable {
     /// What is measured.

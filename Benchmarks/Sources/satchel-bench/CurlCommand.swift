@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The curl command-line tool as a peer: one process per transfer, as a user would run it. Each

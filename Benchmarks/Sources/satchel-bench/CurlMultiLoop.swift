@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CCurlBaseline
 
 /// The libcurl multi loop in C (`CCurlBaseline`): one multi handle, `inFlight` easy handles

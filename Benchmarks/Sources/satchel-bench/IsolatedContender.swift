@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Runs one contender alone in a fresh process, so that no contender inherits the heap another

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Satchel
 
 /// Checks that a `Codable` model covers a document: every non-null member the document has

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The multipart build benchmark's table: Satchel, the plain loop and multipart-kit uploading one
 /// file, each with its throughput and peak resident set size.
 struct MultipartBuildTable: Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// `Corpus/multipart/manifest.json`: what `scripts/corpus multipart` wrote into each

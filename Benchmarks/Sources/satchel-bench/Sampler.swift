@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Glibc
 
 /// Times contenders side by side: warms each up, then runs them in interleaved rounds (A, B, A,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The timed runs of one contender in one measurement.
 struct Samples: Sendable {
     /// Every run's duration, in the order they ran.

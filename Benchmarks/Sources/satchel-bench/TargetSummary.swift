@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Every target of the earlier issues that the run measured, with its verdict: the table at the
 /// top of the report.
 struct TargetSummary: Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// HTTP on loopback against a local nginx (`scripts/bench --only transport` starts it): a 100 MB

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The peak memory above idle of one GET of the 1 MB JSON array decoded into `[APIRecord]`,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The transport benchmark's rows: Satchel against several peers, each row with its own peer,
 /// unit (MB/s or requests/s) and target ratio.
 struct TransportTable: Sendable {

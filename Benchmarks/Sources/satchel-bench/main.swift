@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // satchel-bench: Satchel's JSON and form speed against Foundation and json-c, side by side in
 // one run, reported as ratios. See BenchmarkOptions for the command line.
 import Foundation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A tiny driver for profiling the transport's per-request cost (valgrind callgrind, perf):
 // `count` keep-alive GETs of `url`, each decoded, by Satchel's Session or by the C multi loop.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One fuzzer input, with the knobs derived from it: a hash that picks options and the chunk
 /// sizes an incremental parser is fed with, and a split into a first line and the rest.
 struct FuzzInput {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Any JSON text as a `Decodable`, so the JSON target drives `JSONReader.read(_:from:)` (json-c's
 /// tree decoded straight into a type) through every container kind.
 enum FuzzJSONNode: Decodable {

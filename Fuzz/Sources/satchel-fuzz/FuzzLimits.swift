@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Satchel
 
 /// Limits small enough that no input can make a run use much memory or time, and low enough

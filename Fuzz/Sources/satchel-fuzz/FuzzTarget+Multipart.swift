@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Satchel
 
 /// The standard registry under tight limits, shared by every input: it is thread-safe and

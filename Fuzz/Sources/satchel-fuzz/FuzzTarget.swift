@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One fuzz target: a name for the command line and the function run on each input.
 ///
 /// A target calls a real public entry point under ``FuzzLimits/tight``, accepts any thrown

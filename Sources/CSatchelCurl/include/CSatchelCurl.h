@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 #ifndef SATCHEL_CCURL_H
 #define SATCHEL_CCURL_H
 /* Typed wrappers for libcurl's variadic calls, which Swift cannot make.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 #ifndef SATCHEL_CFILE_H
 #define SATCHEL_CFILE_H
 /* File calls that Glibc declares only under _GNU_SOURCE, which Swift's Glibc module does not

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 #ifndef SATCHEL_CIMAGECODECS_H
 #define SATCHEL_CIMAGECODECS_H
 /* The setjmp/longjmp error exits of libpng and libjpeg, which Swift cannot express.

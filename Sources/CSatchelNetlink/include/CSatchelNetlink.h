@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 #ifndef SATCHEL_CNETLINK_H
 #define SATCHEL_CNETLINK_H
 /* Netlink (rtnetlink) message walking for Swift.

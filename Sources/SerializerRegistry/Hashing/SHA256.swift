@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// SHA-256 (FIPS 180-4), for the multipart body's digest and certificate pins.
 ///
 /// Satchel's own, in Swift, so that the library needs neither swift-crypto (which brings all of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A `Content-Range` header value for bytes (RFC 9110 §14.4): `bytes 0-499/1234`,
 /// `bytes 500-999/*`, or `bytes */1234` for an unsatisfied range.
 public struct ContentRange: Sendable, Hashable, CustomStringConvertible {

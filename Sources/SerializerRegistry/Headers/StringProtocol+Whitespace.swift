@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension StringProtocol {
     /// The text without the spaces and tabs around it: RFC 9110's optional whitespace (OWS),
     /// what a header value or a line of a PEM file may carry at either end.

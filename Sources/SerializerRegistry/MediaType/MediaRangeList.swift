@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A weighted list of media ranges, as in an `Accept` header (RFC 9110 §12.5.1).
 ///
 /// Used both to negotiate (`quality(for:)`) and as a serializer's set of acceptable content

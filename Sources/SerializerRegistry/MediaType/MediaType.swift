@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A media type as RFC 9110 §8.3.1 defines it: `type/subtype` plus parameters.
 ///
 /// Type, subtype and parameter names are case-insensitive and stored in lower case; the value

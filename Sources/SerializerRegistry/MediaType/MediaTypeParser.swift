@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The RFC 9110 grammar for media types, media ranges and parameters.
 enum MediaTypeParser {
     /// `tchar` of RFC 9110 §5.6.2.

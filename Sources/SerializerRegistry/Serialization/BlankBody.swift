@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The one rule every built-in response serializer follows for a body that carries no value.
 ///
 /// A body of no bytes is no value in every format (AFNetworking's "no value": `nil` in Swift,

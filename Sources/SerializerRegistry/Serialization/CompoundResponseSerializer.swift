@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import HTTPTypes
 
 /// Tries its members in order and takes the first that yields a value (AFNetworking's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Helpers for a serializer's ``ResponseSerializer/sniff(prefix:)``: matching a binary signature
 /// and finding where a text body starts. Which formats are recognised is up to the registered
 /// serializers (``Registry/sniff(_:)``); this type knows none.

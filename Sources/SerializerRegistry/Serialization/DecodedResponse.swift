@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import HTTPTypes
 
 /// The outcome of decoding a response: the value, the error, or — after a status failure —

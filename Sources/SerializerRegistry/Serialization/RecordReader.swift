@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Reads a body that is a stream of records — Server-Sent Events, JSON Lines, JSON text
 /// sequences — and hands over each record as soon as its last byte has arrived.
 ///

@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
 import HTTPTypes
 import Synchronization
 
 /// The table of request and response serializers, keyed by media type, with priorities
-/// (docs/Registry.md). Thread-safe: registration and lookup may happen from any thread.
+/// (Sources/Satchel/Satchel.docc/RegistryAndSerializers.md). Thread-safe: registration and lookup may happen from any thread.
 ///
 /// A response is decoded by the serializer whose acceptable types match its Content-Type most
 /// specifically (exact, then `*+suffix`, then `type/*`, then `*/*`); among equally specific

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import HTTPTypes
 
 /// Turns parameters into a request (AFNetworking's `AFURLRequestSerialization`): into the query

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import HTTPTypes
 
 /// The status codes a response may have (AFNetworking's `acceptableStatusCodes`).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import HTTPTypes
 
 /// A response serializer that also decodes a body straight into a `Decodable` type, with its

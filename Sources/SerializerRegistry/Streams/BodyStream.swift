@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Body bytes pulled by whoever sends them, with a known or unknown length, rewindable where
-/// the source allows (docs/Registry.md, "Body streams").
+/// the source allows (Sources/Satchel/Satchel.docc/RegistryAndSerializers.md, "Body streams").
 ///
 /// Multipart bodies, files and in-memory bytes are all body streams; Transport hands them to
 /// libcurl unchanged and rewinds them to resend a body after a redirect or an auth challenge.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A body stream over bytes in memory: known length, always rewindable.
 public final class ByteBodyStream: BodyStream {
     private let bytes: [UInt8]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A request body that is made afresh for every attempt (a retry, a 307/308 redirect), with the
 /// Content-Type to send: what a multipart form is to the transport, which knows no format.
 ///

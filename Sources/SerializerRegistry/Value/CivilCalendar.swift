@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Day arithmetic of the proleptic Gregorian calendar in UTC, without Foundation's calendars
 /// (which need ICU): Howard Hinnant's `days_from_civil` and `civil_from_days`. Used by the
 /// property-list date text and HTTP dates.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A position in a typed decode or encode (every format's `Decoder`, and an `Encoder` whose
 /// nodes its parents do not hold): its parent and the key that leads to it. The coding path is
 /// computed from the parent chain only when something asks for it, so no path arrays are

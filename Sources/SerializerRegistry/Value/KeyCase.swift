@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Converts coding keys between Swift's camel case and the cases wire formats use, as
 /// Foundation's `JSONEncoder.KeyEncodingStrategy.convertToSnakeCase` and
 /// `JSONDecoder.KeyDecodingStrategy.convertFromSnakeCase` do; the typed coders of every format

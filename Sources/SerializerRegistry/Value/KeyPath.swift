@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A path into a ``Value``, written as `$.users[3].name`, used in error messages.
 public enum KeyPathComponent: Sendable, Hashable {
     /// An object member.

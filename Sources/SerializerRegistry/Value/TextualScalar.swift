@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Numbers and booleans read from text, for the formats that hold only text (forms, XML): one
 /// set of rules for every typed decoder of such a format.
 package enum TextualScalar {

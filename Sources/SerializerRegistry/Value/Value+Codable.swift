@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension Value: Codable {
     /// Decodes any value a decoder offers: null, bool, integer (signed, then unsigned), double,
     /// string, array or keyed object. Through ``ValueDecoder`` the node is taken as it is.

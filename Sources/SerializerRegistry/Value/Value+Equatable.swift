@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension Value: Equatable {
     /// Structural equality. Integers compare by number, so `.integer(5) == .unsignedInteger(5)`;
     /// doubles compare by IEEE equality; objects compare members in order.

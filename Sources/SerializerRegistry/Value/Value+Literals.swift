@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension Value: ExpressibleByNilLiteral {
     /// `nil` in a literal is ``Value/null``.
     public init(nilLiteral: ()) { self = .null }

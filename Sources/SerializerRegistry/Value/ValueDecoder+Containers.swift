@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 struct KeyedValueDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: ValueDecodingNode
     let members: ValueObject

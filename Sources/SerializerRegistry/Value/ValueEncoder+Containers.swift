@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 struct KeyedValueEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let node: ValueEncodingNode
     let builder: ValueObjectBuilder

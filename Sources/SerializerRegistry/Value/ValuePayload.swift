@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A typed payload carried by ``Value/payload(_:)``: an image, an XML document, multipart parts,
 /// an embedded HTTP message, or a value produced by a plugin.
 ///

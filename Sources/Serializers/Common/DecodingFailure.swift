@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// A member of a compound value that failed to decode, in place of its value: canonical JSON
-/// `{"$error": {"code": "syntaxError", "message": "…"}}` (docs/Registry.md, "Canonical JSON"). The other members still
+/// `{"$error": {"code": "syntaxError", "message": "…"}}` (Sources/Satchel/Satchel.docc/RegistryAndSerializers.md, "Canonical JSON"). The other members still
 /// decode.
 public final class DecodingFailure: ValuePayload, Equatable {
     /// `"$error"`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 // Typed access to the payloads the built-in serializers produce, so that a caller writes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// Reads an `application/x-www-form-urlencoded` body or a query string back into an object.

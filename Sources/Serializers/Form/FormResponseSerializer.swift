@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// Decodes `application/x-www-form-urlencoded` response bodies (OAuth 1 token responses, some
@@ -33,7 +34,7 @@ public struct FormResponseSerializer: TypedResponseSerializer {
     ///   - contentType: The response's Content-Type, for its `charset`.
     ///   - limits: The bounds to obey.
     /// - Returns: An ``Value/object(_:)``, or `nil` for an empty body.
-    /// - Throws: As ``FormReader/decode(_:)-([UInt8])``, and ``SatchelError/Code/unsupportedFormat``
+    /// - Throws: As ``FormReader/read(_:)-([UInt8])``, and ``SatchelError/Code/unsupportedFormat``
     ///   for a charset Satchel does not know.
     public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws(SatchelError) -> Value? {
         if body.isEmpty { return nil }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// The start line and header fields of an HTTP/1.1 message embedded in a body

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// An HTTP message embedded in a body (`application/http`, as batch APIs answer): its start
 /// line, headers, and its body decoded by the registry per its own Content-Type, with the
 /// embedded status validated like a normal response.
 ///
-/// Canonical JSON (docs/Registry.md): a response is
+/// Canonical JSON (Sources/Satchel/Satchel.docc/RegistryAndSerializers.md): a response is
 /// `{"$http": {"status": 404, "reason": "Not Found", "headers": [[name, value], …], "value": …}}`,
 /// a request `{"$http": {"method": "GET", "target": "/items/1", "headers": …, "value": …}}`;
 /// `value` is `{"$error": …}` when the body failed to decode, and an `"error"` member follows

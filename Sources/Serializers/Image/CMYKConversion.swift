@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CSatchelImageCodecs
 
 /// Turns the CMYK rows libjpeg writes for CMYK and YCCK JPEGs into the layout asked for, in

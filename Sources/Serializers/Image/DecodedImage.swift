@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// A decoded image: a pixel buffer and what the file said about it. The payload of the values
 /// ``ImageResponseSerializer`` returns.
 ///
 /// Pixels are rows of ``rowStride`` bytes, top to bottom, each pixel ``channels`` samples of
-/// ``bitDepth`` bits (16-bit samples in host byte order). Canonical JSON (docs/Registry.md) leaves the
+/// ``bitDepth`` bits (16-bit samples in host byte order). Canonical JSON (Sources/Satchel/Satchel.docc/RegistryAndSerializers.md) leaves the
 /// pixels out: `{"$image": {"format", "width", "height", "channels", "bitDepth", "orientation",
 /// "colorType", "interlaced", "progressive", "hasICCProfile"}}`.
 public final class DecodedImage: ValuePayload, Equatable {

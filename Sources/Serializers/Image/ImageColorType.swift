@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How an image stores its colour, as its header says.
 public enum ImageColorType: String, Sendable, Hashable, CaseIterable {
     /// Gray samples (PNG colour type 0, JPEG grayscale).

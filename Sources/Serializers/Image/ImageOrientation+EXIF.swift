@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension ImageOrientation {
     /// The orientation tag (0x0112) in the first IFD of an EXIF TIFF structure (the bytes after
     /// `Exif\0\0`), or `nil` when there is none or it is malformed. Every offset is bounds-checked:

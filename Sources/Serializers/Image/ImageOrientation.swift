@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The EXIF orientation of an image: how its stored pixels must be turned to be shown upright.
 /// Raw values are the EXIF tag 0x0112 values; ``up`` (1) when the image has no EXIF orientation.
 public enum ImageOrientation: Int, Sendable, Hashable, CaseIterable {

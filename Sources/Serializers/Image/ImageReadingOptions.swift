@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How ``ImageReader`` lays out the pixels it returns.
 public struct ImageReadingOptions: Sendable, Hashable {
     /// The pixel layout of a decoded image.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// Decodes PNG and JPEG responses into a ``DecodedImage`` payload (AFNetworking's
@@ -32,7 +33,7 @@ public struct ImageResponseSerializer: ResponseSerializer {
     }
 
     /// Decodes a whole body; `nil` for an empty body.
-    /// - Throws: the errors of ``ImageReader/decode(_:)``, and
+    /// - Throws: the errors of ``ImageReader/read(_:)``, and
     ///   ``SatchelError/Code/limitExceeded`` for a body over ``Limits/maxBodyBytes``.
     public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
         if body.isEmpty { return nil }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// A strict, resumable RFC 8259 validator that the JSON text streams through on its way to

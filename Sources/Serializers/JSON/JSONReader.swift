@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// Reads JSON text (RFC 8259) into a ``Value``, with json-c building the tree behind a strict

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// An index of a whole, valid JSON text: one entry per value and per member name, in document

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// Scalars and arrays of scalars decoded in place, without a child decoder, a boxed container

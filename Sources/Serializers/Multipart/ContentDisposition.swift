@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// A parsed Content-Disposition header of a multipart part (RFC 7578 §4.2, RFC 6266).

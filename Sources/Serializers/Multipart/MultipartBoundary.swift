@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// The boundary that separates the parts of a multipart body (RFC 2046 §5.1.1).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// Builds a multipart body — `multipart/form-data` (RFC 7578), `multipart/mixed` or

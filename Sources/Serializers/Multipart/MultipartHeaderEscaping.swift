@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// How the multipart builder writes part headers so that no name, file name or header value can

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// Decodes a multipart body fed in chunks: parses with ``MultipartReader`` and decodes each part

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// One part of a multipart body: its disposition (field name, file name), media type, custom

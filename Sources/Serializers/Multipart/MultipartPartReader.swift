@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// Reads a multipart body as it arrives and hands over each part, with its decoded value, as

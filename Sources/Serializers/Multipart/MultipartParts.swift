@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// The decoded value of a multipart body: its parts in order, each with its value.
 ///
-/// Canonical JSON (docs/Registry.md):
+/// Canonical JSON (Sources/Satchel/Satchel.docc/RegistryAndSerializers.md):
 /// `{"$multipart": [{"headers": [[name, value], …], "name": …, "filename": …, "filenameStar": …,
 /// "contentType": …, "size": N, "value": …}]}`, with `null` for a missing name, file name or
 /// Content-Type, header names as received, and `size` the body's length in bytes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How far a multipart body has been read, reported per part.
 ///
 /// A ``MultipartBodyStream`` reports after each read that produced bytes, once for every part

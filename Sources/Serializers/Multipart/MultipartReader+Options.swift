@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
 extension MultipartReader {
     /// How a ``MultipartReader`` reads a body.
     ///
     /// The defaults read what browsers, curl, Python's requests and hand-written senders send
-    /// and refuse what lets two parsers see two different bodies (docs/Multipart.md has the
+    /// and refuse what lets two parsers see two different bodies (Sources/Satchel/Satchel.docc/RegistryAndSerializers.md has the
     /// table of what is accepted and why).
     public struct Options: Sendable, Hashable {
         /// Accept further deviations that real clients produce, instead of failing: a repeated

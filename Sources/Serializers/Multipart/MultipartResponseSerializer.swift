@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// Decodes multipart bodies — `multipart/form-data` (responses, and request bodies for a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// Bandwidth throttling for a multipart body, as AFNetworking's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// Collects a part's body: in memory up to a threshold, then in a temporary file.

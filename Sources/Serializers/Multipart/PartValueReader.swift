@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// Turns a part's body into its value (see ``MultipartResponseSerializer``).

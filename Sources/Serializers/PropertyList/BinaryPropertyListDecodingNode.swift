@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// Decodes a `Decodable` straight from a binary property list's object table: containers are

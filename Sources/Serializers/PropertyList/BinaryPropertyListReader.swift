@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// Reads a binary property list (`bplist00`) into a ``Value``, checking every offset, count and

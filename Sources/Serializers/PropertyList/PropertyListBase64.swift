@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Strict base64 decoding for `<data>`: the standard alphabet, XML white space anywhere, whole
 /// quads, `=` padding only at the end of the last quad.
 enum PropertyListBase64 {

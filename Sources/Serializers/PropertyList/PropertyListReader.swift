@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// Reads XML (`<plist version="1.0">`) and binary (`bplist00`) property lists into ``Value``s,

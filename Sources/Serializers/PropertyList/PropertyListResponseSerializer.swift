@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// Decodes property-list responses, XML or binary, told apart by their bytes

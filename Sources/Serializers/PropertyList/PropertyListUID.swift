@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// A keyed-archiver object reference (`CF$UID`), a type only binary property lists have.

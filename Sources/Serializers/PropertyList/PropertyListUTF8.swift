@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// UTF-8 validation for plist text, specialised for raw buffers (the standard library's
 /// `String(validating:as:)` is generic and, called across modules, spends most of its time
 /// looking up metadata).

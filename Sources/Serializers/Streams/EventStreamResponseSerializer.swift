@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// Reads `text/event-stream` bodies (Server-Sent Events): each event is a record

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// Reads a JSON Lines (NDJSON) body as it arrives: one JSON text per line, each handed over as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// Reads JSON Lines / NDJSON bodies (`application/jsonl`, `application/x-ndjson`, and the

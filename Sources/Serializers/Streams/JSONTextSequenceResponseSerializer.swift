@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// Reads JSON text sequences (`application/json-seq`, RFC 7464): each RS-introduced JSON text

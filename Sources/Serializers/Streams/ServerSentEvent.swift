@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// One event of a `text/event-stream` body, as the WHATWG HTML standard's event stream

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// Parses a `text/event-stream` body as it arrives: the WHATWG HTML standard's "event stream

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension Charset {
     /// Every label the Encoding Standard lists for each encoding, plus the IANA aliases Satchel
     /// accepted before (`utf-16` and `utf-32` meaning big-endian, `us-ascii` and `iso-8859-1`

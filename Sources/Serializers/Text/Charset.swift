@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// A character encoding Satchel reads and writes text in: every encoding of the WHATWG Encoding

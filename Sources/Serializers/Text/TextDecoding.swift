@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// Finds the charset of a text body and decodes it: from the Content-Type's `charset`, then a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// Decodes `text/*` bodies into strings, in the charset ``TextDecoding`` resolves (the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An attribute of an element in an ``XMLEvent/startElement(_:attributes:namespaces:)`` event.
 public struct XMLAttribute: Sendable, Hashable {
     /// Its name.

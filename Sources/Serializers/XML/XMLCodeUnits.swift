@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How the raw bytes of a document hold its markup characters, so that ``XMLPrologScanner`` and
 /// ``XMLCommentHoldBack`` can find `<`, `!`, `-`, `?`, `>`, quotes and brackets without
 /// decoding: in units of 1 byte (UTF-8, Latin-1 and the other ASCII-compatible encodings),

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: Apache-2.0
 import CSatchelLibXML2
 import SerializerRegistry
 
 extension XMLDocumentPayload {
     /// The document as a plain value: `{"children": [node, …]}`, where a node is an element
     /// `{"name", "namespace", "namespaces", "attributes", "children"}`, a string (text), or
-    /// `{"cdata": …}`, `{"comment": …}`, `{"target": …, "data": …}` (see docs/XML.md).
+    /// `{"cdata": …}`, `{"comment": …}`, `{"target": …, "data": …}` (see Sources/Satchel/Satchel.docc/RegistryAndSerializers.md).
     /// - Complexity: O(n) in the size of the tree; computed on every call.
     public var canonicalValue: Value {
         .object([

@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
 import CSatchelLibXML2
 import SerializerRegistry
 
 extension XMLDocumentPayload {
     /// The nodes an XPath 1.0 expression selects, as canonical values: an element is its object
-    /// (docs/XML.md), a text node, CDATA section or attribute its text, a namespace node its URI,
+    /// (Sources/Satchel/Satchel.docc/RegistryAndSerializers.md), a text node, CDATA section or attribute its text, a namespace node its URI,
     /// a comment or processing instruction its object.
     ///
     /// - Parameters:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CSatchelLibXML2
 import SerializerRegistry
 import Synchronization
@@ -5,7 +6,7 @@ import Synchronization
 /// A parsed XML document (libxml2's tree): the value of the ``XMLDocumentResponseSerializer``,
 /// queried with XPath (``nodes(xpath:namespaces:)``, ``string(xpath:namespaces:)``) and
 /// converted to a plain ``Value`` (``canonicalValue``, canonical JSON `{"$xml": …}`, see
-/// docs/XML.md).
+/// Sources/Satchel/Satchel.docc/RegistryAndSerializers.md).
 ///
 /// The payload owns its `xmlDocPtr` and frees it when the last reference goes away. Nothing
 /// changes the tree after parsing: XPath runs in a fresh context per query, under a lock, and

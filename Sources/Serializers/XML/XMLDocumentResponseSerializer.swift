@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// Decodes XML responses into an ``XMLDocumentPayload``: libxml2's tree, queried with XPath and

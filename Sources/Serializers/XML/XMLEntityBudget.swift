@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CSatchelLibXML2
 
 /// What expanding each internal entity costs: how many entity references one reference to it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One event of an XML document, as ``XMLEventReader`` delivers it.
 ///
 /// A run of text is one event however it arrived (chunks, entity expansions); adjacent CDATA

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// A streaming XML parser (libxml2's push parser) that hands each ``XMLEvent`` to a handler as

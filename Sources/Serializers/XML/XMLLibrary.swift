@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CSatchelLibXML2
 
 /// One-time set-up of libxml2 shared by every parser, document and XPath context.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CSatchelLibXML2
 import SerializerRegistry
 
@@ -21,7 +22,7 @@ import SerializerRegistry
 ///   repeated element is an array (`tag: [String]`), and a missing one an empty array; the key
 ///   `""` is the element's own text (XMLCoder's convention for an element with attributes and
 ///   text: `case value = ""`).
-/// - Scalars are read from text with the rules of every text-only format (docs/Form.md): integers
+/// - Scalars are read from text with the rules of every text-only format (Sources/Satchel/Satchel.docc/RegistryAndSerializers.md): integers
 ///   from decimal digits, booleans from `true`/`false`/`1`/`0`/…, dates and data by
 ///   ``dateDecoding`` and ``dataDecoding``; text is trimmed of surrounding white space unless
 ///   ``trimsWhitespace`` is `false`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// Encodes an `Encodable` model as an XML document: the reverse of ``XMLModelDecoder``, so a model

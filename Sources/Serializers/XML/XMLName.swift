@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A namespace-aware element or attribute name.
 public struct XMLName: Sendable, Hashable, CustomStringConvertible {
     /// The name without its prefix.

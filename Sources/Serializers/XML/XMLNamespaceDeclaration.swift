@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A namespace declaration (`xmlns="uri"` or `xmlns:prefix="uri"`) on an element.
 public struct XMLNamespaceDeclaration: Sendable, Hashable {
     /// The prefix declared; `nil` for the default namespace.

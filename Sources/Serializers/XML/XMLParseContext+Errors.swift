@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CSatchelLibXML2
 import SerializerRegistry
 
@@ -20,7 +21,7 @@ extension XMLParseContext {
 
     /// The ``SatchelError`` for a libxml2 error, or `nil` for a warning or our own stop.
     ///
-    /// The code says what kind of failure it is (see docs/XML.md); the message is libxml2's, and
+    /// The code says what kind of failure it is (see Sources/Satchel/Satchel.docc/RegistryAndSerializers.md); the message is libxml2's, and
     /// the location its line and column with the byte offset of the document's parser.
     func convert(_ error: xmlError, ctxt: xmlParserCtxtPtr) -> SatchelError? {
         guard error.level.rawValue >= XML_ERR_ERROR.rawValue, error.code != Int32(XML_ERR_USER_STOP.rawValue) else {

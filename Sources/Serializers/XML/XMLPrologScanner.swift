@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Finds where the root element of an XML document starts, so ``XMLParseSession`` can hold
 /// the prolog back from libxml2's push parser until the prolog is complete.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import HTTPTypes
 import SerializerRegistry
 
@@ -8,7 +9,7 @@ import SerializerRegistry
 /// for node, so decoding and encoding round-trip; any other value is mapped to elements: an
 /// object with one member is the root element named by its key (otherwise the root is
 /// ``rootElementName``), members become child elements, `"@name"` members attributes, a
-/// `"#text"` member text, arrays repeat their element. See docs/XML.md. For GET, HEAD and
+/// `"#text"` member text, arrays repeat their element. See Sources/Satchel/Satchel.docc/RegistryAndSerializers.md. For GET, HEAD and
 /// DELETE the parameters go into the query string, as with every AFNetworking serializer.
 public struct XMLRequestSerializer: RequestSerializer {
     /// `"xml"`.

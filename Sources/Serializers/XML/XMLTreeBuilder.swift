@@ -1,6 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
-/// Builds the canonical value of a document (`{"$xml": {"children": […]}}`, docs/XML.md) from
+/// Builds the canonical value of a document (`{"$xml": {"children": […]}}`, Sources/Satchel/Satchel.docc/RegistryAndSerializers.md) from
 /// ``XMLEvent``s, without a DOM: the same value ``XMLDocumentPayload/canonicalValue`` gives.
 final class XMLTreeBuilder {
     private struct Frame {

@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
 import CSatchelLibXML2
 import SerializerRegistry
 
 /// Writes a ``Value`` as an XML document (UTF-8, with an XML declaration), for
-/// ``XMLRequestSerializer``. The mapping is in docs/XML.md:
+/// ``XMLRequestSerializer``. The mapping is in Sources/Satchel/Satchel.docc/RegistryAndSerializers.md:
 ///
 /// - an ``XMLDocumentPayload`` is written as it is;
 /// - `{"$xml": {"children": […]}}`, the canonical form, is written node for node;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A fast 64-bit checksum of a cache entry's parts, so that a corrupt or truncated entry is
 /// found before it is served. Not cryptographic: it guards against damage (a disk, a crash
 /// before the data reached it), not against someone who can write the cache directory, who

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Where a response came from, in ``TransferMetrics/cache`` (and so for event monitors).
 public enum CacheOutcome: Sendable, Hashable, CustomStringConvertible {
     /// Served from the cache without asking the origin.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How a request uses the session's ``HTTPCache``: AFNetworking's `NSURLRequestCachePolicy`,
 /// and the values of `satchel request --cache-policy`.
 public enum CachePolicy: String, Sendable, Hashable, CaseIterable {

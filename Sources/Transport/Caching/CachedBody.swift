@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Glibc
 
 /// A stored response's body, checked before it is handed out: bytes in memory, or a range of an

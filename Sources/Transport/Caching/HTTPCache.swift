@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import HTTPTypes
 import SerializerRegistry
 import Synchronization
@@ -9,9 +10,9 @@ import Synchronization
 ///
 /// ```swift
 /// let cache = try HTTPCache(directory: "/var/cache/my-tool/http", diskCapacity: 512 << 20)
-/// let session = try Session(configuration: SessionConfiguration(baseURL: "https://api.example.com/") {
-///     $0.cache = cache
-/// })
+/// var configuration = SessionConfiguration()
+/// configuration.cache = cache
+/// let session = try Session(baseURL: "https://api.example.com/", configuration: configuration)
 /// let first = try await session.get("catalog")   // from the origin, stored
 /// let again = try await session.get("catalog")   // from the cache while fresh
 /// print(again.metrics.cache!)                     // hit
@@ -24,7 +25,7 @@ import Synchronization
 /// `Vary: *`), whose body is at most ``maximumEntrySize`` bytes. Entries are keyed by method
 /// and URL and, when the response has `Vary`, the request's values of the fields it names: each
 /// variant is stored apart and served only to requests with the same values. How long: see
-/// ``CachePolicy/useProtocol`` and docs/Caching.md. Clearing: ``removeAll()``, or delete the
+/// ``CachePolicy/useProtocol`` and Sources/Satchel/Satchel.docc/Caching.md. Clearing: ``removeAll()``, or delete the
 /// directory.
 public final class HTTPCache: Sendable {
     /// The directory entries are kept in, if any.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension Cookie {
     /// The key of the cookie a `Set-Cookie` field value sets, and its `SameSite`, worked out as
     /// libcurl stores the cookie: the `Domain` attribute without its leading dot, else the

@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// A cookie the session holds: what a response's `Set-Cookie` stored, or one set with
-/// ``Session/setCookie(_:)``.
+/// ``CookieStore/setCookie(_:)``.
 ///
 /// The attributes are the ones libcurl's cookie engine keeps (domain, path, `Secure`,
 /// `HttpOnly`, expiry) and `SameSite`, which the store keeps beside it as the `Set-Cookie`

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CSatchelCurl
 
 /// libcurl's process-wide initialisation, done once before the first handle is made.

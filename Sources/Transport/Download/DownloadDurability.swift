@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How hard a download works to keep its file when the machine stops right after it
 /// (AFNetworking and async-http-client's file delegate stop at the rename; `curl -o` does not
 /// rename at all).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 #if canImport(FoundationEssentials)
@@ -15,7 +16,7 @@ import SerializerRegistry
 /// which version of the resource it holds (AFNetworking's resume data).
 ///
 /// A session keeps it beside the destination (`DEST.part` for the bytes, `DEST.part.resume`
-/// for this record, JSON) while a download is incomplete; ``Session/download(_:to:parameters:headers:resume:progress:)``
+/// for this record, JSON) while a download is incomplete; ``Session/download(_:to:parameters:headers:resume:durability:progress:)``
 /// picks it up. Only a strong ETag or a Last-Modified date makes a partial file resumable: the
 /// server then either sends the missing range of the same version or the whole new one.
 public struct ResumeData: Codable, Sendable, Hashable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Keeps one direction of a transfer under a rate (bytes per second) by telling how long to
 /// pause before the next bytes: libcurl 7.88's own limit is checked only between reads of
 /// everything the socket has, so a fast peer's small body passes it whole.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CoreMetrics
 import HTTPTypes
 import SerializerRegistry
@@ -5,7 +6,7 @@ import Synchronization
 import Tracing
 
 /// A session's spans and metrics: what ``SessionConfiguration/tracer`` and
-/// ``SessionConfiguration/metricsFactory`` record of each request (docs/Transport.md,
+/// ``SessionConfiguration/metricsFactory`` record of each request (Sources/Satchel/Satchel.docc/Sessions.md,
 /// "Tracing and metrics"). Made once per session; with neither set (or with the no-op ones
 /// of an application that bootstrapped nothing) every method returns at once.
 final class SessionTelemetry: Sendable {
@@ -109,7 +110,7 @@ final class SessionTelemetry: Sendable {
 }
 
 extension SessionTelemetry {
-    /// The metrics a session records, by their stable names (docs/Transport.md).
+    /// The metrics a session records, by their stable names (Sources/Satchel/Satchel.docc/Sessions.md).
     final class Metrics: Sendable {
         static let requests = "satchel.requests"
         static let failures = "satchel.request.failures"

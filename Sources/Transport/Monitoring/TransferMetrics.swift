@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What one request cost: libcurl's timings of the last attempt, sizes, and how many redirects
 /// and retries it took.
 public struct TransferMetrics: Sendable, Hashable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How far a transfer has come, in both directions.
 public struct TransferProgress: Sendable, Hashable {
     /// Request body bytes sent so far.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CSatchelNetlink
 
 /// One rtnetlink message received from the kernel, copied out of the receive buffer.

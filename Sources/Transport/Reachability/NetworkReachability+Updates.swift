@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension NetworkReachability {
     /// The statuses, as an async sequence: the current status first, then each change (never
     /// the same status twice in a row). Each access makes a new, independent subscription.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The network interface a reachable host or network is reached through.
 public struct ReachabilityInterface: Hashable, Sendable, CustomStringConvertible {
     /// What kind of link an interface is, as far as Linux tells.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Decides a ``ReachabilityStatus`` once, synchronously: the logic behind
 /// ``NetworkReachability``'s monitor and ``NetworkReachability/status(ofHost:)``.
 enum ReachabilityProbe {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Whether the network, or one host, can be reached: AFNetworkReachabilityStatus on Linux.
 ///
 /// AFNetworking's four states map as follows: `AFNetworkReachabilityStatusUnknown` is

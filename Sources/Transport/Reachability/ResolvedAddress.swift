@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Glibc
 
 /// An IPv4 or IPv6 address a host name resolved to.

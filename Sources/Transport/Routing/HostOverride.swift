@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// Where the connections for a host and port go instead of where DNS says, the request itself

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// Whether requests go through a proxy, and which (curl's `--proxy` and `--noproxy`).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// A client certificate and its private key, presented when a TLS server asks for one (mutual

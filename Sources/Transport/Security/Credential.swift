@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// A user name and password for HTTP authentication (AFNetworking's `NSURLCredential`), answered

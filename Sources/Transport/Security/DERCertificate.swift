@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// Just enough DER to find a certificate's SubjectPublicKeyInfo (RFC 5280 §4.1).

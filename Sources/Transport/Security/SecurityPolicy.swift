@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// How a session trusts a server's TLS certificate (AFNetworking's `AFSecurityPolicy`;
@@ -13,7 +14,7 @@ import SerializerRegistry
 /// AFNetworking's rules hold: a self-signed certificate (``allowInvalidCertificates``) with
 /// ``validatesDomainName`` needs pinning, and a pinning policy applied to a plain-HTTP URL is
 /// rejected. Both fail the request with ``SatchelError/Code/invalidArgument`` before anything
-/// is sent. Differences forced by libcurl are listed in docs/Transport.md.
+/// is sent. Differences forced by libcurl are listed in Sources/Satchel/Satchel.docc/Sessions.md.
 public struct SecurityPolicy: Sendable, Hashable {
     /// What is pinned (AFNetworking's `AFSSLPinningMode`).
     public enum PinningMode: Sendable, Hashable {

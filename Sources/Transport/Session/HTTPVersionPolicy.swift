@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Which HTTP versions a session speaks (curl's `--http1.1`, `--http2`,
 /// `--http2-prior-knowledge`).
 ///

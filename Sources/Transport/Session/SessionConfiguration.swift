@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CoreMetrics
 import HTTPTypes
 import SerializerRegistry
@@ -41,7 +42,7 @@ public struct SessionConfiguration: Sendable {
     /// `nil` turns tracing off.
     public var tracer: (any Tracer)? = InstrumentationSystem.tracer
     /// Where the session's counters and timers go (`satchel.requests`, `satchel.request.duration`,
-    /// …: docs/Transport.md). Defaults to swift-metrics' factory when the configuration is made
+    /// …: Sources/Satchel/Satchel.docc/Sessions.md). Defaults to swift-metrics' factory when the configuration is made
     /// (the task's, else the bootstrapped one); with none bootstrapped nothing is recorded;
     /// `nil` turns metrics off.
     public var metricsFactory: (any MetricsFactory)? = MetricsSystem.factory

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
 /// A request in flight that can be cancelled explicitly (Alamofire's `DataRequest`).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
 ** abi_test.c -- exercises every function of include/satchel.h and checks each status and
 ** output. Compiles as C99 and as C++. Exit status 0 when every check passed.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Reads multipart bodies through libsatchel's registry and prints what it read, for
 ** Tests/CAPITests/MultipartSenderCaseCTests.swift (the cases of
 ** Tests/Fixtures/multipart/sender-cases.json).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A Swift program with its own Swift runtime that loads the installed libsatchel.so.0 (which
 // carries another, static and hidden) and uses both at once: Tests/CAPITests/SelfContainedLibraryTests.swift.
 //

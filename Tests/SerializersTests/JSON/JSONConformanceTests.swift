@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import SerializerRegistry
 import Serializers
 import Testing
 
 /// JSONTestSuite's parsing cases (../shared/conformance/json/test_parsing): every `y_` accepted,
-/// every `n_` rejected, and each `i_` decided as documented in docs/JSON.md.
+/// every `n_` rejected, and each `i_` decided as documented in Sources/Satchel/Satchel.docc/RegistryAndSerializers.md.
 @Suite struct JSONConformanceTests {
     static let directory: URL = repositoryRoot.deletingLastPathComponent()
         .appendingPathComponent("shared/conformance/json/test_parsing")

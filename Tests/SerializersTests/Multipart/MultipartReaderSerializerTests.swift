@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 import Serializers
 import Testing
@@ -17,7 +18,9 @@ struct MultipartReaderSerializerTests {
         "Content-Disposition: form-data; name=\"\(name)\"" + (type.map { "\r\nContent-Type: \($0)" } ?? "")
     }
 
-    @Test("the canonical JSON is docs/Registry.md's $multipart shape, keys in order, nulls for what is missing")
+    @Test(
+        "the canonical JSON is Sources/Satchel/Satchel.docc/RegistryAndSerializers.md's $multipart shape, keys in order, nulls for what is missing"
+    )
     func canonicalShape() throws {
         let bytes = body([
             (field("a"), Array("1".utf8)),

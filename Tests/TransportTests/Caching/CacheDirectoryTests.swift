@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import HTTPTypes
 import SatchelTestSupport
@@ -202,5 +203,13 @@ struct CacheDirectoryTests {
         try #require(FileManager.default.createFile(atPath: file, contents: Data()))
         defer { try? FileManager.default.removeItem(atPath: file) }
         #expect { try HTTPCache(directory: file) } throws: { ($0 as? SatchelError)?.code == .io }
+        // A folder to make under a file: mkdir fails with ENOTDIR, named in the message.
+        #expect {
+            try HTTPCache(directory: file + "/cache")
+        } throws: {
+            let error = $0 as? SatchelError
+            return error?.code == .io
+                && error?.message == "cannot make the cache directory \(file)/cache: Not a directory"
+        }
     }
 }

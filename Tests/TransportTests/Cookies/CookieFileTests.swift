@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import SatchelTestSupport
 import SerializerRegistry
@@ -98,5 +99,13 @@ struct CookieFileTests {
         let response = try await session.get("cookies/set?a=1")
         #expect(response.value?["cookies"] == ["a": "1"])
         #expect(warnings.seen.withLock { $0 }.contains { $0.contains("cannot") })
+
+        // A jar in a folder that does not exist: its temporary file cannot be made.
+        let missing = directory.appendingPathComponent("no-such-folder/jar").path
+        let unwritable = Warnings()
+        let second = try self.session(missing, monitor: unwritable)
+        #expect(try await second.get("cookies/set?b=2").value?["cookies"] == ["b": "2"])
+        #expect(unwritable.seen.withLock { $0 }.contains { $0.hasPrefix("cannot write the cookie file \(missing): ") })
+        #expect(!FileManager.default.fileExists(atPath: missing))
     }
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import SatchelTestSupport
 import SerializerRegistry
@@ -81,7 +82,7 @@ struct ConnectionOptionsTests {
         #expect(resolved.value?["headers"]?["host"] == .string("satchel.test:\(port)"))
 
         let connecting = try SessionSupport.session(URL(string: "http://api.satchel.test")!) {
-            $0.hostOverrides = [.connect("api.satchel.test", port: 80, to: "127.0.0.1", port: port)]
+            $0.hostOverrides = [try! HostOverride(connectTo: "api.satchel.test:80:127.0.0.1:\(port)")]
         }
         #expect(try await connecting.get("echo-headers").value?["headers"]?["host"] == "api.satchel.test")
 
@@ -103,6 +104,17 @@ struct ConnectionOptionsTests {
     @Test(arguments: ["nohost", "h:0:1.2.3.4", "h:70000:1.2.3.4", ":80:1.2.3.4", "h:80:"])
     func aMalformedOverrideIsRefused(text: String) {
         #expect(throws: SatchelError.self) { try HostOverride(resolve: text) }
+    }
+
+    @Test(arguments: ["h:80:t", "h:80:t:x", "h:x:t:80", "h:80::80", "h:80:t:70000", ":80:t:80"])
+    func aMalformedConnectToIsRefused(text: String) {
+        #expect { try HostOverride(connectTo: text) } throws: { ($0 as? SatchelError)?.code == .invalidArgument }
+    }
+
+    @Test func connectToParsesCurlsForm() throws {
+        #expect(
+            try HostOverride(connectTo: "a.test:443:b.test:8443")
+                == .connect("a.test", port: 443, to: "b.test", port: 8443))
     }
 
     /// A download limited to 256 KiB/s: its average rate between its first and its last

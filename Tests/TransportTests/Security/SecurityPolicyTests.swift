@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import SatchelTestSupport
 import SerializerRegistry
@@ -54,7 +55,7 @@ struct SecurityPolicyTests {
         wrong.certificateAuthoritiesPath = servers.certificates.caA.path
         let rejected = try await get(servers.httpbinTLS, wrong)
         #expect(rejected.error?.code == .tlsFailure)
-        // libcurl checks the leaf only: the issuing CA's key is not enough (docs/Transport.md).
+        // libcurl checks the leaf only: the issuing CA's key is not enough (Sources/Satchel/Satchel.docc/Sessions.md).
         var caKey = SecurityPolicy.publicKeys([servers.pins.caA])
         caKey.certificateAuthoritiesPath = servers.certificates.caA.path
         #expect(try await get(servers.httpbinTLS, caKey).error?.code == .tlsFailure)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import HTTPTypes
 import SatchelTestSupport
@@ -28,20 +29,21 @@ struct SessionLoopbackTests {
         try ResumeData(url: resolved, entityTag: entityTag, lastModified: nil).store(for: destination)
     }
 
+    /// 17 MB: past two of the synced download's writeback steps (`DownloadSink.writebackStep`).
     @Test func downloadWritesTheWholeFileAndLeavesNoPartial() async throws {
         let session = try SessionSupport.session(servers.fast)
         let destination = SessionSupport.temporaryPath("download.bin")
         defer { try? FileManager.default.removeItem(atPath: destination) }
         let progress = RecordingMonitor()
-        let result = try await session.download("large/3000000", to: destination) { update in
+        let result = try await session.download("large/17000000", to: destination) { update in
             progress.events.withLock { $0.append("\(update.downloadedBytes)/\(update.expectedDownloadBytes ?? -1)") }
         }
-        #expect(result.fileSize == 3_000_000 && result.resumedFrom == 0)
+        #expect(result.fileSize == 17_000_000 && result.resumedFrom == 0)
         #expect(
-            Array(try Data(contentsOf: URL(fileURLWithPath: destination))) == SessionSupport.largeBytes(0..<3_000_000))
+            Array(try Data(contentsOf: URL(fileURLWithPath: destination))) == SessionSupport.largeBytes(0..<17_000_000))
         #expect(!FileManager.default.fileExists(atPath: ResumeData.partialPath(for: destination)))
         #expect(!FileManager.default.fileExists(atPath: ResumeData.recordPath(for: destination)))
-        #expect(progress.events.withLock { $0.last } == "3000000/3000000")
+        #expect(progress.events.withLock { $0.last } == "17000000/17000000")
     }
 
     @Test func aCutDownloadIsRetriedFromTheBytesOnDisk() async throws {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A `Range: bytes=…` request header with exactly one range (RFC 9110 §14.1.2), resolved
 /// against a representation's length.
 enum ByteRangeRequest: Equatable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The bytes `/bytes/N` serves: byte `i` is `i % 251`. 251 is prime, so a body shifted by any
 /// offset below 251 — a Range answered from the wrong place — no longer matches.
 enum DeterministicBytes {

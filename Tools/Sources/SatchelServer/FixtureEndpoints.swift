@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Satchel
 
 /// The fixture endpoints of `satchel serve`, as a function from ``FixtureRequest`` to
@@ -12,7 +13,7 @@ struct FixtureEndpoints: Sendable {
     /// The generated `/png` and `/jpeg` images.
     let images: FixtureImages
 
-    /// The endpoints and what they do, for `/` and docs/Serve.md.
+    /// The endpoints and what they do, for `/` and Sources/Satchel/Satchel.docc/TestingWithSatchelServe.md.
     static let index: [(path: String, summary: String)] = [
         ("/", "this list"),
         (

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Satchel
 
 /// A request as the fixture endpoints see it, whether it came over the wire or inside a batch.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Satchel
 
 /// A fixture endpoint's answer, independent of the server framework so that batch parts can

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
@@ -13,7 +14,7 @@ import ServiceLifecycle
 #endif
 
 /// The embedded HTTP server behind `satchel serve`: fixture endpoints for every format Satchel
-/// reads and writes, on loopback, built on Hummingbird (docs/Serve.md lists the endpoints).
+/// reads and writes, on loopback, built on Hummingbird (Sources/Satchel/Satchel.docc/TestingWithSatchelServe.md lists the endpoints).
 ///
 /// ```swift
 /// let server = try await FixtureServer.start(FixtureServerConfiguration(tls: true))

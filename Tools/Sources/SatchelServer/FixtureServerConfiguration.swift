@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Satchel
 
 /// Where and how a ``FixtureServer`` listens, and the bounds it enforces.

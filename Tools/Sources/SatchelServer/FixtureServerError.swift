@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why a ``FixtureServer`` could not start.
 public enum FixtureServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Another socket is bound to the address (`EADDRINUSE`).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
 import Satchel
 
@@ -23,7 +24,7 @@ struct Decode: ParsableCommand {
 
             An XML body (-c application/xml, text/xml, any +xml) prints {"$xml": {"children": \
             [...]}}: elements as {name, namespace, namespaces, attributes, children}, text as \
-            strings (docs/XML.md). --xml-events decodes with the SAX parser instead of building a \
+            strings (Sources/Satchel/Satchel.docc/RegistryAndSerializers.md). --xml-events decodes with the SAX parser instead of building a \
             tree (same output); --xpath prints the nodes an XPath expression selects, as a JSON \
             array, with prefixes from --namespace p=URI.
 
@@ -34,7 +35,7 @@ struct Decode: ParsableCommand {
             application/json-seq) print one compact canonical JSON per record per line, each as \
             soon as it is complete (also while standard input is still open): an event as \
             {"event": TYPE, "data": DATA, "id": LAST_EVENT_ID}. A malformed record exits 65 after \
-            the records before it (docs/RecordStreams.md).
+            the records before it (Sources/Satchel/Satchel.docc/RecordStreams.md).
             """
     )
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Satchel
 
 /// One httpie-style request item of `satchel request`: `Header:value`, `key==value` (query),

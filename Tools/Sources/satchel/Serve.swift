@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
 import Dispatch
 import SatchelServer
@@ -16,7 +17,7 @@ struct Serve: AsyncParsableCommand {
             Prints "Serving on http://127.0.0.1:PORT" on standard output (with --tls, the CA \
             file and the public-key pin on the next lines), then serves until interrupted \
             (SIGINT or SIGTERM: requests in flight finish, exit 0). GET / lists the endpoints; \
-            docs/Serve.md describes them.
+            Sources/Satchel/Satchel.docc/TestingWithSatchelServe.md describes them.
 
             Exit codes: 69 the port is in use; 71 the server cannot listen or set up TLS.
             """

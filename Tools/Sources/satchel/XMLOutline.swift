@@ -1,6 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 import Satchel
 
-/// XML text indented for reading, from a document's canonical form (docs/XML.md: elements as
+/// XML text indented for reading, from a document's canonical form (Sources/Satchel/Satchel.docc/RegistryAndSerializers.md: elements as
 /// `{name, namespaces, attributes, children}`, text as strings, `{"cdata"}`, `{"comment"}`,
 /// `{"target", "data"}`): one node per line, two spaces per level, an element whose only child
 /// is text on one line, whitespace-only text left out. For display only — the document is

@@ -1,9 +1,19 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
+import SatchelTestSupport
 import Testing
 
 @Suite struct CLITests {
     let parameters = #"{"user":{"name":"Ann Lee","tags":["a","b/c"]},"page":2,"q":null,"ok":true}"#
     let formOfParameters = "ok=1&page=2&q&user%5Bname%5D=Ann%20Lee&user%5Btags%5D%5B%5D=a&user%5Btags%5D%5B%5D=b/c"
+
+    /// `satchel --version` prints the project's version (VERSION, scripts/set-version).
+    @Test func versionIsTheProjects() throws {
+        let version = try String(contentsOf: TestServers.root.appendingPathComponent("VERSION"), encoding: .utf8)
+        let result = try CommandRunner.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.output == version)
+    }
 
     @Test func encodesFormBodyForPost() throws {
         let file = try CommandRunner.temporaryFile(parameters)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Satchel's Python package side by side with the Python tools people use for the same jobs.
 
 Run by scripts/bench-python (which installs the library, the package and the peers in a fresh

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The package under test loads the library named by SATCHEL_LIBRARY (scripts/test-python sets it
 to a freshly installed, self-contained libsatchel)."""
 import os

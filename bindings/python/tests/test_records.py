@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """satchel.Reader and satchel.records: bodies decoded as they arrive."""
 import pytest
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The raw libcurl baseline for Satchel's transport benchmarks: a multi loop in C. */
 #ifndef SATCHEL_BENCH_CURL_BASELINE_H
 #define SATCHEL_BENCH_CURL_BASELINE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The C table encoder baseline for Satchel's form benchmark. */
 #ifndef SATCHEL_BENCH_FORM_BASELINE_H
 #define SATCHEL_BENCH_FORM_BASELINE_H

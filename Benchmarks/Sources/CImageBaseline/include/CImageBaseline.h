@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 #ifndef SATCHEL_CImageBaseline_H
 #define SATCHEL_CImageBaseline_H
 /* The raw libpng and libjpeg baselines for the image benchmarks: decode from memory straight

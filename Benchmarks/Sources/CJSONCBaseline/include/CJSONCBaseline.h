@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The raw json-c baseline for Satchel's JSON benchmarks. */
 #ifndef SATCHEL_BENCH_JSONC_BASELINE_H
 #define SATCHEL_BENCH_JSONC_BASELINE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The raw libxml2 baselines for Satchel's XML benchmarks. */
 #ifndef SATCHEL_CLibXML2Baseline_H
 #define SATCHEL_CLibXML2Baseline_H

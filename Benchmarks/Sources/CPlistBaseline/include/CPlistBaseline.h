@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 #ifndef SATCHEL_CPlistBaseline_H
 #define SATCHEL_CPlistBaseline_H
 /* The raw libplist 2.2 baseline: its own parse into a plist_t tree and its own writers, with no

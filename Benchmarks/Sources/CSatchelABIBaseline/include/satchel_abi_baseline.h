@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The C side of Satchel's C ABI benchmark: a C caller of libsatchel's decode. */
 #ifndef SATCHEL_BENCH_ABI_BASELINE_H
 #define SATCHEL_BENCH_ABI_BASELINE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A record of `transport/small.json`'s shape; `transport/array.json` is about 1 MB of them.
 struct APIRecord: Codable, Equatable, Sendable {
     var id: Int

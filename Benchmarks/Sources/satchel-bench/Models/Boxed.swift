@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Holds a value on the heap so a model can contain itself (a tweet's `retweeted_status` is a
 /// tweet). Coded transparently: it reads and writes exactly what `Wrapped` does.
 final class Boxed<Wrapped: Codable & Equatable & Sendable>: Codable, Equatable, Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// `canada.json`: a GeoJSON feature collection holding one polygon, the outline of Canada
 /// (480 rings, 55 563 points). Almost all of it is floating-point numbers.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// `ctm.json` (`citm_catalog.json`): a concert hall's catalogue of events, performances, seat
 /// categories and prices.
 ///

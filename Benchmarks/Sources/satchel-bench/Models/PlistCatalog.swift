@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// `Corpus/plist/catalog.(b)plist` as a model both decoders read (every member but `count`,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// `Corpus/xml/catalog.xml` as a model both XML decoders read and both encoders write: attributes and child elements by
 /// key, the repeated `product` element as an array, a price's text under the key `""`.
 struct ProductCatalog: Codable, Equatable, Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// `twitter.json`: one page of Twitter's v1.1 search API (100 statuses, 73 of them retweets).
 ///
 /// Covers every member of the file; members absent from some objects are optional.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* PNG and JPEG encoders for the fixture server's images. libpng and libjpeg report errors by
    longjmp, which Swift cannot catch, so the setjmp points live here. */
 #ifndef SATCHEL_FIXTURE_IMAGES_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Satchel from Python: decode and encode HTTP payloads through libsatchel.
 
 JSON, forms, multipart bodies (parts decoded by their own type), XML (with XPath), property
@@ -62,7 +63,7 @@ class Registry:
 
     Args:
         crlf_only: multipart bodies with CRLF line endings only (a bare LF is an error).
-        lenient_multipart: accept the further deviations of docs/Multipart.md's table.
+        lenient_multipart: accept the further deviations of Sources/Satchel/Satchel.docc/RegistryAndSerializers.md's table.
         raw_parts: leave multipart part bodies undecoded (strings of their exact bytes, or bytes).
         **limits: any of :data:`LIMITS`, such as ``depth=64``.
     """

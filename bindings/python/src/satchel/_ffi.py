@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """libsatchel through ctypes: the declarations of include/satchel.h the package uses.
 
 The library is the installed ``libsatchel.so.0`` (``scripts/install-c-library``): found through

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Satchel's errors in Python: one exception type carrying the library's stable code."""
 from __future__ import annotations
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A multipart/form-data body built by libsatchel and read in pieces, in constant memory."""
 from __future__ import annotations
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Whether the network, or one host, can be reached (AFNetworkReachabilityManager on Linux):
 libsatchel asks the kernel's routing table over rtnetlink whether a route leads there through
 an interface that is up. Reachable means a packet has somewhere to go, not that the host answers.

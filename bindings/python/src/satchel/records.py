@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Bodies decoded as they arrive: records of event streams, JSON Lines, JSON text sequences and
 multipart bodies as each completes, or any other format's value at the end."""
 from __future__ import annotations

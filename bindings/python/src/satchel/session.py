@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """HTTP through libsatchel's sessions (libcurl): requests with parameters encoded by the
 registry, responses decoded by it, downloads that resume, bodies streamed with backpressure,
 progress, cancellation and events."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Satchel's values as Python values, both ways."""
 from __future__ import annotations
 
@@ -85,7 +86,7 @@ class XMLDocument:
 
     @property
     def canonical(self) -> Any:
-        """The document in its canonical form (``{"children": [...]}``, docs/XML.md)."""
+        """The document in its canonical form (``{"children": [...]}``, Sources/Satchel/Satchel.docc/RegistryAndSerializers.md)."""
         import json
 
         return json.loads(to_json(self._handle))["$xml"]
