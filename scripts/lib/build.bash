@@ -16,3 +16,7 @@
 # scripts/test-sanitized).
 library_build=(--scratch-path "$root/.build" --traits OpenAPI)
 tools_build=(--scratch-path "$root/.build" --package-path "$root/Tools")
+# Running what is built: several suites (and the Debian packages' test) run at once in
+# scripts/test, and none of them writes the build, so none waits for .build's lock (SwiftPM takes
+# it even with --skip-build, and the first suite to start would hold the others back).
+run_built=(--skip-build --ignore-lock)

@@ -51,6 +51,13 @@ import Testing
         #expect(project.split(separator: "\n").contains("version = \"\(try Self.version().text)\""))
     }
 
+    @Test func theReferenceSaysTheVersion() throws {
+        let plist = try Self.text("Sources/Satchel/Satchel.docc/Info.plist")
+        let key = try #require(plist.range(of: "<key>CFBundleVersion</key>"))
+        let value = plist[key.upperBound...].drop { $0.isWhitespace }
+        #expect(value.hasPrefix("<string>\(try Self.version().text)</string>"))
+    }
+
     @Test func theChangelogHasAnEntryForTheVersion() throws {
         let changelog = try Self.text("CHANGELOG.md")
         #expect(changelog.contains("\n## [\(try Self.version().text)] - "))
