@@ -20,3 +20,16 @@ tools_build=(--scratch-path "$root/.build" --package-path "$root/Tools")
 # scripts/test, and none of them writes the build, so none waits for .build's lock (SwiftPM takes
 # it even with --skip-build, and the first suite to start would hold the others back).
 run_built=(--skip-build --ignore-lock)
+
+# The compiler's view of the library's modules in a build's products folder, as SwiftPM gives it to
+# the compiler: the Swift modules and the C shims' module maps and headers. One flag a line, for
+# the tools that load the built modules (swift-api-digester in scripts/check-compatibility,
+# swift-symbolgraph-extract in scripts/docs): mapfile -t flags < <(library_module_flags "$bin").
+library_module_flags() {
+  printf '%s\n' -I "$1/Modules"
+  local map include
+  for map in "$1"/CSatchel*.build/module.modulemap "$root"/Sources/CSatchel*/module.modulemap; do
+    [ -f "$map" ] && printf '%s\n' -Xcc "-fmodule-map-file=$map"
+  done
+  for include in "$root"/Sources/CSatchel*/include; do printf '%s\n' -Xcc "-I$include"; done
+}

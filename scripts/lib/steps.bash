@@ -46,8 +46,18 @@ step_background() {
   steps_pids[$name]=$!
 }
 
+# A background step that runs at idle priority (`chrt --idle 0`) takes only the CPU nothing else
+# wants; once the job waits for it, it is the job's foreground, and an unrelated load on the
+# machine would starve it (stress-ng's workers leave idle tasks next to nothing): each of its
+# processes gets a normal share from then on (their later children inherit it).
+steps_promote() { # SESSION-ID
+  local pid
+  for pid in $(ps -o pid= -s "$1" 2>/dev/null); do chrt --other -a -p 0 "$pid" >/dev/null 2>&1 || true; done
+}
+
 step_wait() {
   local name=$1 status=0
+  steps_promote "${steps_pids[$name]}"
   wait "${steps_pids[$name]}" || status=$?
   echo "::step $name ended; its output:" >&2
   cat "$steps_logs/$(steps_slug "$name").log" >&2
