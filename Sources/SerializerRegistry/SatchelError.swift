@@ -7,7 +7,10 @@ public struct SatchelError: Error, Sendable, CustomStringConvertible {
     /// A stable error code. The C ABI's `satchel_status` values are these numbers; codes are only
     /// ever appended.
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The code's number, which is also its `satchel_status` value in the C ABI.
         public let rawValue: Int32
+        /// The code numbered `rawValue`; any number is accepted, and one no code has yet is named
+        /// by it (`code42`).
         public init(rawValue: Int32) { self.rawValue = rawValue }
 
         /// An argument was out of its domain (an empty media type, a negative limit, …).
@@ -104,6 +107,7 @@ public struct SatchelError: Error, Sendable, CustomStringConvertible {
             }
         }
 
+        /// The code's ``name``, such as `syntaxError`.
         public var description: String { name }
     }
 

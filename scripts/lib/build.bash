@@ -32,4 +32,10 @@ library_module_flags() {
     [ -f "$map" ] && printf '%s\n' -Xcc "-fmodule-map-file=$map"
   done
   for include in "$root"/Sources/CSatchel*/include; do printf '%s\n' -Xcc "-I$include"; done
+  # The system libraries' headers the shims include (libxml2's live in a folder of their own).
+  local flag
+  # shellcheck disable=SC2046  # pkg-config's output is a list of words
+  for flag in $(pkg-config --cflags-only-I $(sed -n 's/^Requires.private: *//p' "$root/Sources/CAPI/satchel.pc.in" | tr -d ',')); do
+    printf '%s\n' -Xcc "$flag"
+  done
 }

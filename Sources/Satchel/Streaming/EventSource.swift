@@ -29,6 +29,7 @@ import Transport
 /// }
 /// ```
 public final class EventSource: AsyncSequence, Sendable {
+    /// An event, from whichever connection delivered it.
     public typealias Element = ServerSentEvent
 
     /// Where the client is, as the standard's `readyState`.
@@ -96,6 +97,8 @@ public final class EventSource: AsyncSequence, Sendable {
         wait?.cancel()
     }
 
+    /// An iterator that connects on its first ``Iterator/next()`` and yields the events of
+    /// every connection in order.
     public func makeAsyncIterator() -> Iterator {
         Iterator(source: self)
     }

@@ -3,7 +3,7 @@ import HTTPTypes
 
 /// A request serializer that can also write parameters as a URL query string: the form
 /// serializer, which every format uses for AFNetworking's rule that parameters of GET, HEAD and
-/// DELETE requests go into the query (``Swift/Set/encodingParametersInURI``).
+/// DELETE requests go into the query (`Set.encodingParametersInURI`).
 ///
 /// The transport reaches it through ``Registry/queryString(from:)``, never by its type.
 public protocol QueryStringSerializer: RequestSerializer {

@@ -128,6 +128,8 @@ public final class TemporaryFile: ValuePayload, Equatable {
 /// A model property of this type receives a spilled multipart part (``MultipartResponseSerializer``'s
 /// typed decoding); it cannot be decoded from anything else.
 extension TemporaryFile: Decodable {
+    /// Always fails with `DecodingError.typeMismatch`: ``ValueDecoder`` hands a spilled part over
+    /// as its file without calling this, and nothing else decodes into one.
     public convenience init(from decoder: any Decoder) throws {
         throw DecodingError.typeMismatch(
             TemporaryFile.self,

@@ -75,7 +75,7 @@ public struct FormReader: Sendable {
     ///
     /// - Parameter query: The text, such as `a=1&b%5B%5D=2`.
     /// - Returns: An ``Value/object(_:)``; empty for empty input.
-    /// - Throws: As ``decode(_:)-([UInt8])``.
+    /// - Throws: As ``read(_:)-([UInt8])``.
     public func read(_ query: String) throws(SatchelError) -> Value {
         try limits.checkBody(count: query.utf8.count)
         return try read(Array(query.utf8))

@@ -13,7 +13,7 @@ import SerializerRegistry
 /// The parameters are an object. Its keys are sorted (by default); a nested object `{"a": {"b": 1}}`
 /// becomes `a[b]=1`; an array `{"a": [1, 2]}` becomes `a[]=1&a[]=2` with its elements in their
 /// order; a null becomes the bare key `a`; an empty object or array writes nothing. Keys and values
-/// are escaped with ``PercentEncoding``.
+/// are escaped with ``SpaceEncoding``.
 ///
 /// Scalars are written as text: booleans `1`/`0` (or `true`/`false`), integers in decimal,
 /// doubles without a fraction when integral and below 10^15 in magnitude (`1`, as `NSNumber`
@@ -146,7 +146,7 @@ public struct FormWriter: Sendable {
     /// Writes `parameters` as the bytes of a form body.
     ///
     /// - Parameter parameters: An object, or ``Value/null`` for no parameters.
-    /// - Returns: The ASCII bytes of ``queryString(from:)``.
+    /// - Returns: The ASCII bytes of ``queryString(from:)-(Value)``.
     /// - Throws: As ``pairs(from:)``.
     public func write(_ parameters: Value) throws(SatchelError) -> [UInt8] {
         var output: [UInt8] = []

@@ -5,7 +5,7 @@ import SerializerRegistry
 /// Decodes `application/http` (and `message/http`) bodies — the parts of a batch response — into
 /// an ``EmbeddedHTTPMessage``.
 ///
-/// The start line and headers are parsed strictly (``EmbeddedHTTPHead``); the body is the
+/// The start line and headers are parsed strictly (RFC 9112); the body is the
 /// `Content-Length` bytes that follow (trailing line ends are allowed, anything else after it is
 /// an error, fewer bytes are ``SatchelError/Code/truncatedInput``), or without `Content-Length`
 /// the rest with trailing line ends removed. An embedded response's body is decoded through

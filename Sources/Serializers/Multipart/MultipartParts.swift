@@ -42,8 +42,11 @@ public final class MultipartParts: ValuePayload, Equatable, RandomAccessCollecti
         self.mediaType = mediaType
     }
 
+    /// The position of the first part: 0.
     public var startIndex: Int { elements.startIndex }
+    /// The position after the last part: the number of parts.
     public var endIndex: Int { elements.endIndex }
+    /// The part at `position`, counting from 0 in the body's order.
     public subscript(position: Int) -> Element { elements[position] }
 
     /// The first part with the form field name `name`.

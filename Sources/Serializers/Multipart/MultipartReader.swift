@@ -184,7 +184,7 @@ public final class MultipartReader {
         }
     }
 
-    /// The parts the chunk that failed had completed before the error, which ``feed(_:)``
+    /// The parts the chunk that failed had completed before the error, which ``feed(_:)-([UInt8])``
     /// could not return (a reader that hands parts over still owes them to its caller).
     public private(set) var partsBeforeFailure: [Part] = []
 

@@ -7,7 +7,7 @@ import SerializerRegistry
 /// form serializer writes them (`user[tags][]`).
 ///
 /// The serializer has one boundary, random unless given, so that ``contentType`` — which
-/// carries it — and ``encodeBody(_:)`` always agree; ``serialize(_:into:)`` sets that
+/// carries it — and ``encodeBody(_:)`` always agree; serializing a request sets that
 /// Content-Type on the request. For files and streams, build a ``MultipartFormData`` with
 /// ``formData(from:)`` and append to it.
 public struct MultipartRequestSerializer: RequestSerializer {

@@ -35,7 +35,7 @@ public struct PropertyListResponseSerializer: TypedResponseSerializer {
     }
 
     /// Decodes a body straight into `T` (``PropertyListReader/read(_:from:)``).
-    /// - Throws: the errors of ``decode(_:contentType:limits:)`` and the key path where `T` did
+    /// - Throws: the errors of ``decode(_:contentType:limits:)-([UInt8],_,_)`` and the key path where `T` did
     ///   not fit.
     public func decode<T: Decodable>(_ type: T.Type, from body: [UInt8], limits: Limits = .default) throws -> T {
         try PropertyListReader(limits: limits).read(type, from: body)

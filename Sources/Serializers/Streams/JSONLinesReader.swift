@@ -10,7 +10,7 @@ import SerializerRegistry
 /// that is not one JSON text is an error naming its line (`line 3`), with the byte offset in the
 /// body; the records before it have been handed over.
 ///
-/// ``feed(_:as:into:)`` decodes each line straight into a `Decodable` instead, without a
+/// ``feed(_:as:into:)-([UInt8],_,_)`` decodes each line straight into a `Decodable` instead, without a
 /// ``Value`` in between:
 ///
 /// ```swift

@@ -44,54 +44,90 @@ public struct Charset: Sendable, Hashable, CustomStringConvertible {
         self.engine = engine
     }
 
+    /// The charset's name: its ``rawValue``, such as `utf-8` or `windows-1251`.
     public var description: String { rawValue }
 
     // MARK: The encodings
 
+    /// UTF-8 (RFC 3629).
     public static let utf8 = Charset("utf-8", .utf8)
+    /// UTF-16, big-endian (RFC 2781).
     public static let utf16BigEndian = Charset("utf-16be", .utf16(bigEndian: true))
+    /// UTF-16, little-endian (RFC 2781).
     public static let utf16LittleEndian = Charset("utf-16le", .utf16(bigEndian: false))
+    /// UTF-32, big-endian.
     public static let utf32BigEndian = Charset("utf-32be", .utf32(bigEndian: true))
+    /// UTF-32, little-endian.
     public static let utf32LittleEndian = Charset("utf-32le", .utf32(bigEndian: false))
     /// Strict 7-bit ASCII (a byte above 0x7F is invalid).
     public static let usASCII = Charset("us-ascii", .ascii)
     /// ISO-8859-1 as ISO defines it: byte N is U+00N.
     public static let isoLatin1 = Charset("iso-8859-1", .latin1)
+    /// windows-1252, Western European: ISO-8859-1 with printable characters in most of 0x80–0x9F.
     public static let windows1252 = Charset("windows-1252", .windows1252)
+    /// IBM866, DOS Cyrillic.
     public static let ibm866 = Charset("ibm866", .singleByte(iconv: "IBM866"))
+    /// ISO-8859-2 (Latin-2), Central European.
     public static let iso8859_2 = Charset("iso-8859-2", .singleByte(iconv: "ISO-8859-2"))
+    /// ISO-8859-3 (Latin-3), South European: Maltese and Esperanto.
     public static let iso8859_3 = Charset("iso-8859-3", .singleByte(iconv: "ISO-8859-3"))
+    /// ISO-8859-4 (Latin-4), North European: Estonian, Latvian, Lithuanian and Sámi.
     public static let iso8859_4 = Charset("iso-8859-4", .singleByte(iconv: "ISO-8859-4"))
+    /// ISO-8859-5, Cyrillic.
     public static let iso8859_5 = Charset("iso-8859-5", .singleByte(iconv: "ISO-8859-5"))
+    /// ISO-8859-6, Arabic.
     public static let iso8859_6 = Charset("iso-8859-6", .singleByte(iconv: "ISO-8859-6"))
+    /// ISO-8859-7, Greek.
     public static let iso8859_7 = Charset("iso-8859-7", .singleByte(iconv: "ISO-8859-7"))
+    /// ISO-8859-8, Hebrew in visual order.
     public static let iso8859_8 = Charset("iso-8859-8", .singleByte(iconv: "ISO-8859-8"))
     /// ISO-8859-8 in logical order: the same bytes as ``iso8859_8``.
     public static let iso8859_8I = Charset("iso-8859-8-i", .singleByte(iconv: "ISO-8859-8"))
+    /// ISO-8859-10 (Latin-6), Nordic.
     public static let iso8859_10 = Charset("iso-8859-10", .singleByte(iconv: "ISO-8859-10"))
+    /// ISO-8859-13 (Latin-7), Baltic Rim.
     public static let iso8859_13 = Charset("iso-8859-13", .singleByte(iconv: "ISO-8859-13"))
+    /// ISO-8859-14 (Latin-8), Celtic.
     public static let iso8859_14 = Charset("iso-8859-14", .singleByte(iconv: "ISO-8859-14"))
+    /// ISO-8859-15 (Latin-9), Western European: ISO-8859-1 with the euro sign.
     public static let iso8859_15 = Charset("iso-8859-15", .singleByte(iconv: "ISO-8859-15"))
+    /// ISO-8859-16 (Latin-10), South-Eastern European.
     public static let iso8859_16 = Charset("iso-8859-16", .singleByte(iconv: "ISO-8859-16"))
+    /// KOI8-R, Russian Cyrillic (RFC 1489).
     public static let koi8R = Charset("koi8-r", .singleByte(iconv: "KOI8-R"))
+    /// KOI8-U, Ukrainian Cyrillic (RFC 2319).
     public static let koi8U = Charset("koi8-u", .singleByte(iconv: "KOI8-U"))
+    /// macintosh, Mac OS Roman.
     public static let macintosh = Charset("macintosh", .singleByte(iconv: "MACINTOSH"))
+    /// windows-874, Thai.
     public static let windows874 = Charset("windows-874", .singleByte(iconv: "CP874"))
+    /// windows-1250, Central European.
     public static let windows1250 = Charset("windows-1250", .singleByte(iconv: "CP1250"))
+    /// windows-1251, Cyrillic.
     public static let windows1251 = Charset("windows-1251", .singleByte(iconv: "CP1251"))
+    /// windows-1253, Greek.
     public static let windows1253 = Charset("windows-1253", .singleByte(iconv: "CP1253"))
+    /// windows-1254, Turkish.
     public static let windows1254 = Charset("windows-1254", .singleByte(iconv: "CP1254"))
+    /// windows-1255, Hebrew.
     public static let windows1255 = Charset("windows-1255", .singleByte(iconv: "CP1255"))
+    /// windows-1256, Arabic.
     public static let windows1256 = Charset("windows-1256", .singleByte(iconv: "CP1256"))
+    /// windows-1257, Baltic.
     public static let windows1257 = Charset("windows-1257", .singleByte(iconv: "CP1257"))
+    /// windows-1258, Vietnamese.
     public static let windows1258 = Charset("windows-1258", .singleByte(iconv: "CP1258"))
+    /// x-mac-cyrillic, Mac OS Cyrillic.
     public static let macCyrillic = Charset("x-mac-cyrillic", .singleByte(iconv: "MAC-CYRILLIC"))
     /// GBK: read as gb18030 (the Standard's GBK decoder is gb18030's), written as GBK.
     public static let gbk = Charset("gbk", .multiByte(iconv: "GB18030", encoder: "GBK"))
+    /// GB 18030, Chinese: GBK extended to cover all of Unicode.
     public static let gb18030 = Charset("gb18030", .multiByte(iconv: "GB18030", encoder: "GB18030"))
     /// Big5 with the HKSCS extensions, as the Standard defines it.
     public static let big5 = Charset("big5", .multiByte(iconv: "BIG5-HKSCS", encoder: "BIG5-HKSCS"))
+    /// EUC-JP, Japanese.
     public static let eucJP = Charset("euc-jp", .multiByte(iconv: "EUC-JP", encoder: "EUC-JP"))
+    /// ISO-2022-JP, Japanese in 7 bits, switching character sets by escape sequences (RFC 1468).
     public static let iso2022JP = Charset("iso-2022-jp", .multiByte(iconv: "ISO-2022-JP", encoder: "ISO-2022-JP"))
     /// Shift_JIS as the Standard (and every browser) reads it: windows-31J.
     public static let shiftJIS = Charset("shift_jis", .multiByte(iconv: "WINDOWS-31J", encoder: "WINDOWS-31J"))

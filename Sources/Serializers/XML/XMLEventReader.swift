@@ -25,7 +25,7 @@ public final class XMLEventReader {
     ///   - encoding: A charset (from a Content-Type) that overrides the document's declaration;
     ///     `nil` lets libxml2 detect it.
     ///   - handler: Called with each event in document order; what it throws stops the parse and
-    ///     is rethrown by ``feed(_:)`` or ``finish()``.
+    ///     is rethrown by ``feed(_:)-([UInt8])`` or ``finish()``.
     public init(limits: Limits = .default, encoding: String? = nil, handler: @escaping (XMLEvent) throws -> Void) {
         session = XMLParseSession(mode: .events(handler), limits: limits, encoding: encoding)
     }
@@ -44,7 +44,7 @@ public final class XMLEventReader {
 
     /// Ends the document and delivers the last events.
     /// - Throws: ``SatchelError/Code/truncatedInput`` when the document is incomplete, and the
-    ///   errors of ``feed(_:)``.
+    ///   errors of ``feed(_:)-([UInt8])``.
     public func finish() throws {
         _ = try session.finish()
     }

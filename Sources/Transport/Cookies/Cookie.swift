@@ -10,6 +10,8 @@ import SerializerRegistry
 public struct Cookie: Sendable, Hashable {
     /// A cookie's `SameSite` attribute (RFC 6265bis §4.1.2.7).
     public enum SameSite: String, Sendable, Hashable, CaseIterable {
+        /// `Strict` (sent on same-site requests only), `Lax` (also on top-level navigations from
+        /// other sites) or `None` (sent on every request); the raw value is the attribute's spelling.
         case strict = "Strict", lax = "Lax", none = "None"
 
         /// The attribute's value, in any case; `nil` for another.

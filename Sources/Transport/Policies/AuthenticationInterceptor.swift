@@ -12,6 +12,7 @@ public protocol AuthenticationCredential: Sendable {
 
 /// Puts a credential on requests and refreshes it (Alamofire's `Authenticator`).
 public protocol Authenticator: Sendable {
+    /// The credential the authenticator applies and refreshes, such as an OAuth access token.
     associatedtype Credential: AuthenticationCredential
 
     /// Adds `credential` to `request`, such as `Authorization: Bearer …`.

@@ -18,6 +18,7 @@ import SerializerRegistry
 /// }
 /// ```
 public struct RecordStream<Record>: AsyncSequence, Sendable {
+    /// A record: a ``Value`` from ``Session/records(for:)``, the decoded type in the typed forms.
     public typealias Element = Record
 
     /// The response head, there before the first record.
@@ -61,6 +62,7 @@ public struct RecordStream<Record>: AsyncSequence, Sendable {
         body.cancel()
     }
 
+    /// An iterator that yields each record as soon as its last byte has arrived.
     public func makeAsyncIterator() -> Iterator {
         Iterator(chunks: body.makeAsyncIterator(), decoder: makeDecoder())
     }

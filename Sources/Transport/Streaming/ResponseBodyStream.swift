@@ -7,6 +7,7 @@ import SerializerRegistry
 ///
 /// Iterate once. Cancelling the iterating task, or calling ``cancel()``, ends the transfer.
 public struct ResponseBodyStream: AsyncSequence, Sendable {
+    /// A chunk of the body: the bytes as they arrived.
     public typealias Element = [UInt8]
 
     /// The response head.
@@ -18,6 +19,7 @@ public struct ResponseBodyStream: AsyncSequence, Sendable {
         channel.cancellation.cancel(SatchelError(.cancelled, "the body stream was cancelled"))
     }
 
+    /// An iterator that yields the body's chunks in order.
     public func makeAsyncIterator() -> Iterator {
         Iterator(channel: channel)
     }
