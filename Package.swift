@@ -125,7 +125,7 @@ let package = Package(
             // exports and the static runtime are given by scripts/install-c-library's link.
             exclude: ["satchel.map", "satchel.pc.in"]
         ),
-        .testTarget(name: "SerializerRegistryTests", dependencies: ["SerializerRegistry"]),
+        .testTarget(name: "SerializerRegistryTests", dependencies: ["SerializerRegistry", "SatchelTestSupport"]),
         .testTarget(
             name: "SerializersTests",
             dependencies: [

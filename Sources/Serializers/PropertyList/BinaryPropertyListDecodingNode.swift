@@ -252,7 +252,14 @@ struct BinaryPropertyListKeyedContainer<Key: CodingKey>: KeyedDecodingContainerP
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
         try child(key).unkeyedContainer()
     }
-    func superDecoder() throws -> any Decoder { node }
+    /// The decoder of the member `super`, as `Decodable`'s contract and every other decoder have it.
+    func superDecoder() throws -> any Decoder {
+        let key = ValueCodingKey(stringValue: "super")
+        guard let index = members[key.stringValue] else {
+            throw SatchelError(.valueNotFound, "no member \"super\"", keyPath: node.path(appending: key))
+        }
+        return node.child(index, key: key)
+    }
     func superDecoder(forKey key: Key) throws -> any Decoder { try child(key) }
 }
 

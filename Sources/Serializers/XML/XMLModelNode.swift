@@ -245,7 +245,11 @@ struct XMLKeyedModelContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         XMLUnkeyedModelContainer(node: child(key))
     }
 
-    func superDecoder() throws -> any Decoder { node }
+    /// The decoder of the element `super`, as `Decodable`'s contract has it (what the encoder's
+    /// `superEncoder()` writes).
+    func superDecoder() throws -> any Decoder {
+        node.child(members["super"] ?? [], key: ValueCodingKey(stringValue: "super"))
+    }
     func superDecoder(forKey key: Key) throws -> any Decoder { child(key) }
 }
 
