@@ -31,6 +31,54 @@ struct EventMonitorTests {
         #expect(lines.contains("info request completed"))
         #expect(lines.contains("error request failed"))
     }
+
+    /// A retry is logged at notice level, once per retry (no backoff: the scale is zero).
+    @Test func theLoggingMonitorLogsRetries() async throws {
+        let servers = try TestServers.shared()
+        let sink = CapturedLog()
+        let logger = Logger(label: "test") { _ in CapturingLogHandler(log: sink) }
+        var retry = RetryPolicy()
+        retry.retryLimit = 1
+        retry.exponentialBackoffScale = 0
+        let session = try SessionSupport.session(servers.httpbin, retry: retry) {
+            $0.eventMonitors = [LoggingEventMonitor(logger: logger)]
+        }
+        let failed = await session.response(for: SessionRequest(.get, "status/503"))
+        #expect(failed.response?.status.code == 503 && failed.metrics.retryCount == 1)
+        #expect(sink.lines.withLock { $0 }.filter { $0 == "notice retrying" }.count == 1)
+    }
+
+    /// The fraction done follows the download when its size is known, else the upload.
+    @Test(
+        arguments: [
+            (
+                TransferProgress(
+                    uploadedBytes: 0, expectedUploadBytes: nil, downloadedBytes: 25, expectedDownloadBytes: 100), 0.25
+            ),
+            (
+                TransferProgress(
+                    uploadedBytes: 0, expectedUploadBytes: nil, downloadedBytes: 150, expectedDownloadBytes: 100), 1.0
+            ),
+            (
+                TransferProgress(
+                    uploadedBytes: 30, expectedUploadBytes: 40, downloadedBytes: 0, expectedDownloadBytes: 10), 0.75
+            ),
+            (
+                TransferProgress(
+                    uploadedBytes: 30, expectedUploadBytes: 40, downloadedBytes: 5, expectedDownloadBytes: 10), 0.5
+            ),
+            (
+                TransferProgress(
+                    uploadedBytes: 30, expectedUploadBytes: 0, downloadedBytes: 0, expectedDownloadBytes: nil), nil
+            ),
+            (
+                TransferProgress(
+                    uploadedBytes: 0, expectedUploadBytes: nil, downloadedBytes: 7, expectedDownloadBytes: nil), nil
+            ),
+        ] as [(TransferProgress, Double?)])
+    func fractionCompleted(progress: TransferProgress, expected: Double?) {
+        #expect(progress.fractionCompleted == expected)
+    }
 }
 
 final class CapturedLog: Sendable {

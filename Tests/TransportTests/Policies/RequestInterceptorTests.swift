@@ -51,6 +51,18 @@ struct RequestInterceptorTests {
         try await session().get("retry-count?key=\(key)").value?["attempts"]?.int64Value
     }
 
+    /// An interceptor that implements neither method sends each request as it is, once.
+    @Test func theDefaultsSendAsIsAndDoNotRetry() async throws {
+        struct Bystander: RequestInterceptor {}
+        let key = UUID().uuidString
+        let response = try await session([Bystander()]).response(
+            for: SessionRequest(.get, "retry?key=\(key)&fail=1&status=401"))
+        #expect(response.response?.status.code == 401)
+        #expect(try await attempts(key) == 1)
+        let request = SessionRequest(.get, "echo-headers", headers: [.accept: "text/plain"])
+        #expect(try await Bystander().adapt(request, attempt: 3).headers == request.headers)
+    }
+
     @Test func aRefusedAttemptIsAdaptedAgainAndRetried() async throws {
         let tokens = Tokens(name: "t", retries: 2)
         let key = UUID().uuidString

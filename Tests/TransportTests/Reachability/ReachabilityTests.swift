@@ -30,6 +30,15 @@ struct ReachabilityTests {
         #expect(status.interface?.name == "lo", "\(host): \(status)")
     }
 
+    @Test func statusesDescribeThemselves() {
+        let cellular = ReachabilityInterface(name: "wwan0", index: 4, kind: .cellular)
+        #expect(ReachabilityStatus.unknown.description == "unknown")
+        #expect(ReachabilityStatus.notReachable.description == "not reachable")
+        #expect(ReachabilityStatus.reachable(via: cellular).description == "reachable via \(cellular)")
+        #expect(ReachabilityStatus.reachable(via: cellular).isReachableViaWWAN)
+        #expect(!ReachabilityStatus.notReachable.isReachableViaWWAN && ReachabilityStatus.unknown.interface == nil)
+    }
+
     @Test func unresolvableNameIsNotReachable() throws {
         let host = "satchel-\(UUID().uuidString.lowercased()).invalid"
         #expect(try NetworkReachability.status(ofHost: host) == .notReachable)
