@@ -428,7 +428,7 @@ typedef enum satchel_multipart_flag {
 ** for a bit that is not a satchel_multipart_flag. */
 SATCHEL_API satchel_status satchel_registry_set_multipart_flags(satchel_registry *registry, uint32_t flags);
 
-/** Decodes a response body through the registry's compound serializer: the serializer the
+/** Decodes a response body through the registry's dispatching serializer: the serializer the
 ** Content-Type picks (plugins included), or the one the bytes pick when `content_type` is
 ** NULL, with the registry's limits.
 **   out_value     receives the value, owned by the caller; NULL (with SATCHEL_OK) when the
@@ -708,7 +708,8 @@ SATCHEL_API satchel_status satchel_session_set_header(satchel_session *session, 
 /** The most redirects followed (default 16; 0 follows none). */
 SATCHEL_API satchel_status satchel_session_set_max_redirects(satchel_session *session, uint32_t count);
 
-/** Retries of idempotent requests after a transient failure (default 2; 0 disables). */
+/** Retries of idempotent requests after a transient failure (default 0: none unless asked, as
+** with curl; 2 is Alamofire's). */
 SATCHEL_API satchel_status satchel_session_set_retries(satchel_session *session, uint32_t count);
 
 /** TLS: trust only the CA certificates in the PEM file at `path` (borrowed, NUL-terminated;

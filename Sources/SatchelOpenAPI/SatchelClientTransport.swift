@@ -68,7 +68,7 @@
         /// The session transports use unless given one: Satchel's defaults (HTTP/2 when offered,
         /// redirects followed, compressed responses accepted and decoded), except that no status
         /// is retried — a generated client decides what a 503 means — while a transport failure
-        /// of an idempotent request is retried as the default ``RetryPolicy`` does.
+        /// of an idempotent request is retried as ``RetryPolicy/alamofire`` does.
         ///
         /// - Throws: ``SatchelError`` when the session cannot be made (its transfer thread or
         ///   libcurl's multi handle could not be set up), for every call that uses it.
@@ -79,6 +79,7 @@
         /// The default session, made once; a failure to make it is kept and thrown by each call.
         private static let madeDefaultSession = Result { () throws(SatchelError) -> Session in
             var configuration = SessionConfiguration()
+            configuration.retryPolicy = .alamofire
             configuration.retryPolicy.retryableStatusCodes = []
             return try Session(configuration: configuration)
         }

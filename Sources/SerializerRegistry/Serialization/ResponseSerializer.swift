@@ -4,8 +4,10 @@ import HTTPTypes
 /// Decodes response bodies of some media types into ``Value``s
 /// (AFNetworking's `AFURLResponseSerialization`).
 ///
-/// A serializer only decodes; status and Content-Type validation are shared and live in
-/// ``ResponseSerializer/serialize(response:body:validation:limits:)``.
+/// A serializer only decodes. Status and Content-Type validation (``ResponseValidation``) are
+/// not its business: the extension methods that validate then decode
+/// (``ResponseSerializer/validateAndDecode(response:body:validation:limits:)``), sessions and the
+/// dispatching serializer apply them around ``decode(_:contentType:limits:)``.
 public protocol ResponseSerializer: Sendable {
     /// A short, stable name such as `"json"`, reported with every decoded response.
     var name: String { get }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 import HTTPTypes
 
-/// The status codes a response may have (AFNetworking's `acceptableStatusCodes`).
+/// The status codes and content types a response may have (AFNetworking's
+/// `acceptableStatusCodes` and `acceptableContentTypes`).
 public struct ResponseValidation: Sendable, Hashable {
     /// Acceptable status codes; by default 200 to 299.
     public var acceptableStatusCodes: [Range<Int>]

@@ -58,8 +58,9 @@ public struct JSONResponseSerializer: TypedResponseSerializer {
     }
 
     /// Decodes a body straight into `T`.
-    /// - Throws: ``SatchelError/Code/valueNotFound`` for an empty body, else the errors of
-    ///   ``JSONReader/read(_:from:)``.
+    /// - Throws: ``SatchelError/Code/truncatedInput`` for an empty body (JSON text that ends
+    ///   before its value; the response path reads a blank body as no value instead), else the
+    ///   errors of ``JSONReader/read(_:from:)``.
     public func decode<T: Decodable>(_ type: T.Type, from body: [UInt8], limits: Limits = .default) throws -> T {
         try JSONReader(options: options, limits: limits).read(type, from: body)
     }

@@ -2,8 +2,9 @@
 import HTTPTypes
 import SerializerRegistry
 
-/// Where a transfer's response body goes. Called only on the engine thread, in order:
-/// ``begin(_:)`` once the final head is in, ``write(_:)`` per chunk, ``finish(error:)`` once.
+/// Where a transfer's response body goes. Called in order — ``begin(_:)`` once the final head
+/// is in, ``write(_:)`` per chunk, ``finish(error:)`` once — from one thread at a time: the
+/// engine thread for a transfer, the caller's task for a response the cache answers.
 protocol ResponseSink: AnyObject {
     /// The final response head arrived.
     /// - Throws: ``SatchelError`` to abort the transfer (the sink refuses this response).

@@ -27,8 +27,17 @@ public struct RetryPolicy: Sendable, Hashable {
     /// The longest `Retry-After` waited for; a longer one ends the request with its response.
     public var maximumRetryAfter: Duration = .seconds(60)
 
-    /// Alamofire's defaults.
+    /// Alamofire's defaults (the same as ``alamofire``).
     public init() {}
+
+    /// Alamofire's `RetryPolicy`: up to 2 retries of idempotent requests after a transient
+    /// failure or a 408, 500, 502, 503 or 504, with exponential backoff from 0.5 s.
+    ///
+    /// ```swift
+    /// var configuration = SessionConfiguration()
+    /// configuration.retryPolicy = .alamofire
+    /// ```
+    public static var alamofire: RetryPolicy { RetryPolicy() }
 
     /// Never retries.
     public static var disabled: RetryPolicy {

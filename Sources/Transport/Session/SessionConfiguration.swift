@@ -13,8 +13,10 @@ public struct SessionConfiguration: Sendable {
     public var timeouts = TransferTimeouts()
     /// Which redirects are followed and how far.
     public var redirectPolicy = RedirectPolicy()
-    /// When failed requests are sent again.
-    public var retryPolicy = RetryPolicy()
+    /// When failed requests are sent again: never unless asked, as with Alamofire,
+    /// async-http-client, curl and URLSession; ``RetryPolicy/alamofire`` in one line turns on
+    /// Alamofire's retries of idempotent requests.
+    public var retryPolicy = RetryPolicy.disabled
     /// What changes every request before each attempt and may retry a failed one, in order,
     /// before the request's own (``RequestInterceptor``).
     public var interceptors: [any RequestInterceptor] = []

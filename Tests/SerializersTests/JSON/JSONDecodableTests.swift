@@ -198,4 +198,14 @@ import Testing
         #expect(try container.decode([String].self, forKey: .tags) == ["a", "b"])
         #expect(plain == Named(name: "Bo", count: 2))
     }
+
+    /// An empty body is JSON text that ended before its value: the direct typed decode says so
+    /// (the response path, ``JSONResponseSerializer/decode(_:contentType:limits:)``, reads a blank
+    /// body as no value instead).
+    @Test func anEmptyBodyIsTruncatedInput() throws {
+        let error = try #require(throws: SatchelError.self) {
+            try JSONResponseSerializer().decode(Named.self, from: [], limits: .default)
+        }
+        #expect(error.code == .truncatedInput, "\(error)")
+    }
 }

@@ -192,6 +192,23 @@ struct SessionLoopbackTests {
         #expect(monitor.events.withLock { $0 }.filter { $0.hasPrefix("retry") } == ["retry 1", "retry 2"])
     }
 
+    /// A session of the default configuration sends a request once, as Alamofire, AHC, curl
+    /// and URLSession do; `.alamofire` turns their retries on in one line.
+    @Test func sessionsDoNotRetryUnlessAsked() async throws {
+        #expect(SessionConfiguration().retryPolicy == .disabled && RetryPolicy.alamofire == RetryPolicy())
+        let plain = try Session(baseURL: servers.fast.absoluteString, registry: .standard())
+        let key = UUID().uuidString
+        let once = await plain.response(for: SessionRequest(.get, "retry?key=\(key)&fail=1&status=503&retry_after=0"))
+        #expect(once.response?.status.code == 503 && once.metrics.retryCount == 0)
+        var configuration = SessionConfiguration()
+        configuration.retryPolicy = .alamofire
+        let retrying = try Session(
+            baseURL: servers.fast.absoluteString, configuration: configuration, registry: .standard())
+        let again = await retrying.response(
+            for: SessionRequest(.get, "retry?key=\(UUID().uuidString)&fail=1&status=503&retry_after=0"))
+        #expect(again.response?.status.code == 200 && again.metrics.retryCount == 1)
+    }
+
     @Test func postsAndDisabledPoliciesAreNotRetried() async throws {
         let retrying = try SessionSupport.session(servers.fast, retry: RetryPolicy())
         let key = UUID().uuidString

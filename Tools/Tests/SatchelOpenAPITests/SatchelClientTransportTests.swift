@@ -123,9 +123,13 @@ struct SatchelClientTransportTests {
     }
 
     @Test func theDefaultSessionRetriesNoStatus() async throws {
-        #expect(try SatchelClientTransport.defaultSession.configuration.retryPolicy.retryableStatusCodes.isEmpty)
-        // A session of one's own keeps its policy: 503 is retried twice, three attempts in all.
+        let policy = try SatchelClientTransport.defaultSession.configuration.retryPolicy
+        // Transport failures of idempotent calls are still retried, as RetryPolicy.alamofire does.
+        #expect(policy.retryableStatusCodes.isEmpty && policy.retryLimit == RetryPolicy.alamofire.retryLimit)
+        // A session of one's own keeps its policy: with .alamofire, 503 is retried twice, three
+        // attempts in all.
         var configuration = SessionConfiguration()
+        configuration.retryPolicy = .alamofire
         configuration.retryPolicy.exponentialBackoffScale = 0.01
         let monitor = AttemptCounter()
         configuration.eventMonitors = [monitor]

@@ -113,7 +113,7 @@ class Session:
         registry: the serializers (a default one when ``None``).
         timeout: seconds for the whole transfer; ``connect_timeout`` for the connection.
         headers: sent with every request.
-        max_redirects, retries: as libsatchel's defaults (16, 2) when ``None``.
+        max_redirects, retries: as libsatchel's defaults (16 redirects, no retries) when ``None``.
         ca_file, pins: trust only that CA file; require one of these public-key pins
             (``"sha256//…"``).
         on_event: called with each :class:`Event` of every request, on a library thread; an
