@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import SatchelTestSupport
 import Testing
 
 /// Every source file names its licence, Apache-2.0, by its SPDX identifier in its first lines
-/// (LICENSE; CONTRIBUTING.md, "Licence").
+/// (LICENSE; CONTRIBUTING.md, "Licence, version, changelog").
 @Suite struct LicenceHeaderTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    static let root = TestServers.root
     static let identifier = "SPDX-License-Identifier: Apache-2.0"
     /// Source files by their extension; files without one count when they start with `#!`.
     static let sourceExtensions: Set<String> = ["swift", "c", "h", "cpp", "py", "pyi", "sh", "bash"]

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Satchel
+import SatchelTestSupport
 import Testing
 
 /// Satchel's version is written once, in VERSION; every copy that cannot read that file agrees
 /// with it (`scripts/set-version` writes them; docs/Releasing.md).
 @Suite struct VersionTests {
-    static let root = LicenceHeaderTests.root
+    static let root = TestServers.root
 
     static func text(_ path: String) throws -> String {
         try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
