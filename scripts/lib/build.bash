@@ -39,3 +39,12 @@ library_module_flags() {
     printf '%s\n' -Xcc "$flag"
   done
 }
+
+# The path of a tool that comes with the Swift toolchain (llvm-cov, docc, swift-api-digester …),
+# beside the `swift` on PATH; fails with the tool's name when the toolchain lacks it.
+toolchain_tool() { # NAME
+  local tool
+  tool="$(dirname "$(readlink -f "$(command -v swift)")")/$1"
+  [ -x "$tool" ] || { echo "$(basename "$0"): $tool is missing (it comes with the Swift toolchain)" >&2; return 69; }
+  echo "$tool"
+}
