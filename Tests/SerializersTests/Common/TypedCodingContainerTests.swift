@@ -59,4 +59,34 @@ import Testing
         }
         #expect(xmlError.keyPath?.contains("uint8") == true, "\(xmlError)")
     }
+
+    /// A model that reads its `super` member (a number) through `superDecoder()`.
+    struct ReadsSuper: Decodable {
+        let value: Int
+        enum Key: CodingKey { case other }
+        init(from decoder: any Decoder) throws {
+            value = try decoder.container(keyedBy: Key.self).superDecoder().singleValueContainer().decode(Int.self)
+        }
+    }
+
+    /// Without a `super` member, or with one of another type, `superDecoder()` leads to a precise
+    /// error in the decoders whose `superDecoder()` was fixed, never to the container itself.
+    @Test func aMissingOrMistypedSuperIsAnError() throws {
+        for body in [["other": 1] as Value, ["super": "one"]] {
+            let plist = try PropertyListWriter(format: .binary).write(body)
+            let error = try #require(throws: SatchelError.self) {
+                try PropertyListResponseSerializer().decode(ReadsSuper.self, from: plist)
+            }
+            #expect([.valueNotFound, .typeMismatch].contains(error.code), "\(error)")
+        }
+        for xml in ["<r><other>1</other></r>", "<r><super>one</super></r>"] {
+            let error = try #require(throws: SatchelError.self) {
+                try XMLModelDecoder().decode(ReadsSuper.self, from: Array(xml.utf8))
+            }
+            #expect([.valueNotFound, .typeMismatch].contains(error.code), "\(error)")
+        }
+        let plist = try PropertyListWriter(format: .binary).write(["super": 7] as Value)
+        #expect(try PropertyListResponseSerializer().decode(ReadsSuper.self, from: plist).value == 7)
+        #expect(try XMLModelDecoder().decode(ReadsSuper.self, from: Array("<r><super>7</super></r>".utf8)).value == 7)
+    }
 }
