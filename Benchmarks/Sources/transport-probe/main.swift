@@ -18,7 +18,10 @@
 // only) or h2 (HTTP/2 when offered, the default), ca=PATH (trust this CA file; for
 // scripts/measure-http2), cache=DIR (an HTTPCache in DIR only, entries up to 2 GiB) or memcache
 // (an HTTPCache in memory only), stream (each body read as a stream and counted, not decoded;
-// the cache switches and stream are for scripts/measure-cache).
+// the cache switches and stream are for scripts/measure-cache), array (with typed: each body is a
+// JSON array of such records, decoded into `[Record]`), beside=URL (while the GETs run, one more
+// task of the same session GETs URL over and over, each decoded into `[Record]`: how a large
+// body's decoding weighs on the session's other transfers; for scripts/measure-engine-stall).
 import AsyncHTTPClient
 import CCurlBaseline
 import Dispatch
@@ -87,11 +90,30 @@ default:
         session.invalidateAndCancel()
         break
     }
+    let array = switches.contains("array")
+    let beside = switches.first(where: { $0.hasPrefix("beside=") }).map { String($0.dropFirst(7)) }
+    let background = beside.map { large in
+        Task.detached {
+            var bodies = 0
+            while !Task.isCancelled, let records = try? await session.get(large).decode([Record].self),
+                !records.isEmpty
+            {
+                bodies += 1
+            }
+            return bodies
+        }
+    }
     decoded = runConcurrently(count: count, inFlight: inFlight) {
         let result = try? await session.get(url, headers: headers)
+        if typed && array { return (try? result?.decode([Record].self))?.isEmpty == false }
         if typed { return (try? result?.decode(Record.self)) != nil }
         guard result?.response?.status.code == 200, case .object? = result?.value else { return false }
         return true
+    }
+    if let background {
+        background.cancel()
+        let bodies = blocking { await background.value }
+        print("beside: \(bodies) large bodies decoded")
     }
     session.invalidateAndCancel()
 }
@@ -121,6 +143,18 @@ struct Record: Decodable {
     var owner: Owner
     var items: [Item]
     var updated_at: String
+}
+
+/// The result of `operation`, waited for from synchronous code.
+func blocking(_ operation: @escaping @Sendable () async -> Int) -> Int {
+    let done = DispatchSemaphore(value: 0)
+    let box = Box()
+    Task.detached {
+        box.set(await operation())
+        done.signal()
+    }
+    done.wait()
+    return box.get()
 }
 
 /// Runs `request` `count` times from `inFlight` tasks at once and blocks until all are done;

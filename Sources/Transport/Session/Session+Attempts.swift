@@ -76,6 +76,15 @@ extension Session {
                 attempt.error = SatchelError.wrap(error)
                 break attempts
             }
+            if let deadline {
+                // The whole-request timeout covers every attempt and every wait between them.
+                let remaining = deadline - ContinuousClock.now
+                guard remaining > .zero else {
+                    attempt.error = wholeTimeoutPassed(request, url: options.url, sends: sends, underlying: nil)
+                    break attempts
+                }
+                options.timeouts.request = remaining
+            }
             let cacheStep = cacheStep(for: &options, policy: request.cachePolicy)
             attempt = Attempt(url: options.url, request: head, sink: sink)
             for monitor in configuration.eventMonitors { monitor.requestDidStart(head, url: options.url) }
@@ -113,6 +122,9 @@ extension Session {
                 }
             }
             sends += 1
+            if let deadline, let error = outcome.error, error.code == .timedOut, ContinuousClock.now >= deadline {
+                outcome.error = wholeTimeoutPassed(request, url: options.url, sends: sends, underlying: error)
+            }
             attempt.response = outcome.response
             attempt.error = outcome.error
             attempt.metrics = outcome.metrics
@@ -160,6 +172,7 @@ extension Session {
                 case .retryAfter(let wait):
                     delay = wait
                 }
+                guard fits(delay, before: deadline) else { break }
                 guard body.canResend else {
                     attempt.error = SatchelError(
                         .invalidArgument,
@@ -203,6 +216,9 @@ extension Session {
                     break attempts
                 }
             case let .retry(delay):
+                // A retry whose wait would outlast the whole-request timeout is not made: the last
+                // attempt's outcome is the answer.
+                guard fits(delay, before: deadline) else { break }
                 let reason =
                     attempt.error
                     ?? SatchelError(
@@ -223,6 +239,25 @@ extension Session {
         attempt.metrics.elapsed = ContinuousClock.now - started
         attempt.span = span
         return attempt
+    }
+
+    /// Whether a retry after `delay` starts before `deadline` (always, without one).
+    private func fits(_ delay: Duration, before deadline: ContinuousClock.Instant?) -> Bool {
+        deadline.map { ContinuousClock.now + delay < $0 } ?? true
+    }
+
+    /// The error of a request whose whole timeout (``TransferTimeouts/request``) passed, after
+    /// `sends` attempts; `underlying` is the last attempt's own timeout error.
+    private func wholeTimeoutPassed(
+        _ request: SessionRequest, url: String, sends: Int, underlying: SatchelError?
+    ) -> SatchelError {
+        let timeout = (request.timeouts ?? configuration.timeouts).request ?? .zero
+        let attempts = sends == 1 ? "1 attempt" : "\(sends) attempts"
+        return SatchelError(
+            .timedOut,
+            "\(url): the request timed out: its whole timeout of \(timeout.wholeMilliseconds) ms "
+                + "(TransferTimeouts.request, covering retries) passed after \(attempts)",
+            underlying: underlying?.underlying)
     }
 
     /// Tells the event monitors, the span and the metrics a request is done, with its final

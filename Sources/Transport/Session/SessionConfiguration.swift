@@ -107,7 +107,8 @@ public struct SessionConfiguration: Sendable {
 public struct TransferTimeouts: Sendable, Hashable {
     /// Longest time to establish the connection (and TLS); `nil` for libcurl's 300 s.
     public var connect: Duration? = .seconds(60)
-    /// Longest time for the whole request, body included; `nil` for no limit
+    /// Longest time for the whole request, body included, across every redirect, retry and
+    /// wait between retries (a retry that would start after it is not made); `nil` for no limit
     /// (NSURLSession's `timeoutIntervalForResource` is 7 days).
     public var request: Duration? = nil
     /// Longest time without a byte in either direction once connected

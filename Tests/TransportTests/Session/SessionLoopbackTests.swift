@@ -227,6 +227,24 @@ struct SessionLoopbackTests {
         #expect(waited.response?.status.code == 503 && waited.metrics.retryCount == 0)
     }
 
+    /// `TransferTimeouts.request` covers the whole request: a retrying session stops when it
+    /// passes, and says it was the whole timeout, not one attempt's.
+    @Test func theRequestTimeoutCoversRetries() async throws {
+        let session = try SessionSupport.session(servers.fast, retry: .alamofire)
+        var stalled = SessionRequest(.get, "stall?body=10&max_s=10")
+        stalled.timeouts = TransferTimeouts(connect: .seconds(5), request: .milliseconds(800), idle: nil)
+        let timedOut = await session.response(for: stalled)
+        #expect(timedOut.error?.code == .timedOut && timedOut.metrics.retryCount == 0)
+        #expect(
+            timedOut.error?.message.contains("whole timeout of 800 ms (TransferTimeouts.request, covering retries)")
+                == true, "\(String(describing: timedOut.error))")
+        // A retry whose wait (Retry-After: 30) would end past the timeout is not made.
+        var unavailable = SessionRequest(.get, "retry?key=\(UUID().uuidString)&fail=1&status=503&retry_after=30")
+        unavailable.timeouts = TransferTimeouts(request: .seconds(20))
+        let refused = await session.response(for: unavailable)
+        #expect(refused.response?.status.code == 503 && refused.metrics.retryCount == 0)
+    }
+
     @Test func theIdleTimeoutEndsAStalledBody() async throws {
         let session = try SessionSupport.session(servers.fast)
         var request = SessionRequest(.get, "stall?body=10&max_s=10")
