@@ -10,8 +10,9 @@ public struct CurlFailure: Error, Sendable, CustomStringConvertible {
     /// libcurl's generic text for the code.
     public let message: String
 
-    /// The code and libcurl's text for it.
-    public var description: String { "libcurl error \(code): \(message)" }
+    /// The code alone (`libcurl error 7`): the error this is the underlying error of already
+    /// says what happened in libcurl's words, so a description does not repeat them.
+    public var description: String { "libcurl error \(code)" }
 }
 
 extension SatchelError {

@@ -29,6 +29,11 @@ struct ResolvedURL: Sendable, Hashable {
             throw SatchelError(.invalidArgument, "the base URL \(base) is not a valid absolute URL")
         }
         let code = curl_url_set(handle, CURLUPART_URL, reference, 0)
+        if code != CURLUE_OK, base == nil, !reference.contains("://") {
+            throw SatchelError(
+                .invalidArgument,
+                "\(reference) has no scheme: an absolute URL starts with http:// or https:// (https://\(reference))")
+        }
         guard code == CURLUE_OK else {
             throw SatchelError(
                 .invalidArgument,
@@ -44,7 +49,8 @@ struct ResolvedURL: Sendable, Hashable {
         guard let absolute = part(CURLUPART_URL), let scheme = part(CURLUPART_SCHEME)?.lowercased(),
             scheme == "http" || scheme == "https", let host = part(CURLUPART_HOST)
         else {
-            throw SatchelError(.invalidArgument, "\(reference) is not an http or https URL")
+            let scheme = part(CURLUPART_SCHEME).map { "the scheme \($0)" } ?? "no scheme"
+            throw SatchelError(.invalidArgument, "\(reference) has \(scheme): Satchel sends http and https URLs")
         }
         let port = part(CURLUPART_PORT)
         let defaultPort = part(CURLUPART_PORT, CURLU_DEFAULT_PORT) ?? ""

@@ -24,6 +24,10 @@ import Testing
         // Without a detail from libcurl's buffer, the message is libcurl's text for the code.
         #expect(error.message == "http://example.test/x: \(String(cString: curl_easy_strerror(code)))")
         #expect((error.underlying as? CurlFailure)?.code == Int(code.rawValue))
+        // The description says libcurl's words once, then the code.
+        let words = String(cString: curl_easy_strerror(code))
+        #expect(error.description.components(separatedBy: words).count == 2, "\(error)")
+        #expect(error.description.hasSuffix(": libcurl error \(code.rawValue)"), "\(error)")
     }
 
     /// A TLS alert that arrives on a read is a TLS failure; one naming a refused client

@@ -27,6 +27,20 @@ import Testing
         #expect(response.response == nil)
     }
 
+    /// A URL without a scheme says the scheme is missing and how to write it; another scheme
+    /// is named.
+    @Test func aMissingOrForeignSchemeIsNamed() async throws {
+        #expect {
+            try Session(baseURL: "api.example.com/v1", registry: .standard())
+        } throws: { error in
+            (error as? SatchelError)?.message
+                == "api.example.com/v1 has no scheme: an absolute URL starts with http:// or https:// (https://api.example.com/v1)"
+        }
+        let session = try Session(registry: .standard())
+        let foreign = await session.response(for: SessionRequest(.get, "ftp://h.test/file"))
+        #expect(foreign.error?.message == "ftp://h.test/file has the scheme ftp: Satchel sends http and https URLs")
+    }
+
     @Test func aBadBaseURLIsRejected() {
         #expect(throws: SatchelError.self) { try Session(baseURL: "gopher://h.test/", registry: .standard()) }
         #expect(throws: SatchelError.self) { try Session(baseURL: "::::", registry: .standard()) }
