@@ -78,11 +78,11 @@ extern "C" {
 /** @{ */
 /** The version this header belongs to. `SATCHEL_VERSION_NUMBER` is
 ** major * 1000000 + minor * 1000 + patch, as in sqlite3.h. */
-#define SATCHEL_VERSION "0.1.0"
+#define SATCHEL_VERSION "0.2.0"
 #define SATCHEL_VERSION_MAJOR 0
-#define SATCHEL_VERSION_MINOR 1
+#define SATCHEL_VERSION_MINOR 2
 #define SATCHEL_VERSION_PATCH 0
-#define SATCHEL_VERSION_NUMBER 1000
+#define SATCHEL_VERSION_NUMBER 2000
 /** @} */
 
 /** The version of the structs and the plugin interface; put it in every `abi_version` field.

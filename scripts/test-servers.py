@@ -472,8 +472,8 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
 
     def typed_as(self, query):
         """A JSON body (or `head` + `body` × `repeat` + `tail`) under the Content-Type `type`
-        asks for (none when `type` is empty), so that sniffing, deferred decoding and bodies
-        decoded as they arrive can be tested."""
+        asks for (none when `type` is empty), with a Content-Length or, with chunked=1, chunked,
+        so that sniffing, deferred decoding and large bodies can be tested."""
         self.read_body()
         if "body" in query:
             repeat = int(query.get("repeat", "1"))
@@ -484,10 +484,19 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
         self.send_response(200)
         if query.get("type"):
             self.send_header("Content-Type", query["type"])
-        self.send_header("Content-Length", str(len(body)))
+        if query.get("chunked") != "1":
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(body)
+            return
+        self.send_header("Transfer-Encoding", "chunked")
         self.end_headers()
         if self.command != "HEAD":
-            self.wfile.write(body)
+            for start in range(0, len(body), 65536):
+                data = body[start:start + 65536]
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+            self.wfile.write(b"0\r\n\r\n")
 
     def discard(self, query):
         if self.command not in ("POST", "PUT", "PATCH"):

@@ -16,7 +16,7 @@ import HTTPTypes
 /// a `User-Agent` naming the library and platform.
 public enum DefaultHeaders {
     /// Satchel's version.
-    public static let satchelVersion = "0.1.0"
+    public static let satchelVersion = "0.2.0"
 
     /// `Accept-Language` and `User-Agent` for this process.
     public static let standard: HTTPFields = {

@@ -252,11 +252,16 @@ extension Session {
         _ request: SessionRequest, url: String, sends: Int, underlying: SatchelError?
     ) -> SatchelError {
         let timeout = (request.timeouts ?? configuration.timeouts).request ?? .zero
-        let attempts = sends == 1 ? "1 attempt" : "\(sends) attempts"
+        let when =
+            switch sends {
+            case 0: "before its first attempt was sent"
+            case 1: "after 1 attempt"
+            default: "after \(sends) attempts"
+            }
         return SatchelError(
             .timedOut,
             "\(url): the request timed out: its whole timeout of \(timeout.wholeMilliseconds) ms "
-                + "(TransferTimeouts.request, covering retries) passed after \(attempts)",
+                + "(TransferTimeouts.request, covering retries) passed \(when)",
             underlying: underlying?.underlying)
     }
 

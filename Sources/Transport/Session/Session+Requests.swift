@@ -157,54 +157,45 @@ extension Session {
         let serializer = request.responseSerializer ?? responseSerializer
         let validation = request.validation ?? registry.validation
         let limits = registry.limits
-        let factory = { @Sendable (response: HTTPResponse) in
-            serializer.makeIncrementalReader(for: response, validation: validation, limits: limits)
+        var sink: MemorySink?
+        let attempt = await run(request, cancellation: cancellation) { _ in
+            let attemptSink = MemorySink(limits: limits)
+            sink = attemptSink
+            return attemptSink
         }
-        let attempt = await run(request, cancellation: cancellation) { isFinal in
-            MemorySink(limits: limits, readerFactory: { isFinal($0) ? factory($0) : nil })
-        }
-        let result = decode(attempt, serializer: serializer, validation: validation, limits: limits)
+        let result = decode(attempt, body: sink?.body ?? [], serializer: serializer, validation: validation)
         reportCompletion(attempt, error: result.failure)
         return result
     }
 
-    /// The response of a finished attempt, decoded.
+    /// The response of a finished attempt and its whole `body`, decoded on the caller's task
+    /// (never on the engine thread, where it would hold up the session's other transfers).
     private func decode(
-        _ attempt: Attempt, serializer: any ResponseSerializer, validation: ResponseValidation, limits: Limits
+        _ attempt: Attempt, body: [UInt8], serializer: any ResponseSerializer, validation: ResponseValidation
     ) -> DataResponse {
-        var result = DataResponse(
-            request: attempt.request, url: attempt.url, response: attempt.response, body: [], decoded: nil,
-            error: attempt.error, metrics: attempt.metrics)
-        guard let sink = attempt.sink as? MemorySink else { return result }
-        result.body = sink.body
-        guard attempt.error == nil, let response = attempt.response else { return result }
-        if let incremental = sink.incrementalResult {
-            result.body = []
-            var decoded = DecodedResponse(
-                response: response, value: nil, error: nil, serializerName: sink.readerSerializerName)
-            switch incremental {
-            case let .success(value): decoded.value = value
-            case let .failure(error): decoded.error = error.attaching(response: response, body: sink.body)
-            }
-            result.decoded = decoded
-            result.error = decoded.error
-            if let typed = serializer.typedDecoder(for: response, body: [], validation: validation)?.serializer {
-                result.valueMapping = (typed, limits)
-            }
-            return result
+        guard attempt.error == nil, let response = attempt.response else {
+            return DataResponse(
+                request: attempt.request, url: attempt.url, response: attempt.response, body: body,
+                metrics: attempt.metrics, state: .undecoded(error: attempt.error))
         }
-        if let typed = serializer.typedDecoder(for: response, body: sink.body, validation: validation) {
+        let limits = registry.limits
+        let state: DataResponse.State
+        if let typed = serializer.typedDecoder(for: response, body: body, validation: validation) {
             // Validated, and a typed decoder reads it: decoded when asked, into the model alone
             // when only `decode(_:)` asks.
-            let deferred = DeferredDecoding(
-                serializer: serializer, typed: typed, validation: validation, limits: limits, response: response,
-                body: sink.body)
-            return DataResponse(
-                request: attempt.request, url: attempt.url, metrics: attempt.metrics, deferred: deferred)
+            state = .deferred(
+                DeferredDecoding(
+                    serializer: serializer, typed: typed, validation: validation, limits: limits, response: response,
+                    body: body, url: attempt.url))
+        } else {
+            var decoded = serializer.serialize(response: response, body: body, validation: validation, limits: limits)
+            decoded.error = decoded.error?.located(
+                at: attempt.url, contentType: decoded.sniffedContentType ?? (try? response.contentType),
+                serializerName: decoded.serializerName)
+            state = .decoded(decoded, error: decoded.error)
         }
-        let decoded = serializer.serialize(response: response, body: sink.body, validation: validation, limits: limits)
-        result.decoded = decoded
-        result.error = decoded.error
-        return result
+        return DataResponse(
+            request: attempt.request, url: attempt.url, response: response, body: body, metrics: attempt.metrics,
+            state: state)
     }
 }

@@ -206,12 +206,15 @@ struct AuthenticationInterceptorTests {
         }
         let stuck = Stuck()
         defer { stuck.waiting.withLock { $0?.resume() } }
-        let session = try session(AuthenticationInterceptor(authenticator: stuck, credential: Token(value: "t")))
+        // An expired credential: the refresh starts before the first attempt, so the timeout
+        // passes while it hangs however long the machine takes to get there.
+        let session = try session(
+            AuthenticationInterceptor(authenticator: stuck, credential: Token(value: "t", expired: true)))
         var request = SessionRequest(.get, "protected?key=\(UUID().uuidString)")
         request.timeouts = TransferTimeouts(request: .milliseconds(500))
         let response = await session.response(for: request)
         #expect(response.failure?.code == .timedOut)
-        #expect(response.failure?.message.contains("interceptor") == true)
+        #expect(response.failure?.message.contains("interceptor") == true, "\(String(describing: response.failure))")
         #expect(stuck.waiting.withLock { $0 != nil })
     }
 
