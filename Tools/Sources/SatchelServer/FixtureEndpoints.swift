@@ -34,6 +34,12 @@ struct FixtureEndpoints: Sendable {
         ("/status/N", "status N (200–599); a problem+json body from 400 on"),
         ("/redirect/N", "302 to /redirect/N-1, and from /redirect/1 to /get"),
         ("/delay/S", "the echo after S seconds (at most the server's cap, 30 by default)"),
+        ("/cache/N", "the JSON document with Cache-Control: public, max-age=N (fresh for N seconds)"),
+        (
+            "/cache",
+            "the JSON document with a fixed Last-Modified and Cache-Control: no-cache; 304 for If-Modified-Since"
+        ),
+        ("/etag/E", "the JSON document with ETag: \"E\"; 304 for If-None-Match naming it, 412 for If-Match not"),
         (
             "/sse, /ndjson, /json-seq",
             "?count=N&interval_ms=M: N records {\"i\":I} M ms apart (5, 500); /sse resumes after Last-Event-ID, then 204"
@@ -78,6 +84,12 @@ struct FixtureEndpoints: Sendable {
             return redirect(argument ?? "")
         case ("delay", 2):
             return delay(argument ?? "", request: request)
+        case ("cache", 1):
+            return cacheValidatedByDate(request)
+        case ("cache", 2):
+            return cacheFor(argument ?? "")
+        case ("etag", 2):
+            return entityTagged(argument ?? "", request: request)
         case ("sse", 1), ("ndjson", 1), ("json-seq", 1):
             return records(String(first), request: request)
         default:
