@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import CSatchelCurl
+import Dispatch
 import Glibc
 import HTTPTypes
 import SerializerRegistry
@@ -46,6 +47,10 @@ public final class CookieStore: @unchecked Sendable {
     private let state: Mutex<State>
     /// Warnings from loading the file, not yet reported to a session's event monitors.
     private let pendingWarnings = Mutex<[SatchelError]>([])
+    /// Writes the cookie file after responses set cookies, off the sessions' tasks.
+    private let writer = DispatchQueue(label: "satchel.cookie-file")
+    /// Whether a write is queued on `writer` and has not started.
+    private let writeQueued = Mutex(false)
 
     /// Creates a store, loading the cookie file of a ``CookieStorage/file(_:)`` storage:
     /// expired cookies are dropped; a file that cannot be read, or lines that are not cookies,
@@ -146,11 +151,38 @@ public final class CookieStore: @unchecked Sendable {
         }
     }
 
-    /// Writes the cookies to the cookie file, if there is one (after a response set some).
-    /// - Throws: ``SatchelError/Code/io`` when the file cannot be written.
-    func save() throws(SatchelError) {
+    /// Writes the cookies to the cookie file, if there is one, after a response set some: on
+    /// the store's own queue, never on the caller's task (a disk write would hold a thread of
+    /// the cooperative pool). Calls made while a write waits to start share it; the file ends
+    /// with the last change all the same, as a write reads the cookies when it starts.
+    /// - Parameter failed: Told when the file cannot be written (``SatchelError/Code/io``).
+    func save(reportingTo failed: @escaping @Sendable (SatchelError) -> Void) {
         guard case .file = storage else { return }
-        try change(saving: true)
+        let queued = writeQueued.withLock { queued in
+            defer { queued = true }
+            return queued
+        }
+        guard !queued else { return }
+        writer.async { [self] in
+            writeQueued.withLock { $0 = false }
+            do throws(SatchelError) {
+                try change(saving: true)
+            } catch {
+                failed(error)
+            }
+        }
+    }
+
+    /// Waits until the cookie file holds every change made so far (the writes that responses'
+    /// cookies queued). A session waits for them when it shuts down and when it is released.
+    public func flush() {
+        writer.sync {}
+    }
+
+    /// Returns once the cookie file holds every change made so far, as ``flush()`` does, without
+    /// blocking the caller's thread.
+    public func flushed() async {
+        await withCheckedContinuation { continuation in writer.async { continuation.resume() } }
     }
 
     /// The warnings from loading the file, once: the first session to ask reports them.

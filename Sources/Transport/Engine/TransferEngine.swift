@@ -45,6 +45,8 @@ final class TransferEngine: @unchecked Sendable {
     private let stopped = DispatchSemaphore(value: 0)
     /// The engine thread until a shutdown joins or detaches it (exactly one of them does).
     private let thread = Mutex<pthread_t?>(nil)
+    /// The async shutdowns waiting for the handles to be released, or `nil` once they are.
+    private let stopWaiters = Mutex<[CheckedContinuation<Void, Never>]?>([])
     private var running: [UnsafeMutableRawPointer: Transfer] = [:]
     private var idleHandles: [EasyHandle] = []
     private static let idleHandleLimit = 64
@@ -165,6 +167,20 @@ final class TransferEngine: @unchecked Sendable {
         }
     }
 
+    /// Stops the engine as ``shutDown(waiting:)`` does and returns once the engine thread has
+    /// released libcurl's handles, without blocking a thread: the engine thread resumes the
+    /// caller as it stops, and ends detached (its per-thread state goes as it exits, just after).
+    func shutDown() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let waiting = stopWaiters.withLock { waiters in
+                waiters?.append(continuation)
+                return waiters != nil
+            }
+            guard waiting else { return continuation.resume() }
+            shutDown(waiting: false)
+        }
+    }
+
     /// The engine loop: run commands, let libcurl move data, finish completed transfers, wait.
     private func run() {
         var active: Int32 = 0
@@ -281,5 +297,10 @@ final class TransferEngine: @unchecked Sendable {
         while wakersInFlight.load(ordering: .acquiring) > 0 { sched_yield() }
         curl_multi_cleanup(multi)
         stopped.signal()
+        let waiters = stopWaiters.withLock { waiters in
+            defer { waiters = nil }
+            return waiters ?? []
+        }
+        for waiter in waiters { waiter.resume() }
     }
 }

@@ -115,10 +115,8 @@ extension Session {
                 fields.contains(.setCookie)
             {
                 cookieStore.noteSameSite(of: fields, from: url)
-                do {
-                    try cookieStore.save()
-                } catch {
-                    for monitor in configuration.eventMonitors { monitor.sessionDidWarn(error) }
+                cookieStore.save { [monitors = configuration.eventMonitors] error in
+                    for monitor in monitors { monitor.sessionDidWarn(error) }
                 }
             }
             sends += 1

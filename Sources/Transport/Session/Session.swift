@@ -105,6 +105,8 @@ public final class Session: Sendable {
     }
 
     deinit {
+        // Never blocks (deinit may run on the cooperative pool): the engine thread ends on its
+        // own, and a queued cookie-file write completes on the store's queue.
         engine.release()
     }
 
@@ -116,11 +118,29 @@ public final class Session: Sendable {
     }
 
     /// Cancels every transfer, stops the session's transfer thread and waits until libcurl's
-    /// handles (connections, caches, the CA store) are released (URLSession's
-    /// `invalidateAndCancel`). Requests sent afterwards fail with
-    /// ``SatchelError/Code/cancelled``. Never call it from a progress callback.
+    /// handles (connections, caches, the CA store) are released and the cookie file is written
+    /// (URLSession's `invalidateAndCancel`). Requests sent afterwards fail with
+    /// ``SatchelError/Code/cancelled``. It blocks its thread: from async code, prefer
+    /// ``shutdown()``. Never call it from a progress callback.
     public func invalidateAndCancel() {
         engine.shutDown(waiting: true)
+        cookieStore.flush()
+    }
+
+    /// Shuts the session down as ``invalidateAndCancel()`` does, without blocking a thread of
+    /// the cooperative pool (async-http-client's `shutdown()`): running transfers end with
+    /// ``SatchelError/Code/cancelled``, and it returns once libcurl's handles are released and
+    /// the cookie file is written. Releasing the last reference to a session shuts it down too,
+    /// in the background; `shutdown()` is how to know when it is done.
+    ///
+    /// ```swift
+    /// let session = try Session(baseURL: "https://api.example.com")
+    /// let user = try await session.get("users/42").decode(User.self)
+    /// await session.shutdown()
+    /// ```
+    public func shutdown() async {
+        await engine.shutDown()
+        await cookieStore.flushed()
     }
 
     /// libcurl's version and features, such as `"libcurl/7.88.1 OpenSSL/3.0.19 zlib/1.2.13 nghttp2/1.52.0"`.

@@ -34,7 +34,11 @@ struct CookieFileTests {
 
     @Test func aSecondSessionReadsTheCookiesTheFirstKept() async throws {
         let path = directory.appendingPathComponent("jar.txt").path
-        _ = try await session(path).get("cookies/set?flavour=oat")
+        let first = try session(path)
+        _ = try await first.get("cookies/set?flavour=oat")
+        // The file is written off the request's task; shutting down waits for it.
+        await first.shutdown()
+        #expect(await first.response(for: SessionRequest(.get, "cookies")).error?.code == .cancelled)
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         let text = try String(contentsOfFile: path, encoding: .utf8)
@@ -98,6 +102,7 @@ struct CookieFileTests {
         let session = try session(path, monitor: warnings)
         let response = try await session.get("cookies/set?a=1")
         #expect(response.value?["cookies"] == ["a": "1"])
+        await session.cookieStore.flushed()  // the write's warning comes from the store's queue
         #expect(warnings.seen.withLock { $0 }.contains { $0.contains("cannot") })
 
         // A jar in a folder that does not exist: its temporary file cannot be made.
@@ -105,6 +110,7 @@ struct CookieFileTests {
         let unwritable = Warnings()
         let second = try self.session(missing, monitor: unwritable)
         #expect(try await second.get("cookies/set?b=2").value?["cookies"] == ["b": "2"])
+        await second.shutdown()
         #expect(unwritable.seen.withLock { $0 }.contains { $0.hasPrefix("cannot write the cookie file \(missing): ") })
         #expect(!FileManager.default.fileExists(atPath: missing))
     }

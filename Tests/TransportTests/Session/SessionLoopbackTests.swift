@@ -267,6 +267,23 @@ struct SessionLoopbackTests {
         session.invalidateAndCancel()  // a second call returns at once
     }
 
+    /// `shutdown()` ends the transfers in flight and returns; sixteen sessions shut down at once
+    /// from the cooperative pool (of two threads here) all return, as no call blocks a thread.
+    @Test func shutdownEndsTransfersWithoutBlocking() async throws {
+        let sessions = try (0..<16).map { _ in try SessionSupport.session(servers.fast) }
+        let stalled = sessions.map { $0.task(for: SessionRequest(.get, "stall?body=10&max_s=30")) }
+        await withTaskGroup(of: Void.self) { group in
+            for session in sessions { group.addTask { await session.shutdown() } }
+        }
+        for task in stalled {
+            let response = await task.response
+            #expect(response.error?.code == .cancelled, "\(String(describing: response.error))")
+        }
+        await sessions[0].shutdown()  // a second call returns at once
+        sessions[0].invalidateAndCancel()  // and so does the blocking form after it
+        #expect(await sessions[1].response(for: SessionRequest(.get, "large/10")).error?.code == .cancelled)
+    }
+
     @Test func streamedBodiesApplyBackpressure() async throws {
         let session = try SessionSupport.session(servers.fast)
         let stream = try await session.bytes("large/8000000")
