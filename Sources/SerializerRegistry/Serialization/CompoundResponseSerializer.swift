@@ -58,12 +58,11 @@ public struct CompoundResponseSerializer: ResponseSerializer {
     }
 
     /// Validates and decodes with each member in turn, as described on the type.
-    public func serialize(
-        response: HTTPResponse, body: [UInt8], validation: ResponseValidation, limits: Limits
-    ) -> DecodedResponse {
+    public func serialize(_ plan: ResponsePlan, body: [UInt8], limits: Limits) -> DecodedResponse {
+        let response = plan.response
         var attempts: [SatchelError.Attempt] = []
         for member in members {
-            var result = member.serialize(response: response, body: body, validation: validation, limits: limits)
+            var result = member.serialize(plan.planning(member), body: body, limits: limits)
             if result.value != nil {
                 result.error?.attempts = attempts
                 return result
@@ -72,7 +71,7 @@ public struct CompoundResponseSerializer: ResponseSerializer {
         }
         var result = DecodedResponse(response: response, value: nil, error: nil, serializerName: nil)
         if !attempts.isEmpty {
-            result.error = finalError(attempts, contentType: try? response.contentType).attaching(
+            result.error = finalError(attempts, contentType: plan.contentType).attaching(
                 response: response, body: body)
         }
         return result

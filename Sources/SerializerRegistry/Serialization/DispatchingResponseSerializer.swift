@@ -49,91 +49,65 @@ public struct DispatchingResponseSerializer: ResponseSerializer {
         return try serializer.decode(body, contentType: type, limits: limits)
     }
 
-    /// Validates and decodes with the member the response's Content-Type (or its sniffed
-    /// format) selects; AFNetworking's semantics otherwise
-    /// (``ResponseSerializer/validateAndDecode(response:body:validation:limits:)``).
+    /// Plans the member the response's Content-Type (or, when it is missing or
+    /// `application/octet-stream`, the body's sniffed format) selects, its status and type judged
+    /// by `validation` with the member's registered media types unless the validation names its
+    /// own; no serializer when no member reads the type.
+    public func plan(for response: HTTPResponse, body: [UInt8], validation: ResponseValidation) -> ResponsePlan {
+        let declared = Result { () throws(SatchelError) in try response.contentType }
+        guard case let .success(declaredType) = declared else {
+            return ResponsePlan(
+                response: response, validation: validation, serializer: nil, declaredContentType: declared)
+        }
+        let (type, sniffed) = effectiveType(declared: declaredType, body: body)
+        guard let type, let entry = registry.responseEntry(for: type) else {
+            return ResponsePlan(
+                response: response, validation: validation, serializer: nil,
+                sniffedContentType: sniffed ? type : nil, declaredContentType: declared)
+        }
+        var validation = validation
+        if validation.acceptableContentTypes == nil { validation.acceptableContentTypes = entry.mediaTypes }
+        return ResponsePlan(
+            response: response, validation: validation, serializer: entry.serializer,
+            sniffedContentType: sniffed ? type : nil, declaredContentType: declared)
+    }
+
+    /// Validates and decodes with the member `plan` chose, as that member does
+    /// (``ResponseSerializer/validateAndDecode(_:body:limits:)`` by default).
     ///
     /// A non-empty body no member reads fails with ``SatchelError/Code/unacceptableContentType``;
     /// an empty one is no value (with a status error when the status is not acceptable).
-    public func serialize(
-        response: HTTPResponse, body: [UInt8], validation: ResponseValidation, limits: Limits
-    ) -> DecodedResponse {
+    public func serialize(_ plan: ResponsePlan, body: [UInt8], limits: Limits) -> DecodedResponse {
+        let response = plan.response
+        var result = DecodedResponse(response: response, value: nil, error: nil, serializerName: nil)
         let declared: MediaType?
-        do {
-            declared = try response.contentType
-        } catch {
-            return DecodedResponse(
-                response: response, value: nil, error: error.attaching(response: response, body: body),
-                serializerName: nil)
+        switch plan.declaredContentType {
+        case let .failure(error):
+            result.error = error.attaching(response: response, body: body)
+            return result
+        case let .success(type):
+            declared = type
         }
-        let (type, sniffed) = effectiveType(declared: declared, body: body)
-        if let type, let entry = registry.responseEntry(for: type) {
-            var validation = validation
-            if validation.acceptableContentTypes == nil { validation.acceptableContentTypes = entry.mediaTypes }
-            guard sniffed else {
-                return entry.serializer.serialize(
-                    response: response, body: body, validation: validation, limits: limits)
-            }
-            // The member validates the sniffed type; the caller gets the response as it came.
-            var retyped = response
-            retyped.headerFields[.contentType] = type.description
-            var result = entry.serializer.serialize(
-                response: retyped, body: body, validation: validation, limits: limits)
-            result.response = response
-            if result.error?.response != nil { result.error?.response = response }
-            result.sniffedContentType = type
+        if let member = plan.serializer {
+            result = member.serialize(plan, body: body, limits: limits)
+            result.sniffedContentType = plan.sniffedContentType
             return result
         }
-        var result = DecodedResponse(response: response, value: nil, error: nil, serializerName: nil)
         if body.isEmpty {
-            if !validation.accepts(status: response.status.code) {
+            if !plan.acceptsStatus {
                 result.error = SatchelError(.unacceptableStatusCode, response.status.unacceptableMessage)
                     .attaching(response: response, body: body)
             }
             return result
         }
         let message: String
-        switch (declared, type) {
+        switch (declared, plan.sniffedContentType) {
+        case (_, let sniffed?): message = "no registered serializer accepts the sniffed type \(sniffed.essence)"
+        case (let declared?, nil): message = "no registered serializer accepts Content-Type \(declared.essence)"
         case (nil, nil): message = "the response has a body but no Content-Type, and its format is not recognisable"
-        case (_, let type?) where sniffed: message = "no registered serializer accepts the sniffed type \(type.essence)"
-        case (let declared?, _): message = "no registered serializer accepts Content-Type \(declared.essence)"
-        default: message = "no registered serializer accepts the body"
         }
         result.error = SatchelError(.unacceptableContentType, message).attaching(response: response, body: body)
         return result
-    }
-
-    /// The typed decoder of the member the response's Content-Type (or its sniffed format)
-    /// picks, when the response passes `validation` (the member's own types unless it names
-    /// others).
-    public func typedDecoder(
-        for response: HTTPResponse, body: [UInt8], validation: ResponseValidation
-    ) -> (serializer: any TypedResponseSerializer, contentType: MediaType)? {
-        guard validation.accepts(status: response.status.code) else { return nil }
-        let declared: MediaType?
-        do {
-            declared = try response.contentType
-        } catch {
-            return nil
-        }
-        guard let type = effectiveType(declared: declared, body: body).type,
-            let entry = registry.responseEntry(for: type), let typed = entry.serializer as? any TypedResponseSerializer,
-            // The entry was chosen because its ranges accept `type`: only ranges the validation
-            // names itself need checking.
-            validation.acceptableContentTypes?.accepts(type) ?? true
-        else { return nil }
-        return (typed, type)
-    }
-
-    /// The reader of the member the response's Content-Type picks (a body without a usable
-    /// Content-Type is decoded whole, after sniffing).
-    public func makeIncrementalReader(
-        for response: HTTPResponse, validation: ResponseValidation, limits: Limits
-    ) -> (serializerName: String, reader: any IncrementalReader)? {
-        guard let type = try? response.contentType, let member = registry.responseSerializer(for: type) else {
-            return nil
-        }
-        return member.makeIncrementalReader(for: response, validation: validation, limits: limits)
     }
 
     /// The type to decode as: the declared one, or the sniffed one when the declared type is

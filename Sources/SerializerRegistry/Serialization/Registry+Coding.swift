@@ -6,7 +6,7 @@ extension Registry {
     /// or by its bytes when the Content-Type is missing or `application/octet-stream`
     /// (``DispatchingResponseSerializer``, with this registry's ``validation`` and ``limits``).
     ///
-    /// Semantics are AFNetworking's (see ``ResponseSerializer/validateAndDecode(response:body:validation:limits:)``):
+    /// Semantics are AFNetworking's (see ``ResponseSerializer/validateAndDecode(_:body:limits:)``):
     /// a non-empty body no serializer accepts fails without decoding; a bad status still decodes
     /// and returns value and error together; an empty body that no serializer is chosen for is no
     /// value. The chosen serializer validates against the media types it was registered for,

@@ -4,10 +4,12 @@ import HTTPTypes
 /// Decodes response bodies of some media types into ``Value``s
 /// (AFNetworking's `AFURLResponseSerialization`).
 ///
-/// A serializer only decodes. Status and Content-Type validation (``ResponseValidation``) are
-/// not its business: the extension methods that validate then decode
-/// (``ResponseSerializer/validateAndDecode(response:body:validation:limits:)``), sessions and the
-/// dispatching serializer apply them around ``decode(_:contentType:limits:)``.
+/// A serializer decodes; what a response is decoded as is decided once, in its
+/// ``ResponsePlan`` (``plan(for:body:validation:)``: the status and Content-Type judged by a
+/// ``ResponseValidation``, the serializer chosen, its typed decoder), and
+/// ``serialize(_:body:limits:)`` validates and decodes as the plan says
+/// (``ResponseSerializer/validateAndDecode(_:body:limits:)`` around
+/// ``decode(_:contentType:limits:)`` by default).
 public protocol ResponseSerializer: Sendable {
     /// A short, stable name such as `"json"`, reported with every decoded response.
     var name: String { get }
@@ -32,9 +34,9 @@ public protocol ResponseSerializer: Sendable {
     /// A reader for the body of `response` as it arrives, with the name of the serializer that
     /// reads it, when the response passes `validation` (status, and Content-Type against
     /// ``acceptableContentTypes`` unless the validation names its own) and the serializer
-    /// offers one; `nil` to decode the whole body once it is there. The default asks
-    /// ``makeIncrementalReader(contentType:limits:)``; the dispatching serializer hands the
-    /// question to the member the Content-Type picks.
+    /// offers one; `nil` to decode the whole body once it is there. The default follows
+    /// ``plan(for:body:validation:)`` (with no body to sniff) and asks the planned serializer's
+    /// ``makeIncrementalReader(contentType:limits:)``.
     func makeIncrementalReader(
         for response: HTTPResponse, validation: ResponseValidation, limits: Limits
     ) -> (serializerName: String, reader: any IncrementalReader)?
@@ -48,29 +50,28 @@ public protocol ResponseSerializer: Sendable {
     /// - Complexity: Should be O(1) or at most linear in `prefix`.
     func sniff(prefix: ArraySlice<UInt8>) -> MediaType?
 
-    /// The typed decoder and Content-Type with which
-    /// ``decode(_:response:body:validation:limits:)`` reads this response's body straight into a
-    /// `Decodable`; `nil` when the response fails `validation` or no typed decoder reads it (it
-    /// then takes the ``Value`` path, which reports why). The default offers this serializer
-    /// when it is a ``TypedResponseSerializer``; the dispatching serializer asks the member the
-    /// Content-Type (or the sniffed format) picks.
-    func typedDecoder(
-        for response: HTTPResponse, body: [UInt8], validation: ResponseValidation
-    ) -> (serializer: any TypedResponseSerializer, contentType: MediaType)?
-    /// Validates a response and decodes its body.
-    ///
-    /// The default implementation, ``validateAndDecode(response:body:validation:limits:)``, has
-    /// AFNetworking's semantics; compound serializers replace it to pick or try their members.
+    /// The decisions about `response`, made once: its status and Content-Type judged by
+    /// `validation`, the serializer that reads the body and its typed decoder
+    /// (``ResponsePlan``). The default plans this serializer; the dispatching serializer picks
+    /// the member the Content-Type (or, without a usable one, the body's bytes) selects.
     ///
     /// - Parameters:
     ///   - response: The response head.
-    ///   - body: The whole body.
+    ///   - body: The whole body (its first bytes are sniffed when the type is missing).
     ///   - validation: The acceptable status codes (and content types, when set).
+    func plan(for response: HTTPResponse, body: [UInt8], validation: ResponseValidation) -> ResponsePlan
+
+    /// Validates and decodes a body as `plan` says.
+    ///
+    /// The default implementation, ``validateAndDecode(_:body:limits:)``, has AFNetworking's
+    /// semantics; compound serializers replace it to pick or try their members.
+    ///
+    /// - Parameters:
+    ///   - plan: This serializer's plan for the response (``plan(for:body:validation:)``).
+    ///   - body: The whole body.
     ///   - limits: The bounds to obey.
     /// - Returns: The value, the error, or both (a bad status with a decodable body).
-    func serialize(
-        response: HTTPResponse, body: [UInt8], validation: ResponseValidation, limits: Limits
-    ) -> DecodedResponse
+    func serialize(_ plan: ResponsePlan, body: [UInt8], limits: Limits) -> DecodedResponse
 }
 
 extension ResponseSerializer {
@@ -79,16 +80,21 @@ extension ResponseSerializer {
         nil
     }
 
-    /// This serializer's reader when the status is acceptable and the Content-Type is one it
-    /// (or `validation`) accepts.
+    /// The planned serializer's reader when the status is acceptable and the Content-Type is one
+    /// it (or `validation`) accepts.
     public func makeIncrementalReader(
         for response: HTTPResponse, validation: ResponseValidation, limits: Limits
     ) -> (serializerName: String, reader: any IncrementalReader)? {
-        guard validation.accepts(status: response.status.code), let type = try? response.contentType,
-            (validation.acceptableContentTypes ?? acceptableContentTypes).accepts(type),
-            let reader = makeIncrementalReader(contentType: type, limits: limits)
+        let plan = plan(for: response, body: [], validation: validation)
+        guard plan.acceptsStatus, plan.acceptsContentType, let serializer = plan.serializer,
+            let reader = serializer.makeIncrementalReader(contentType: plan.contentType, limits: limits)
         else { return nil }
-        return (name, reader)
+        return (serializer.name, reader)
+    }
+
+    /// Plans this serializer: the response's status and Content-Type judged by `validation`.
+    public func plan(for response: HTTPResponse, body: [UInt8], validation: ResponseValidation) -> ResponsePlan {
+        ResponsePlan(response: response, validation: validation, serializer: self)
     }
 
     /// Recognises nothing.

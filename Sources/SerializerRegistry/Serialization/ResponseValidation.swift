@@ -22,12 +22,18 @@ public struct ResponseValidation: Sendable, Hashable {
 }
 
 extension ResponseSerializer {
-    /// Validates and decodes a response with AFNetworking's semantics (see
-    /// ``validateAndDecode(response:body:validation:limits:)``).
+    /// Validates and decodes as `plan` says, with AFNetworking's semantics (see
+    /// ``validateAndDecode(_:body:limits:)``).
+    public func serialize(_ plan: ResponsePlan, body: [UInt8], limits: Limits) -> DecodedResponse {
+        validateAndDecode(plan, body: body, limits: limits)
+    }
+
+    /// Plans, validates and decodes a response (``plan(for:body:validation:)``, then
+    /// ``serialize(_:body:limits:)``).
     public func serialize(
         response: HTTPResponse, body: [UInt8], validation: ResponseValidation, limits: Limits
     ) -> DecodedResponse {
-        validateAndDecode(response: response, body: body, validation: validation, limits: limits)
+        serialize(plan(for: response, body: body, validation: validation), body: body, limits: limits)
     }
 
     /// Validates and decodes a response with the default ``ResponseValidation`` (2xx).
@@ -35,36 +41,41 @@ extension ResponseSerializer {
         serialize(response: response, body: body, validation: ResponseValidation(), limits: limits)
     }
 
-    /// The default ``ResponseSerializer/serialize(response:body:validation:limits:)``: validates
-    /// and decodes with AFNetworking's semantics.
+    /// Validates and decodes `response` as this serializer alone, with AFNetworking's semantics
+    /// (``validateAndDecode(_:body:limits:)`` of this serializer's own plan).
+    public func validateAndDecode(
+        response: HTTPResponse, body: [UInt8], validation: ResponseValidation, limits: Limits
+    ) -> DecodedResponse {
+        validateAndDecode(
+            ResponsePlan(response: response, validation: validation, serializer: self), body: body, limits: limits)
+    }
+
+    /// The default ``ResponseSerializer/serialize(_:body:limits:)``: validates and decodes as
+    /// `plan` says, with AFNetworking's semantics.
     ///
-    /// - A non-empty body whose Content-Type this serializer does not accept (or that has no
-    ///   Content-Type) fails with ``SatchelError/Code/unacceptableContentType`` and is not
-    ///   decoded. An empty body with an unacceptable or missing Content-Type is no value, as
-    ///   AFNetworking only reports the Content-Type of a response that has data (HEAD, 204).
+    /// - A non-empty body whose Content-Type is not acceptable (or that has no Content-Type)
+    ///   fails with ``SatchelError/Code/unacceptableContentType`` and is not decoded. An empty
+    ///   body with an unacceptable or missing Content-Type is no value, as AFNetworking only
+    ///   reports the Content-Type of a response that has data (HEAD, 204).
     /// - A malformed Content-Type fails with ``SatchelError/Code/invalidMediaType``.
     /// - A status outside ``ResponseValidation/acceptableStatusCodes`` fails with
     ///   ``SatchelError/Code/unacceptableStatusCode``, but the body is still decoded and the
     ///   result carries both the value and the error.
     /// - A decoding failure is the error (as the underlying error of a status failure).
-    public func validateAndDecode(
-        response: HTTPResponse, body: [UInt8], validation: ResponseValidation, limits: Limits
-    ) -> DecodedResponse {
+    public func validateAndDecode(_ plan: ResponsePlan, body: [UInt8], limits: Limits) -> DecodedResponse {
+        let response = plan.response
         var result = DecodedResponse(response: response, value: nil, error: nil, serializerName: name)
+        result.sniffedContentType = plan.sniffedContentType
         func validationError(_ code: SatchelError.Code, _ message: String) -> SatchelError {
             SatchelError(code, message).attaching(response: response, body: body)
         }
-
-        let contentType: MediaType?
-        do {
-            contentType = try response.contentType
-        } catch {
+        if case let .failure(error) = plan.declaredContentType, plan.sniffedContentType == nil {
             result.error = error.attaching(response: response, body: body)
             return result
         }
-        let acceptable = validation.acceptableContentTypes ?? acceptableContentTypes
-        let contentTypeAccepted = contentType.map { acceptable.accepts($0) } ?? false
-        if !contentTypeAccepted && !body.isEmpty {
+        let contentType = plan.contentType
+        if !plan.acceptsContentType && !body.isEmpty {
+            let acceptable = plan.acceptableContentTypes ?? acceptableContentTypes
             result.error = validationError(
                 .unacceptableContentType,
                 contentType.map {
@@ -74,10 +85,10 @@ extension ResponseSerializer {
         }
 
         var statusError: SatchelError?
-        if !validation.accepts(status: response.status.code) {
+        if !plan.acceptsStatus {
             statusError = validationError(.unacceptableStatusCode, response.status.unacceptableMessage)
         }
-        guard contentTypeAccepted || contentType == nil else {
+        guard plan.acceptsContentType || contentType == nil else {
             // An empty body of a type this serializer does not read: no value, nothing to decode.
             result.error = statusError
             return result

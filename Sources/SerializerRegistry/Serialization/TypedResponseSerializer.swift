@@ -4,7 +4,7 @@ import HTTPTypes
 /// A response serializer that also decodes a body straight into a `Decodable` type, with its
 /// format's own typed decoder and no ``Value`` in between
 /// (``ResponseSerializer/decode(_:response:body:validation:limits:)`` takes this path when the
-/// response passes validation).
+/// response's ``ResponsePlan`` has a typed decoder: it passed validation).
 public protocol TypedResponseSerializer: ResponseSerializer {
     /// Decodes `body` into `T`.
     ///
@@ -34,41 +34,29 @@ extension TypedResponseSerializer {
 }
 
 extension ResponseSerializer {
-    /// The typed decoder for `response` when it passes `validation` (status, and Content-Type
-    /// against ``acceptableContentTypes`` unless the validation names its own) and this
-    /// serializer is a ``TypedResponseSerializer``; `nil` otherwise.
-    public func typedDecoder(
-        for response: HTTPResponse, body: [UInt8], validation: ResponseValidation
-    ) -> (serializer: any TypedResponseSerializer, contentType: MediaType)? {
-        guard let typed = self as? any TypedResponseSerializer, validation.accepts(status: response.status.code),
-            let contentType = try? response.contentType,
-            (validation.acceptableContentTypes ?? acceptableContentTypes).accepts(contentType)
-        else { return nil }
-        return (typed, contentType)
-    }
-
-    /// Validates a response and decodes its body into `T`: straight from the bytes with the
-    /// format's typed decoder when ``typedDecoder(for:body:validation:)`` offers one, else
-    /// through ``serialize(response:body:validation:limits:)``'s ``Value``, which also reports
-    /// every validation failure.
+    /// Validates a response and decodes its body into `T`, as its plan says
+    /// (``plan(for:body:validation:)``): straight from the bytes with the format's typed decoder
+    /// when the plan has one, else through ``serialize(_:body:limits:)``'s ``Value``, which also
+    /// reports every validation failure.
     ///
-    /// - Throws: What ``serialize(response:body:validation:limits:)`` reports (an unacceptable
-    ///   status or Content-Type, the format's errors), ``SatchelError/Code/valueNotFound`` when
-    ///   the body carries no value, and the key path where `T` did not fit. Errors carry the
-    ///   response and its body.
+    /// - Throws: What ``serialize(_:body:limits:)`` reports (an unacceptable status or
+    ///   Content-Type, the format's errors), ``SatchelError/Code/valueNotFound`` when the body
+    ///   carries no value, and the key path where `T` did not fit. Errors carry the response and
+    ///   its body.
     public func decode<T: Decodable>(
         _ type: T.Type = T.self, response: HTTPResponse, body: [UInt8], validation: ResponseValidation, limits: Limits
     ) throws -> T {
-        guard let (typed, contentType) = typedDecoder(for: response, body: body, validation: validation) else {
-            return try serialize(response: response, body: body, validation: validation, limits: limits).decode(type)
+        let plan = plan(for: response, body: body, validation: validation)
+        guard let typed = plan.typedDecoder, let contentType = plan.contentType else {
+            return try serialize(plan, body: body, limits: limits).decode(type)
         }
         return try typed.decodeValidated(type, response: response, body: body, contentType: contentType, limits: limits)
     }
 }
 
 extension TypedResponseSerializer {
-    /// Decodes the body of a response that passed validation (``typedDecoder(for:body:validation:)``
-    /// chose this serializer and `contentType`) into `T`, its errors carrying the response.
+    /// Decodes the body of a response that passed validation (its ``ResponsePlan`` chose this
+    /// serializer and `contentType`) into `T`, its errors carrying the response.
     /// - Throws: The format's errors, ``SatchelError/Code/valueNotFound`` for no value.
     package func decodeValidated<T: Decodable>(
         _ type: T.Type, response: HTTPResponse, body: [UInt8], contentType: MediaType, limits: Limits

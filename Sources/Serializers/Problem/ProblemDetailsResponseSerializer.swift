@@ -41,10 +41,8 @@ public struct ProblemDetailsResponseSerializer: ResponseSerializer {
     }
 
     /// Validates and decodes as every serializer does, then names the problem in a status error.
-    public func serialize(
-        response: HTTPResponse, body: [UInt8], validation: ResponseValidation, limits: Limits
-    ) -> DecodedResponse {
-        var result = validateAndDecode(response: response, body: body, validation: validation, limits: limits)
+    public func serialize(_ plan: ResponsePlan, body: [UInt8], limits: Limits) -> DecodedResponse {
+        var result = validateAndDecode(plan, body: body, limits: limits)
         if result.error?.code == .unacceptableStatusCode, let value = result.value,
             let summary = ProblemDetails(value)?.summary
         {

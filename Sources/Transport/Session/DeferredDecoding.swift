@@ -10,51 +10,51 @@ import Synchronization
 /// Shared by the copies of a ``DataResponse``; the outcome is computed under a lock, so
 /// concurrent readers wait for the first and all see one value.
 final class DeferredDecoding: Sendable {
+    /// The serializer that planned the response (the session's or the request's).
     let serializer: any ResponseSerializer
-    /// The typed decoder and Content-Type the serializer chose for this response.
-    let typed: any TypedResponseSerializer
-    let contentType: MediaType
-    let validation: ResponseValidation
+    /// Its plan: validated, with a typed decoder.
+    let plan: ResponsePlan
+    /// The plan's typed decoder, and the type it reads the body as.
+    let typed: (serializer: any TypedResponseSerializer, contentType: MediaType)
     let limits: Limits
-    let response: HTTPResponse
     let body: [UInt8]
     /// The URL the response came from, named in errors.
     let url: String
     private let outcome = Mutex<DecodedResponse?>(nil)
 
     init(
-        serializer: any ResponseSerializer, typed: (serializer: any TypedResponseSerializer, contentType: MediaType),
-        validation: ResponseValidation, limits: Limits, response: HTTPResponse, body: [UInt8], url: String
+        serializer: any ResponseSerializer, plan: ResponsePlan,
+        typed: (serializer: any TypedResponseSerializer, contentType: MediaType), limits: Limits, body: [UInt8],
+        url: String
     ) {
-        self.url = url
         self.serializer = serializer
-        self.typed = typed.serializer
-        self.contentType = typed.contentType
-        self.validation = validation
+        self.plan = plan
+        self.typed = typed
         self.limits = limits
-        self.response = response
         self.body = body
+        self.url = url
     }
 
-    /// The body decoded into a ``Value`` (validated and decoded the first time).
+    /// The body decoded into a ``Value`` (decoded the first time, as the plan says).
     var decoded: DecodedResponse {
         outcome.withLock { outcome in
             if let outcome { return outcome }
-            var decoded = serializer.serialize(response: response, body: body, validation: validation, limits: limits)
+            var decoded = serializer.serialize(plan, body: body, limits: limits)
             decoded.error = decoded.error?.located(
-                at: url, contentType: contentType, serializerName: decoded.serializerName ?? typed.name)
+                at: url, contentType: plan.contentType, serializerName: decoded.serializerName ?? typed.serializer.name)
             outcome = decoded
             return decoded
         }
     }
 
-    /// The body decoded into `T` with the format's typed decoder, from the bytes.
+    /// The body decoded into `T` with the plan's typed decoder, from the bytes.
     func decode<T: Decodable>(_ type: T.Type) throws(SatchelError) -> T {
         do {
-            return try typed.decodeValidated(
-                type, response: response, body: body, contentType: contentType, limits: limits)
+            return try typed.serializer.decodeValidated(
+                type, response: plan.response, body: body, contentType: typed.contentType, limits: limits)
         } catch {
-            throw SatchelError.wrap(error).located(at: url, contentType: contentType, serializerName: typed.name)
+            throw SatchelError.wrap(error).located(
+                at: url, contentType: typed.contentType, serializerName: typed.serializer.name)
         }
     }
 }

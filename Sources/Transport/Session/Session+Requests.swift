@@ -179,19 +179,21 @@ extension Session {
                 metrics: attempt.metrics, state: .undecoded(error: attempt.error))
         }
         let limits = registry.limits
+        // Every decision about the response, made once: status, Content-Type, sniffing, the
+        // serializer and its typed decoder.
+        let plan = serializer.plan(for: response, body: body, validation: validation)
         let state: DataResponse.State
-        if let typed = serializer.typedDecoder(for: response, body: body, validation: validation) {
+        if let typed = plan.typedDecoder, let contentType = plan.contentType {
             // Validated, and a typed decoder reads it: decoded when asked, into the model alone
             // when only `decode(_:)` asks.
             state = .deferred(
                 DeferredDecoding(
-                    serializer: serializer, typed: typed, validation: validation, limits: limits, response: response,
-                    body: body, url: attempt.url))
+                    serializer: serializer, plan: plan, typed: (typed, contentType), limits: limits, body: body,
+                    url: attempt.url))
         } else {
-            var decoded = serializer.serialize(response: response, body: body, validation: validation, limits: limits)
+            var decoded = serializer.serialize(plan, body: body, limits: limits)
             decoded.error = decoded.error?.located(
-                at: attempt.url, contentType: decoded.sniffedContentType ?? (try? response.contentType),
-                serializerName: decoded.serializerName)
+                at: attempt.url, contentType: plan.contentType, serializerName: decoded.serializerName)
             state = .decoded(decoded, error: decoded.error)
         }
         return DataResponse(

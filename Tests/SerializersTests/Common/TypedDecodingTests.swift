@@ -78,8 +78,8 @@ struct TypedDecodingTests {
     func expectSameModelBothWays(_ body: [UInt8], contentType: String) throws {
         let head = response(contentType)
         #expect(try registry.decode(Record.self, response: head, body: body) == Self.record, "\(contentType)")
-        let typed = try #require(
-            registry.dispatchingSerializer.typedDecoder(for: head, body: body, validation: registry.validation))
+        let plan = registry.dispatchingSerializer.plan(for: head, body: body, validation: registry.validation)
+        let typed = try #require(plan.typedDecoder.map { (serializer: $0, contentType: plan.contentType) })
         let reader = try #require(
             typed.serializer.makeIncrementalReader(contentType: typed.contentType, limits: .default))
         for start in stride(from: 0, to: body.count, by: 7) {

@@ -257,7 +257,8 @@ struct FormRequestTests {
         let language = DefaultHeaders.acceptLanguage(environment: ProcessInfo.processInfo.environment)
         #expect(serialized.request.headerFields[.acceptLanguage] == language)
         let agent = try #require(serialized.request.headerFields[.userAgent])
-        let pattern = try Regex(#"Satchel/0\.1\.0 \(Linux( [^;()]+)?; [A-Za-z0-9_]+\)"#)
+        let version = DefaultHeaders.satchelVersion.replacingOccurrences(of: ".", with: #"\."#)
+        let pattern = try Regex(#"Satchel/"# + version + #" \(Linux( [^;()]+)?; [A-Za-z0-9_]+\)"#)
         #expect(agent.wholeMatch(of: pattern) != nil, "User-Agent was \(agent)")
         #expect(agent == DefaultHeaders.userAgent)
     }

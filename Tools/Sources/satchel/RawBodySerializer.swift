@@ -15,11 +15,10 @@ struct RawBodySerializer: ResponseSerializer {
         .bytes(body)
     }
 
-    func serialize(
-        response: HTTPResponse, body: [UInt8], validation: ResponseValidation, limits: Limits
-    ) -> DecodedResponse {
+    func serialize(_ plan: ResponsePlan, body: [UInt8], limits: Limits) -> DecodedResponse {
+        let response = plan.response
         var error: SatchelError?
-        if !validation.accepts(status: response.status.code) {
+        if !plan.acceptsStatus {
             error = SatchelError(
                 .unacceptableStatusCode,
                 "status \(response.status.code) \(response.status.reasonPhrase) is not acceptable"

@@ -88,6 +88,30 @@ final class BatchTests: XCTestCase {
         }
     }
 
+    /// The batch builder's requests, answered by `satchel serve` in order, each by Content-ID.
+    func testTheBatchBuilderRoundTrips() async throws {
+        var batch = HTTPBatchRequest()
+        try batch.append(HTTPRequest(method: .get, scheme: nil, authority: "fixture", path: "/json"), contentID: "json")
+        try batch.append(
+            HTTPRequest(
+                method: .post, scheme: nil, authority: nil, path: "/echo?page=2",
+                headerFields: [.contentType: "application/json"]),
+            body: Array(#"{"q":"satchel"}"#.utf8), contentID: "echo")
+        try batch.append(HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/status/404"), contentID: "gone")
+        try await ServerTestSupport.withServer { server in
+            let session = try ServerTestSupport.session(server)
+            let answer = try await session.upload(.multipart(batch), to: "batch")
+            let parts = try XCTUnwrap(answer.value?.multipartParts)
+            XCTAssertEqual(parts.count, 3)
+            XCTAssertEqual(parts.response(answering: "json")?.value.httpMessage?.value, FixtureDocument.value)
+            let echo = try XCTUnwrap(parts.response(answering: "echo")?.value.httpMessage)
+            XCTAssertEqual(echo.value["method"], "POST")
+            XCTAssertEqual(echo.value["query"], ["page": "2"])
+            XCTAssertEqual(echo.value["body"], ["q": "satchel"])
+            XCTAssertEqual(parts.response(answering: "gone")?.value.httpMessage?.status, 404)
+        }
+    }
+
     func testBadBatchesAreProblems() async throws {
         try await ServerTestSupport.withServer { server in
             let session = try ServerTestSupport.session(server)

@@ -128,9 +128,7 @@ private struct BytesOnly: ResponseSerializer {
     var name: String { "bytes" }
     var acceptableContentTypes: MediaRangeList { MediaRangeList(accepting: [.any]) }
     func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? { .bytes(body) }
-    func serialize(
-        response: HTTPResponse, body: [UInt8], validation: ResponseValidation, limits: Limits
-    ) -> DecodedResponse {
-        DecodedResponse(response: response, value: .bytes(body), error: nil, serializerName: name)
+    func serialize(_ plan: ResponsePlan, body: [UInt8], limits: Limits) -> DecodedResponse {
+        DecodedResponse(response: plan.response, value: .bytes(body), error: nil, serializerName: name)
     }
 }
