@@ -3,7 +3,8 @@ import CSatchel
 import SerializerRegistry
 import Serializers
 
-// Registries: create, limits, decode, encode (include/satchel.h, "Registry").
+// Registries: create, limits, decode, encode, plugins (include/satchel.h, "Registry" and
+// "Plugins").
 
 @c @implementation
 public func satchel_registry_create(_ outRegistry: UnsafeMutablePointer<OpaquePointer?>?) -> satchel_status {
@@ -101,6 +102,42 @@ public func satchel_registry_encode(
         }
         bodyOut.pointee = bodyCopy
         lengthOut.pointee = body.count
+    }
+}
+
+// Plugins: serializers written in C, registered directly or loaded with dlopen
+// (include/satchel.h, "Plugins").
+
+@c @implementation
+public func satchel_registry_register_response_serializer(
+    _ registry: OpaquePointer?, _ serializer: UnsafePointer<satchel_response_serializer>?
+) -> satchel_status {
+    guarded {
+        let handle = try RegistryHandle.from(registry)
+        // Version 1 ended before `sniff`.
+        let vtable = try Arguments.versioned(
+            serializer, "serializer", minimumSize: PluginResponseSerializer.version1Size)
+        // Consulted before the built-in serializers for its media types.
+        handle.registry.register(try PluginResponseSerializer(vtable), priority: 1)
+    }
+}
+
+@c @implementation
+public func satchel_registry_register_request_serializer(
+    _ registry: OpaquePointer?, _ serializer: UnsafePointer<satchel_request_serializer>?
+) -> satchel_status {
+    guarded {
+        let handle = try RegistryHandle.from(registry)
+        let vtable = try Arguments.versioned(serializer, "serializer")
+        handle.registry.register(try PluginRequestSerializer(vtable), priority: 1)
+    }
+}
+
+@c @implementation
+public func satchel_registry_load_plugin(_ registry: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> satchel_status {
+    guarded {
+        let handle = try RegistryHandle.from(registry)
+        try PluginLoader.load(try Arguments.path(path, "path"), into: handle)
     }
 }
 
