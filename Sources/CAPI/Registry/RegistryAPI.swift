@@ -61,14 +61,18 @@ public func satchel_registry_decode(
     return guarded {
         let out = try Arguments.required(outValue, "out_value")
         let handle = try RegistryHandle.from(registry)
-        let mediaType =
-            try contentType == nil
-            ? MediaType(type: "application", subtype: "octet-stream")
-            : Arguments.mediaType(contentType, contentTypeLength, "content_type")
+        // NULL is no Content-Type, not application/octet-stream: the dispatching serializer then
+        // sniffs the bytes, as for a response without one (an empty body is no value).
+        let mediaType = try Arguments.optionalMediaType(contentType, contentTypeLength, "content_type")
         let bytes = try Arguments.bytes(body, length, "body")
         let limits = handle.registry.limits
+        // Before any byte is read: a length past the limit is refused whatever the buffer holds.
         try limits.checkBody(count: bytes.count)
-        if let value = try handle.registry.decode(Array(bytes), contentType: mediaType) {
+        // The one copy of the body: ResponseSerializer.decode(_:contentType:limits:) takes an
+        // array, so the caller's buffer cannot be lent to the serializer as it is.
+        let value = try handle.registry.dispatchingSerializer.decode(
+            Array(bytes), contentType: mediaType, limits: limits)
+        if let value {
             out.pointee = ValueHandle.retained(value)
         }
     }
