@@ -432,8 +432,9 @@ SATCHEL_API satchel_status satchel_registry_set_multipart_flags(satchel_registry
 ** Content-Type picks (plugins included), or the one the bytes pick when `content_type` is
 ** NULL, with the registry's limits.
 **   out_value     receives the value, owned by the caller; NULL (with SATCHEL_OK) when the
-**                 body carries none (an empty JSON body).
-**   content_type  borrowed, such as "application/json; charset=utf-8"; NULL to sniff.
+**                 body carries none (an empty JSON body; an empty body without content_type).
+**   content_type  borrowed, such as "application/json; charset=utf-8"; NULL for none: the
+**                 bytes pick the serializer, as for a response without a Content-Type.
 **   body          borrowed, `length` bytes (NULL allowed when length is 0).
 ** Errors: SATCHEL_E_INVALID_MEDIA_TYPE, SATCHEL_E_UNACCEPTABLE_CONTENT_TYPE, and the
 ** serializer's own (SATCHEL_E_SYNTAX with the byte offset, _LIMIT, ...). */

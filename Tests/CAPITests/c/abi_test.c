@@ -2124,6 +2124,146 @@ static void test_readers(void) {
     satchel_registry_free(registry);
 }
 
+static int same_json(const satchel_value *a, const satchel_value *b) {
+    char *left = json_of(a), *right = json_of(b);
+    int same = left && right && strcmp(left, right) == 0;
+    if (!same) fprintf(stderr, "  JSON %s\n  and  %s differ\n", left ? left : "(null)", right ? right : "(null)");
+    satchel_free(left);
+    satchel_free(right);
+    return same;
+}
+
+/* The C inputs of decoding: a NULL content type is no Content-Type (the bytes pick the serializer,
+** as for a response without one); only `length` bytes are read, wherever they lie; a bad pointer
+** or length is a status and a message before any byte is read, never a crash. */
+static void test_decode_inputs(const char *png_path) {
+    static const char json[] = "{\"a\":[1,2.5,\"x\"],\"b\":null}";
+    satchel_registry *registry = NULL;
+    satchel_reader *reader = NULL;
+    satchel_value *value = NULL, *declared = NULL, *parsed = NULL;
+    unsigned char *png, *odd;
+    size_t png_length = 0;
+    char *buffer;
+    char record[256];
+
+    OK(satchel_registry_create(&registry));
+
+    /* JSON without a content type: sniffed, the value as with its type and as satchel_value_parse_json. */
+    OK(satchel_registry_decode(&value, registry, NULL, 0, json, strlen(json)));
+    CHECK(json_is(value, "{\"a\":[1,2.5,\"x\"],\"b\":null}"));
+    OK(satchel_registry_decode(&declared, registry, "application/json", SATCHEL_NTS, json, strlen(json)));
+    OK(satchel_value_parse_json(&parsed, json, SATCHEL_NTS));
+    CHECK(same_json(value, declared) && same_json(value, parsed));
+    satchel_value_free(declared);
+    satchel_value_free(parsed);
+    satchel_value_free(value);
+    /* The length, not a NUL, ends the body: bytes past it are not read; the body is borrowed for
+    ** the call only. */
+    buffer = (char *)malloc(sizeof json + 8);
+    memcpy(buffer, json, sizeof json - 1);
+    memcpy(buffer + sizeof json - 1, "garbage!", 8);
+    OK(satchel_registry_decode(&value, registry, NULL, 0, buffer, sizeof json - 1));
+    memset(buffer, ' ', sizeof json + 8);
+    free(buffer);
+    CHECK(json_is(value, "{\"a\":[1,2.5,\"x\"],\"b\":null}"));
+    satchel_value_free(value);
+
+    /* A PNG without a content type, from a buffer at an odd address: the same image and pixels. */
+    png = read_file(png_path, &png_length);
+    CHECK(png != NULL);
+    odd = (unsigned char *)malloc(png_length + 1);
+    memcpy(odd + 1, png, png_length);
+    OK(satchel_registry_decode(&value, registry, NULL, 0, odd + 1, png_length));
+    OK(satchel_registry_decode(&declared, registry, "image/png", SATCHEL_NTS, png, png_length));
+    CHECK(satchel_value_type(value) == SATCHEL_TYPE_IMAGE && same_json(value, declared));
+    {
+        const uint8_t *pixels = NULL;
+        size_t pixels_length = 0;
+        OK(satchel_value_image_pixels(&pixels, &pixels_length, value));
+        CHECK(pixels_length == 24 && pixels[0] == 10 && pixels[1] == 20 && pixels[2] == 30 && pixels[3] == 255);
+        CHECK(pixels[20] == 10 && pixels[23] == 255);
+    }
+    satchel_value_free(declared);
+    satchel_value_free(value);
+    free(odd);
+    free(png);
+
+    /* An empty body without a content type is no value, as a response without a Content-Type
+    ** (it was "no registered serializer accepts Content-Type application/octet-stream"). */
+    value = (satchel_value *)&png_length;
+    OK(satchel_registry_decode(&value, registry, NULL, 0, NULL, 0));
+    CHECK(value == NULL);
+    OK(satchel_registry_decode(&value, registry, NULL, 0, "", 0));
+    CHECK(value == NULL);
+    OK(satchel_reader_create(&reader, registry, NULL, 0));
+    OK(satchel_reader_finish(reader));
+    CHECK(!next_record_json(reader, record, sizeof record));
+    satchel_reader_free(reader);
+    /* Bytes no serializer recognises: the error says there was no Content-Type. */
+    CHECK_STATUS(satchel_registry_decode(&value, registry, NULL, 0, "hello", 5), SATCHEL_E_UNACCEPTABLE_CONTENT_TYPE);
+    CHECK(value == NULL && contains(satchel_last_error_message(), "no Content-Type"));
+    CHECK(!contains(satchel_last_error_message(), "octet-stream"));
+    OK(satchel_reader_create(&reader, registry, NULL, 0));
+    OK(satchel_reader_feed(reader, "hel", 3));
+    OK(satchel_reader_feed(reader, "lo", 2));
+    CHECK_STATUS(satchel_reader_finish(reader), SATCHEL_E_UNACCEPTABLE_CONTENT_TYPE);
+    CHECK(contains(satchel_last_error_message(), "no Content-Type"));
+    satchel_reader_free(reader);
+    /* application/octet-stream given is still sniffed. */
+    OK(satchel_registry_decode(&value, registry, "application/octet-stream", SATCHEL_NTS, "[true]", 6));
+    CHECK(json_is(value, "[true]"));
+    satchel_value_free(value);
+    /* NULL with a length: the length is not read. */
+    OK(satchel_registry_decode(&value, registry, NULL, 12345, "[1]", 3));
+    CHECK(json_is(value, "[1]"));
+    satchel_value_free(value);
+
+    /* Bad bodies: NULL with a length, a length no buffer has, a length past the body limit. */
+    value = NULL;
+    CHECK_STATUS(satchel_registry_decode(&value, registry, NULL, 0, NULL, 4), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK(value == NULL && contains(satchel_last_error_message(), "body is NULL with a length of 4"));
+    CHECK_STATUS(satchel_registry_decode(&value, registry, "application/json", SATCHEL_NTS, "1", (size_t)-1), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK(value == NULL && contains(satchel_last_error_message(), "body: the length 18446744073709551615 is too large"));
+    CHECK_STATUS(satchel_registry_decode(&value, registry, NULL, 0, "1", (size_t)PTRDIFF_MAX + 1), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK(contains(satchel_last_error_message(), "is too large"));
+    /* Refused before a byte is read (valgrind and AddressSanitizer would see a read past "1"). */
+    CHECK_STATUS(satchel_registry_decode(&value, registry, NULL, 0, "1", (size_t)PTRDIFF_MAX), SATCHEL_E_LIMIT);
+    CHECK(value == NULL && contains(satchel_last_error_message(), "maxBodyBytes"));
+    CHECK_STATUS(satchel_registry_decode(&value, registry, "image/png", SATCHEL_NTS, "1", (size_t)200 << 20), SATCHEL_E_LIMIT);
+    CHECK(contains(satchel_last_error_message(), "a body of 209715200 bytes exceeds Limits.maxBodyBytes"));
+    CHECK_STATUS(satchel_registry_decode(&value, registry, "application/json", (size_t)-3, "1", 1), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK(contains(satchel_last_error_message(), "content_type: the length"));
+
+    /* The same for a reader's chunks, also when a length and what was fed add up past any size. */
+    OK(satchel_reader_create(&reader, registry, NULL, 0));
+    CHECK_STATUS(satchel_reader_feed(reader, NULL, 4), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK(contains(satchel_last_error_message(), "data is NULL with a length of 4"));
+    satchel_reader_free(reader);
+    OK(satchel_reader_create(&reader, registry, NULL, 0));
+    CHECK_STATUS(satchel_reader_feed(reader, "[1", (size_t)-1), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK(contains(satchel_last_error_message(), "is too large"));
+    satchel_reader_free(reader);
+    OK(satchel_reader_create(&reader, registry, NULL, 0));
+    OK(satchel_reader_feed(reader, "[1", 2));
+    CHECK_STATUS(satchel_reader_feed(reader, ",2]", (size_t)PTRDIFF_MAX), SATCHEL_E_LIMIT);
+    CHECK(contains(satchel_last_error_message(), "maxBodyBytes"));
+    CHECK_STATUS(satchel_reader_finish(reader), SATCHEL_E_LIMIT);
+    satchel_reader_free(reader);
+    OK(satchel_reader_create(&reader, registry, "application/json", SATCHEL_NTS));
+    OK(satchel_reader_feed(reader, "[1", 2));
+    CHECK_STATUS(satchel_reader_feed(reader, ",2]", (size_t)PTRDIFF_MAX), SATCHEL_E_LIMIT);
+    CHECK(contains(satchel_last_error_message(), "maxBodyBytes"));
+    satchel_reader_free(reader);
+    /* With the body limit at its largest the sum is still refused, as no body that long exists. */
+    OK(satchel_registry_set_limit(registry, SATCHEL_LIMIT_BODY_BYTES, (uint64_t)PTRDIFF_MAX));
+    OK(satchel_reader_create(&reader, registry, "application/json", SATCHEL_NTS));
+    OK(satchel_reader_feed(reader, "[1", 2));
+    CHECK_STATUS(satchel_reader_feed(reader, ",2]", (size_t)PTRDIFF_MAX), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK(contains(satchel_last_error_message(), "more than a body can hold"));
+    satchel_reader_free(reader);
+    satchel_registry_free(registry);
+}
+
 typedef struct records_record {
     int calls;
     int cancel_at;  /* return a cancelling verdict at this call (1-based), 0 never */
@@ -2227,6 +2367,7 @@ int main(int argc, char **argv) {
     test_builders(registry);
     test_registry_decoding(registry, argv[1]);
     test_readers();
+    test_decode_inputs(argv[1]);
     test_multipart(registry, argv[1]);
     satchel_registry_free(registry);
     test_plugins(argv[2]);

@@ -12,7 +12,9 @@ import Transport
     import Foundation
 #endif
 
-// Sessions and their settings (include/satchel.h, "Transport").
+// Sessions and their settings (include/satchel.h, "Transport"). The other satchel_session_
+// functions, by aspect: SessionAPI+Send (sending), +Connection, +Cookies, +Proxy,
+// +ClientCertificates.
 
 @c @implementation
 public func satchel_session_create(
@@ -214,5 +216,13 @@ public func satchel_session_set_unix_socket(_ session: OpaquePointer?, _ path: U
 {
     configure(session) { configuration in
         configuration.unixSocketPath = try path.map { _ throws(SatchelError) in try Arguments.path(path, "path") }
+    }
+}
+
+@c @implementation
+public func satchel_session_set_cache(_ session: OpaquePointer?, _ cache: OpaquePointer?) -> satchel_status {
+    guarded {
+        let handle = try cache.map { _ throws(SatchelError) in try CacheHandle.from(cache) }
+        try SessionHandle.from(session).configure { $0.cache = handle?.cache }
     }
 }

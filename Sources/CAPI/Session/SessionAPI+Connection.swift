@@ -3,7 +3,8 @@ import CSatchel
 import SerializerRegistry
 import Transport
 
-// Connection limits, host overrides and rate limits (include/satchel.h).
+// A session's connection limits, host overrides and rate limit (include/satchel.h); a request's
+// own rate limit is in RequestAPI.swift.
 
 @c @implementation
 public func satchel_session_set_connection(
@@ -51,16 +52,6 @@ public func satchel_session_set_rate_limit(
     guarded {
         let limit = try RateLimit(upload, download)
         try SessionHandle.from(session).configure { $0.rateLimit = limit }
-    }
-}
-
-@c @implementation
-public func satchel_request_set_rate_limit(
-    _ request: OpaquePointer?, _ upload: UInt64, _ download: UInt64
-) -> satchel_status {
-    guarded {
-        let limit = try RateLimit(upload, download)
-        try RequestHandle.from(request).rateLimit = limit
     }
 }
 

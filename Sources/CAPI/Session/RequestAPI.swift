@@ -3,10 +3,10 @@ import CSatchel
 import HTTPTypes
 import SerializerRegistry
 import Serializers
-import Synchronization
 import Transport
 
-// Requests, sending, tasks and responses (include/satchel.h, "Transport").
+// Requests: method, URL, headers, body, destination, callbacks, credential, cache policy, rate
+// limit (include/satchel.h, "Transport").
 
 @c @implementation
 public func satchel_request_create(
@@ -150,89 +150,31 @@ public func satchel_request_set_progress(
 }
 
 @c @implementation
-public func satchel_session_send(
-    _ outResponse: UnsafeMutablePointer<OpaquePointer?>?, _ session: OpaquePointer?, _ request: OpaquePointer?
+public func satchel_request_set_cache_policy(
+    _ request: OpaquePointer?, _ policy: satchel_cache_policy
 ) -> satchel_status {
-    outResponse?.pointee = nil
-    var result: TaskHandle.Outcome?
-    let started = guarded {
-        let out = try Arguments.required(outResponse, "out_response")
-        let sessionHandle = try SessionHandle.from(session)
-        let requestHandle = try RequestHandle.from(request)
-        let box = Mutex<TaskHandle.Outcome?>(nil)
-        let task = try TaskHandle.start(session: sessionHandle.session(), request: requestHandle, isResumable: false) {
-            outcome in
-            box.withLock { $0 = outcome }
-        }
-        sessionHandle.track(task)
-        task.wait()
-        sessionHandle.forget(task)
-        result = box.withLock { $0 }
-        out.pointee = result.flatMap(ResponseHandle.retainedPointer(for:))
+    guarded {
+        let handle = try RequestHandle.from(request)
+        handle.cachePolicy =
+            switch policy {
+            case SATCHEL_CACHE_POLICY_PROTOCOL: .useProtocol
+            case SATCHEL_CACHE_POLICY_RELOAD: .reload
+            case SATCHEL_CACHE_POLICY_PREFER_CACHE: .preferCache
+            case SATCHEL_CACHE_POLICY_ONLY_CACHE: .onlyCache
+            case SATCHEL_CACHE_POLICY_REVALIDATE: .revalidate
+            default: throw SatchelError(.invalidArgument, "policy: \(policy.rawValue) is not a satchel_cache_policy")
+            }
     }
-    guard started == SATCHEL_OK, let result else { return started }
-    return ResponseHandle.status(of: result.response)
 }
 
 @c @implementation
-public func satchel_session_send_async(
-    _ outTask: UnsafeMutablePointer<OpaquePointer?>?, _ session: OpaquePointer?, _ request: OpaquePointer?,
-    _ completion: satchel_completion_callback?, _ userdata: UnsafeMutableRawPointer?
+public func satchel_request_set_rate_limit(
+    _ request: OpaquePointer?, _ upload: UInt64, _ download: UInt64
 ) -> satchel_status {
-    outTask?.pointee = nil
-    return guarded {
-        let sessionHandle = try SessionHandle.from(session)
-        let requestHandle = try RequestHandle.from(request)
-        let callback = CompletionCallback(
-            function: try Arguments.required(completion, "completion"), userdata: userdata)
-        let taskBox = Mutex<TaskHandle?>(nil)
-        let task = try TaskHandle.start(session: sessionHandle.session(), request: requestHandle, isResumable: true) {
-            outcome in
-            callback.call(with: outcome)
-            if let task = taskBox.withLock({ $0 }) { sessionHandle.forget(task) }
-        }
-        taskBox.withLock { $0 = task }
-        sessionHandle.track(task)
-        outTask?.pointee = task.retainedPointer
+    guarded {
+        let limit = try RateLimit(upload, download)
+        try RequestHandle.from(request).rateLimit = limit
     }
-}
-
-/// A C completion callback and its userdata.
-struct CompletionCallback: @unchecked Sendable {
-    // Safe to send: the header makes the caller keep `userdata` valid, and callable from a
-    // library thread, until the completion has run.
-    let function: satchel_completion_callback
-    let userdata: UnsafeMutableRawPointer?
-
-    func call(with outcome: TaskHandle.Outcome) {
-        let status = ResponseHandle.status(of: outcome.response)
-        let message = outcome.response.error.map { CBuffer($0.description) }
-        withExtendedLifetime(message) {
-            function(
-                userdata, status, message?.cString ?? StaticCString.empty, ResponseHandle.retainedPointer(for: outcome)
-            )
-        }
-    }
-}
-
-@c @implementation
-public func satchel_task_cancel(_ task: OpaquePointer?) -> satchel_status {
-    guarded { try TaskHandle.from(task).cancel() }
-}
-
-@c @implementation
-public func satchel_task_resume(_ task: OpaquePointer?) -> satchel_status {
-    guarded { try TaskHandle.from(task).resume() }
-}
-
-@c @implementation
-public func satchel_task_wait(_ task: OpaquePointer?) -> satchel_status {
-    guarded { try TaskHandle.from(task).wait() }
-}
-
-@c @implementation
-public func satchel_task_free(_ task: OpaquePointer?) {
-    TaskHandle.release(task)
 }
 
 @c @implementation

@@ -3,7 +3,8 @@ import CSatchel
 import SerializerRegistry
 import Serializers
 
-// Registries: create, limits, decode, encode (include/satchel.h, "Registry").
+// Registries: create, limits, decode, encode, plugins (include/satchel.h, "Registry" and
+// "Plugins").
 
 @c @implementation
 public func satchel_registry_create(_ outRegistry: UnsafeMutablePointer<OpaquePointer?>?) -> satchel_status {
@@ -60,14 +61,18 @@ public func satchel_registry_decode(
     return guarded {
         let out = try Arguments.required(outValue, "out_value")
         let handle = try RegistryHandle.from(registry)
-        let mediaType =
-            try contentType == nil
-            ? MediaType(type: "application", subtype: "octet-stream")
-            : Arguments.mediaType(contentType, contentTypeLength, "content_type")
+        // NULL is no Content-Type, not application/octet-stream: the dispatching serializer then
+        // sniffs the bytes, as for a response without one (an empty body is no value).
+        let mediaType = try Arguments.optionalMediaType(contentType, contentTypeLength, "content_type")
         let bytes = try Arguments.bytes(body, length, "body")
         let limits = handle.registry.limits
+        // Before any byte is read: a length past the limit is refused whatever the buffer holds.
         try limits.checkBody(count: bytes.count)
-        if let value = try handle.registry.decode(Array(bytes), contentType: mediaType) {
+        // The one copy of the body: ResponseSerializer.decode(_:contentType:limits:) takes an
+        // array, so the caller's buffer cannot be lent to the serializer as it is.
+        let value = try handle.registry.dispatchingSerializer.decode(
+            Array(bytes), contentType: mediaType, limits: limits)
+        if let value {
             out.pointee = ValueHandle.retained(value)
         }
     }
@@ -101,6 +106,42 @@ public func satchel_registry_encode(
         }
         bodyOut.pointee = bodyCopy
         lengthOut.pointee = body.count
+    }
+}
+
+// Plugins: serializers written in C, registered directly or loaded with dlopen
+// (include/satchel.h, "Plugins").
+
+@c @implementation
+public func satchel_registry_register_response_serializer(
+    _ registry: OpaquePointer?, _ serializer: UnsafePointer<satchel_response_serializer>?
+) -> satchel_status {
+    guarded {
+        let handle = try RegistryHandle.from(registry)
+        // Version 1 ended before `sniff`.
+        let vtable = try Arguments.versioned(
+            serializer, "serializer", minimumSize: PluginResponseSerializer.version1Size)
+        // Consulted before the built-in serializers for its media types.
+        handle.registry.register(try PluginResponseSerializer(vtable), priority: 1)
+    }
+}
+
+@c @implementation
+public func satchel_registry_register_request_serializer(
+    _ registry: OpaquePointer?, _ serializer: UnsafePointer<satchel_request_serializer>?
+) -> satchel_status {
+    guarded {
+        let handle = try RegistryHandle.from(registry)
+        let vtable = try Arguments.versioned(serializer, "serializer")
+        handle.registry.register(try PluginRequestSerializer(vtable), priority: 1)
+    }
+}
+
+@c @implementation
+public func satchel_registry_load_plugin(_ registry: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> satchel_status {
+    guarded {
+        let handle = try RegistryHandle.from(registry)
+        try PluginLoader.load(try Arguments.path(path, "path"), into: handle)
     }
 }
 

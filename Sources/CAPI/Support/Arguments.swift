@@ -60,6 +60,15 @@ enum Arguments {
         try MediaType(parsing: string(pointer, length, name))
     }
 
+    /// Like ``mediaType(_:_:_:)``, but NULL means `nil`: no Content-Type, as a response without
+    /// one (the length is then not read).
+    static func optionalMediaType(
+        _ pointer: UnsafePointer<CChar>?, _ length: Int, _ name: String
+    ) throws(SatchelError) -> MediaType? {
+        guard pointer != nil else { return nil }
+        return try mediaType(pointer, length, name)
+    }
+
     /// A struct the caller filled or will have filled (`satchel_image_info`, the plugin
     /// vtables, …), after its `struct_size` and `abi_version` are checked. The two fields are
     /// read on their own first, so a struct smaller than this library's is never read or

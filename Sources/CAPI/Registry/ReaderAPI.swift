@@ -13,9 +13,7 @@ public func satchel_reader_create(
     return guarded {
         let out = try Arguments.required(outReader, "out_reader")
         let registry = try RegistryHandle.from(registry).registry
-        let mediaType = try contentType.map { _ in
-            try Arguments.mediaType(contentType, contentTypeLength, "content_type")
-        }
+        let mediaType = try Arguments.optionalMediaType(contentType, contentTypeLength, "content_type")
         out.pointee = try ReaderHandle(registry: registry, contentType: mediaType).retainedPointer
     }
 }

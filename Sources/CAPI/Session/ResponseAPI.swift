@@ -134,3 +134,26 @@ extension Duration {
         return Double(seconds) * 1_000 + Double(attoseconds) / 1e15
     }
 }
+
+@c @implementation
+public func satchel_response_cache(
+    _ outOutcome: UnsafeMutablePointer<satchel_cache_outcome>?,
+    _ outReason: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
+    _ response: OpaquePointer?
+) -> satchel_status {
+    outReason?.pointee = nil
+    return guarded {
+        let out = try Arguments.required(outOutcome, "out_outcome")
+        let handle = try ResponseHandle.from(response)
+        out.pointee =
+            switch handle.response.metrics.cache {
+            case nil: SATCHEL_CACHE_NOT_USED
+            case .hit: SATCHEL_CACHE_HIT
+            case .miss: SATCHEL_CACHE_MISS
+            case .revalidated: SATCHEL_CACHE_REVALIDATED
+            case .stored: SATCHEL_CACHE_STORED
+            case .notStored: SATCHEL_CACHE_NOT_STORED
+            }
+        outReason?.pointee = handle.cacheReason?.cString
+    }
+}

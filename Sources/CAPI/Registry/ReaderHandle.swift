@@ -14,9 +14,9 @@ final class ReaderHandle: CHandle {
         case records(any RecordReader)
         /// A format read as it arrives; its value is ready at the end.
         case incremental(any IncrementalReader)
-        /// A format read whole: the body is kept and decoded by the registry at the end
-        /// (sniffed when there is no Content-Type).
-        case whole(Registry, MediaType, [UInt8])
+        /// A format read whole: the body is kept and decoded by the registry's dispatching
+        /// serializer at the end (sniffed when there is no Content-Type, `nil`).
+        case whole(Registry, MediaType?, [UInt8])
     }
 
     private var mode: Mode
@@ -33,7 +33,7 @@ final class ReaderHandle: CHandle {
     init(registry: Registry, contentType: MediaType?) throws(SatchelError) {
         limits = registry.limits
         guard let contentType else {
-            mode = .whole(registry, MediaType(type: "application", subtype: "octet-stream"), [])
+            mode = .whole(registry, nil, [])
             return
         }
         guard let serializer = registry.responseSerializer(for: contentType) else {
@@ -62,11 +62,10 @@ final class ReaderHandle: CHandle {
             case .records(let reader):
                 try reader.feed(chunk) { ready.append($0) }
             case .incremental(let reader):
-                fed += chunk.count
-                try limits.checkBody(count: fed)
+                fed = try bodyCount(fed, adding: chunk.count)
                 try reader.feed(chunk)
             case .whole(let registry, let contentType, var body):
-                try limits.checkBody(count: body.count + chunk.count)
+                _ = try bodyCount(body.count, adding: chunk.count)
                 mode = .whole(registry, contentType, [])  // keeps `body` uniquely referenced
                 body.append(contentsOf: chunk)
                 mode = .whole(registry, contentType, body)
@@ -86,7 +85,9 @@ final class ReaderHandle: CHandle {
                 if let value = try reader.finish() { ready.append(value) }
             case .whole(let registry, let contentType, let body):
                 mode = .whole(registry, contentType, [])
-                if let value = try registry.decode(body, contentType: contentType) { ready.append(value) }
+                let value = try registry.dispatchingSerializer.decode(
+                    body, contentType: contentType, limits: registry.limits)
+                if let value { ready.append(value) }
             }
         }
     }
@@ -102,6 +103,17 @@ final class ReaderHandle: CHandle {
             }
         }
         return ready[nextReady]
+    }
+
+    /// The body's length once `more` bytes follow `count`, within ``Limits/maxBodyBytes``; checked
+    /// before the bytes are read, so a length no buffer has is an error and never an overflow.
+    private func bodyCount(_ count: Int, adding more: Int) throws(SatchelError) -> Int {
+        let (total, overflow) = count.addingReportingOverflow(more)
+        try limits.checkBody(count: overflow ? .max : total)
+        guard !overflow else {
+            throw SatchelError(.invalidArgument, "data: \(more) bytes after \(count) are more than a body can hold")
+        }
+        return total
     }
 
     /// Runs a step unless the body already failed or ended; a failure is kept.

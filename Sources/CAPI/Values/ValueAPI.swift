@@ -9,7 +9,8 @@ import Serializers
     import Foundation
 #endif
 
-// Reading values: parse, type, scalars, containers, JSON (include/satchel.h, "Values").
+// Reading values: parse, type, scalars, containers, JSON (include/satchel.h, "Values"). The other
+// satchel_value_ functions: ValueAPI+Builders (building), ValueAPI+Payloads (typed payloads).
 
 @c @implementation
 public func satchel_value_parse_json(
