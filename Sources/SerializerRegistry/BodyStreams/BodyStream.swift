@@ -22,9 +22,31 @@ public protocol BodyStream: AnyObject {
     /// Goes back to the first byte.
     /// - Throws: ``SatchelError/Code/invalidArgument`` when the stream is not rewindable.
     func rewind() throws
+
+    /// Reads the bytes that are ready into `buffer`, without waiting for more: what a transfer
+    /// calls, pausing on ``BodyRead/wouldBlock`` until the stream's producer wakes it. The
+    /// default reads with ``read(into:)``, whose bytes are always ready.
+    /// - Throws: As ``read(into:)``.
+    func readAvailable(into buffer: UnsafeMutableRawBufferPointer) throws -> BodyRead
+}
+
+/// What a read of the bytes that are ready gives (``BodyStream/readAvailable(into:)``).
+public enum BodyRead: Sendable, Hashable {
+    /// This many bytes were written, from 1 to the buffer's size.
+    case bytes(Int)
+    /// No bytes are ready yet; more will come.
+    case wouldBlock
+    /// The body is complete.
+    case end
 }
 
 extension BodyStream {
+    /// The bytes ``read(into:)`` gives: they are always ready.
+    public func readAvailable(into buffer: UnsafeMutableRawBufferPointer) throws -> BodyRead {
+        let count = try read(into: buffer)
+        return count == 0 ? .end : .bytes(count)
+    }
+
     /// Reads everything that is left into memory.
     ///
     /// - Parameter limit: The most bytes accepted.

@@ -6,16 +6,6 @@ import Synchronization
 /// sequence in, and the transfer takes them out from its read callback, pausing while the pipe
 /// is empty and resumed by the next write. The writer waits while 1 MiB is buffered.
 final class BodyPipe: BodyStream, Sendable {
-    /// What the transfer's read callback gets.
-    enum Take: Equatable {
-        /// This many bytes were copied.
-        case bytes(Int)
-        /// Nothing is buffered yet: pause until the next write wakes the transfer.
-        case wait
-        /// The body is complete.
-        case end
-    }
-
     private struct State {
         var chunks: [[UInt8]] = []
         var head = 0
@@ -52,14 +42,15 @@ final class BodyPipe: BodyStream, Sendable {
     var length: Int64? { nil }
     var isRewindable: Bool { false }
 
-    /// The transfer reads through ``take(into:)``; this is for other readers, which must not
-    /// wait for bytes.
+    /// The transfer reads through ``readAvailable(into:)``; this is for other readers, which
+    /// must not wait for bytes.
     /// - Throws: ``SatchelError/Code/misuse`` when no bytes are buffered yet.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        switch try take(into: buffer) {
+        switch try readAvailable(into: buffer) {
         case .bytes(let count): return count
         case .end: return 0
-        case .wait: throw SatchelError(.misuse, "the request body has no bytes yet; only a transfer can wait for them")
+        case .wouldBlock:
+            throw SatchelError(.misuse, "the request body has no bytes yet; only a transfer can wait for them")
         }
     }
 
@@ -72,11 +63,12 @@ final class BodyPipe: BodyStream, Sendable {
         state.withLock { $0.wake = wake }
     }
 
-    /// Copies buffered bytes into `buffer`.
+    /// Copies buffered bytes into `buffer`; ``BodyRead/wouldBlock`` when none are buffered yet
+    /// (the next write wakes the transfer).
     /// - Throws: The producer's error: the sequence failed, so the body would be short.
-    func take(into buffer: UnsafeMutableRawBufferPointer) throws(SatchelError) -> Take {
-        let (take, writer) = try state.withLock {
-            state throws(SatchelError) -> (Take, CheckedContinuation<Void, any Error>?) in
+    func readAvailable(into buffer: UnsafeMutableRawBufferPointer) throws(SatchelError) -> BodyRead {
+        let (read, writer) = try state.withLock {
+            state throws(SatchelError) -> (BodyRead, CheckedContinuation<Void, any Error>?) in
             if let failure = state.failure { throw failure }
             var copied = 0
             while copied < buffer.count, state.head < state.chunks.count {
@@ -106,10 +98,10 @@ final class BodyPipe: BodyStream, Sendable {
             }
             if state.ended { return (.end, nil) }
             state.readerWaits = true
-            return (.wait, nil)
+            return (.wouldBlock, nil)
         }
         writer?.resume()
-        return take
+        return read
     }
 
     /// Appends a chunk, waiting first while the buffer is full.
@@ -130,7 +122,7 @@ final class BodyPipe: BodyStream, Sendable {
                 let verdict = state.withLock { state -> Result<Void, any Error>? in
                     if let closed = state.closed { return .failure(closed) }
                     if state.buffered < Self.highWater { return .success(()) }  // drained meanwhile
-                    state.writer = continuation  // resumed by take(into:) or close()
+                    state.writer = continuation  // resumed by readAvailable(into:) or close()
                     return nil
                 }
                 if let verdict { continuation.resume(with: verdict) }

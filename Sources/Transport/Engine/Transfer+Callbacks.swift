@@ -103,17 +103,15 @@ extension Transfer {
             return Int(CURL_READFUNC_PAUSE)
         }
         do {
-            if let pipe = body as? BodyPipe {
-                switch try pipe.take(into: buffer) {
-                case .bytes(let count): return count
-                case .end: return 0
-                case .wait:
-                    isPaused = true
-                    hasPaused = true
-                    return Int(CURL_READFUNC_PAUSE)
-                }
+            switch try body.readAvailable(into: buffer) {
+            case .bytes(let count): return count
+            case .end: return 0
+            case .wouldBlock:
+                // Paused until the stream's producer resumes the transfer (a BodyPipe's write).
+                isPaused = true
+                hasPaused = true
+                return Int(CURL_READFUNC_PAUSE)
             }
-            return try body.read(into: buffer)
         } catch {
             fail(error as? SatchelError ?? SatchelError(.io, "reading the request body failed: \(error)"))
             return Int(CURL_READFUNC_ABORT)

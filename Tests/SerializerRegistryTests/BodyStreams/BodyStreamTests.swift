@@ -34,6 +34,16 @@ import Testing
         #expect(throws: SatchelError.self) { try stream.readAll(limit: 999) }
     }
 
+    /// A stream whose bytes are always there reads them without ever saying it would block.
+    @Test func readAvailableOfAReadyStreamIsItsReads() throws {
+        let stream = ByteBodyStream([1, 2, 3, 4, 5])
+        var piece = [UInt8](repeating: 0, count: 3)
+        #expect(try piece.withUnsafeMutableBytes { try stream.readAvailable(into: $0) } == .bytes(3))
+        #expect(try piece.withUnsafeMutableBytes { try stream.readAvailable(into: $0) } == .bytes(2))
+        #expect(piece[0..<2] == [4, 5])
+        #expect(try piece.withUnsafeMutableBytes { try stream.readAvailable(into: $0) } == .end)
+    }
+
     @Test func fileStreamIsSizedUpFrontAndRewinds() throws {
         let bytes = (0..<70_000).map { UInt8($0 % 253) }
         let path = try temporaryFile(bytes)

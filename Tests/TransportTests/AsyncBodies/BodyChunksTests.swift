@@ -45,6 +45,27 @@ struct BodyChunksTests {
 
     /// The producer writes line I+1 only once the server has line I: a body collected before it
     /// is sent, or sent only when libcurl's buffer fills, would never get past the first wait.
+    /// A pipe with nothing buffered would block (a transfer pauses), and a plain read of it is
+    /// a misuse, never a short body; once written, the bytes are there, then the end.
+    @Test func aPipeWithNothingBufferedWouldBlock() async throws {
+        let (writes, continuation) = AsyncStream<[UInt8]>.makeStream()
+        let pipe = BodyPipe(BodyChunks { write in for await chunk in writes { try await write(chunk) } })
+        var buffer = [UInt8](repeating: 0, count: 8)
+        #expect(try buffer.withUnsafeMutableBytes { try pipe.readAvailable(into: $0) } == .wouldBlock)
+        let misuse = #expect(throws: SatchelError.self) {
+            _ = try buffer.withUnsafeMutableBytes { try pipe.read(into: $0) }
+        }
+        #expect(misuse?.code == .misuse)
+        let woken = AsyncStream<Void>.makeStream()
+        pipe.connect { woken.continuation.yield() }
+        continuation.yield([7, 8, 9])
+        continuation.finish()
+        for await _ in woken.stream { break }  // the write wakes the waiting reader
+        #expect(try buffer.withUnsafeMutableBytes { try pipe.readAvailable(into: $0) } == .bytes(3))
+        #expect(buffer[0..<3] == [7, 8, 9])
+        pipe.close()
+    }
+
     @Test func eachChunkIsSentBeforeTheNextIsWritten() async throws {
         let key = UUID().uuidString
         let session = session
