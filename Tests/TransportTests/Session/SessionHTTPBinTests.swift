@@ -4,6 +4,7 @@ import HTTPTypes
 import SatchelTestSupport
 import SerializerRegistry
 import Serializers
+import Synchronization
 import Testing
 
 @testable import Transport
@@ -83,7 +84,7 @@ struct SessionHTTPBinTests {
         #expect(posted.value?["data"]?.stringValue == "raw body")
         #expect(posted.value?["headers"]?["Content-Type"]?.stringValue == "text/plain")
         let chunked = try await session.upload(
-            .stream(UnknownLengthStream(bytes), contentType: .plainText), to: "anything")
+            .stream(contentType: .plainText) { UnknownLengthStream(bytes) }, to: "anything")
         #expect(chunked.value?["headers"]?["Transfer-Encoding"]?.stringValue == "chunked")
         #expect(chunked.value?["data"]?.stringValue == "raw body")
     }
@@ -136,9 +137,13 @@ struct SessionHTTPBinTests {
     @Test func a307RedirectResendsMethodAndBodyAnd302TurnsPostIntoGet() async throws {
         let kept = try await session.post("redirect-to?url=/post&status_code=307", parameters: ["k": "v"])
         #expect(kept.value?["form"]?["k"]?.stringValue == "v")
-        let stream = ByteBodyStream(Array("streamed".utf8))
+        let made = Mutex(0)
         let rewound = try await session.upload(
-            .stream(stream, contentType: .plainText), to: "redirect-to?url=/post&status_code=308")
+            .stream(contentType: .plainText) {
+                made.withLock { $0 += 1 }
+                return ByteBodyStream(Array("streamed".utf8))
+            }, to: "redirect-to?url=/post&status_code=308")
+        #expect(made.withLock { $0 } == 2, "a stream for the first send and one for the redirect")
         #expect(rewound.value?["data"]?.stringValue == "streamed")
         let changed = try await session.post("redirect-to?url=/get&status_code=302", parameters: ["k": "v"])
         #expect(changed.request.method == .get)

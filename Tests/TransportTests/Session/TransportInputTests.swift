@@ -2,6 +2,7 @@
 import Foundation
 import HTTPTypes
 import SerializerRegistry
+import Synchronization
 import Testing
 
 @testable import Transport
@@ -135,11 +136,24 @@ import Testing
         #expect(same(once.retry(after: SatchelError(.timedOut, "t")), nil))  // a body that cannot rewind
     }
 
-    @Test func aNonRewindableStreamIsNotResent() throws {
-        let body = RequestBody.stream(OneShotStream(), contentType: nil)
-        #expect(!body.canResend)
+    /// A stream factory that cannot make a second stream fails the second attempt with its own
+    /// error; a body written from an async sequence is sent once.
+    @Test func aBodyThatCannotBeMadeAgainIsNotResent() throws {
+        let made = Mutex(false)
+        let body = RequestBody.stream { () throws(SatchelError) -> any BodyStream in
+            guard
+                made.withLock({ made in
+                    defer { made = true }; return !made
+                })
+            else {
+                throw SatchelError(.invalidArgument, "the stream can be read once")
+            }
+            return OneShotStream()
+        }
         _ = try body.makeStream(attempt: 0)
         #expect(throws: SatchelError.self) { _ = try body.makeStream(attempt: 1) }
+        let chunks = RequestBody.chunks(BodyChunks { _ in }, contentType: nil)
+        #expect(!chunks.canResend)
     }
 
     @Test func missingUploadFilesFailBeforeSending() async throws {
