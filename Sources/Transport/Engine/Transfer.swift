@@ -13,7 +13,8 @@ import SerializerRegistry
 final class Transfer: @unchecked Sendable {
     /// What to send.
     struct Options {
-        var url: String
+        /// Where the attempt goes: resolved and normalised once, when the request was prepared.
+        var target: ResolvedURL
         var request: HTTPRequest
         var body: (any BodyStream)?
         var timeouts: TransferTimeouts
@@ -32,6 +33,9 @@ final class Transfer: @unchecked Sendable {
         var sendsExpectContinue: Bool
         /// Presented to a TLS server that asks for a client certificate.
         var clientIdentity: ClientIdentity?
+
+        /// The target's URL, as libcurl is given it and messages name it.
+        var url: String { target.absolute }
 
         /// libcurl's receive buffer for the attempt: a sixteenth of a second's worth under a
         /// download rate limit (paced between deliveries of the buffer), else ``bufferSize``.

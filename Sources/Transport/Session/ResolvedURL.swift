@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import CSatchelCurl
+import HTTPTypes
 import SerializerRegistry
 
 /// An absolute http or https URL, resolved and normalised by libcurl's URL parser (RFC 3986).
@@ -63,6 +64,15 @@ struct ResolvedURL: Sendable, Hashable {
         self.host = host.lowercased()
         self.hostAndPort = "\(self.host):\(defaultPort)"
         self.origin = "\(scheme)://\(hostAndPort)"
+    }
+
+    /// This URL with the path and query `head` goes to (a request serializer may have put the
+    /// parameters in its query): itself when they are the same, else resolved again.
+    /// - Throws: ``SatchelError/Code/invalidArgument`` when the new path is not a valid URL path.
+    func withPathAndQuery(of head: HTTPRequest) throws(SatchelError) -> ResolvedURL {
+        let pathAndQuery = head.path ?? "/"
+        guard pathAndQuery != self.pathAndQuery else { return self }
+        return try ResolvedURL("\(scheme)://\(authority)\(pathAndQuery)", relativeTo: nil)
     }
 
     /// A base URL as AFNetworking keeps it: a slash appended when it has a path, so relative

@@ -23,7 +23,40 @@ extension Session {
         case retry(after: Duration)
     }
 
-    /// Sends `request`, following redirects and retrying per the session's policies.
+    /// Where a request stands between its attempts: what the next one sends, and how many
+    /// redirects, retries and sends it took so far.
+    struct Course {
+        /// The request as the caller gave it.
+        let request: SessionRequest
+        /// The request as the interceptors adapted it for the next attempt.
+        var sent: SessionRequest
+        /// Where the next attempt goes.
+        var url: ResolvedURL
+        var head: HTTPRequest
+        var body: RequestBody
+        var redirects = 0
+        var retries = 0
+        var sends = 0
+        /// When the whole-request timeout passes, if there is one.
+        let deadline: ContinuousClock.Instant?
+        let interceptor: Interceptor?
+        let span: (any Span)?
+        /// Replaces the session's retry policy (downloads retry themselves).
+        let retryPolicy: RetryPolicy?
+        let identityEncoding: Bool
+    }
+
+    /// What a request does after an attempt.
+    enum Step {
+        /// The attempt's outcome is the request's.
+        case finish
+        /// Another attempt follows (a redirect or a retry; the course says where).
+        case again
+    }
+
+    /// Sends `request`, following redirects and retrying per the session's policies: one attempt
+    /// at a time (``attempt(_:makeSink:cancellation:)``), and after each the policies' decision
+    /// (``step(after:course:cancellation:)``).
     ///
     /// - Parameters:
     ///   - cancellation: Cancels the running attempt and stops further ones.
@@ -39,209 +72,114 @@ extension Session {
         let started = ContinuousClock.now
         let interceptor = interceptor(for: request)
         let deadline = (request.timeouts ?? configuration.timeouts).request.map { started + $0 }
-        var sent = request
-        var head: HTTPRequest
-        var url: ResolvedURL
-        var body: RequestBody
+        var course: Course
         switch await prepare(request, adaptedBy: interceptor, attempt: 0, deadline: deadline) {
-        case let .success(prepared):
-            (sent, url, head, body) = prepared
+        case let .success((sent, url, head, body)):
+            course = Course(
+                request: request, sent: sent, url: url, head: head, body: body, deadline: deadline,
+                interceptor: interceptor, span: telemetry.startSpan(head, url: url), retryPolicy: retryPolicy,
+                identityEncoding: identityEncoding)
         case let .failure(error):
             let failed = HTTPRequest(method: request.method, scheme: nil, authority: nil, path: request.url)
             return Attempt(url: request.url, request: failed, error: error)
         }
-        var attempt = Attempt(url: url.absolute, request: head)
-        let span = telemetry.startSpan(head, url: url)
-        var redirects = 0
-        var retries = 0
-        var sends = 0
-        attempts: while true {
+        var attempt = Attempt(url: course.url.absolute, request: course.head)
+        while true {
             if let reason = cancellation.reason {
                 attempt.error = reason
                 break
             }
-            let policy = AttemptPolicy(
-                redirect: configuration.redirectPolicy, retry: retryPolicy ?? configuration.retryPolicy,
-                retries: retries,
-                method: head.method, canResend: body.canResend)
-            var options: Transfer.Options
-            let sink: any ResponseSink
-            switch attemptOptions(
-                sent, url: url, head: &head, body: body, sends: sends, identityEncoding: identityEncoding)
-            {
-            case let .success(prepared):
-                options = prepared
-                sink = makeSink { policy.disposition(of: $0) == nil }
-            case let .failure(error):
-                attempt.error = SatchelError.wrap(error)
-                break attempts
-            }
-            if let deadline {
-                // The whole-request timeout covers every attempt and every wait between them.
-                let remaining = deadline - ContinuousClock.now
-                guard remaining > .zero else {
-                    attempt.error = wholeTimeoutPassed(request, url: options.url, sends: sends, underlying: nil)
-                    break attempts
-                }
-                options.timeouts.request = remaining
-            }
-            let cacheStep = cacheStep(for: &options, policy: request.cachePolicy)
-            attempt = Attempt(url: options.url, request: head, sink: sink)
-            for monitor in configuration.eventMonitors { monitor.requestDidStart(head, url: options.url) }
-            var outcome: Transfer.Outcome
-            if let missing = cacheStep.missing {
-                outcome = missing
-            } else if let (entry, body) = cacheStep.serving {
-                outcome = await serve(entry, body: body, outcome: .hit, into: sink, cancellation: cancellation)
-            } else {
-                let pipe = options.body as? BodyPipe
-                pipe?.connect { cancellation.resume() }
-                let cacheSink = cacheStep.key.flatMap { key in
-                    configuration.cache.map {
-                        CacheSink(
-                            inner: sink, cache: $0, key: key, request: options.request,
-                            decodesContent: options.acceptsCompressedResponses,
-                            validates: cacheStep.validating != nil)
-                    }
-                }
-                telemetry.inject(span, into: &options.request.headerFields)
-                outcome = await send(options, sink: cacheSink ?? sink, cancellation: cancellation)
-                pipe?.close()
-                await settleCache(
-                    cacheStep, outcome: &outcome, options: options, sink: sink, cacheSink: cacheSink,
-                    cancellation: cancellation)
-            }
-            if outcome.metrics.cache != .hit, options.handlesCookies, let fields = outcome.response?.headerFields,
-                fields.contains(.setCookie)
-            {
-                cookieStore.noteSameSite(of: fields, from: url)
-                cookieStore.save { [monitors = configuration.eventMonitors] error in
-                    for monitor in monitors { monitor.sessionDidWarn(error) }
-                }
-            }
-            sends += 1
-            if let deadline, let error = outcome.error, error.code == .timedOut, ContinuousClock.now >= deadline {
-                outcome.error = wholeTimeoutPassed(request, url: options.url, sends: sends, underlying: error)
-            }
-            attempt.response = outcome.response
-            attempt.error = outcome.error
-            attempt.metrics = outcome.metrics
-            telemetry.attemptFinished(outcome.metrics)
-            for monitor in configuration.eventMonitors {
-                monitor.requestDidFinishCollecting(outcome.metrics, request: head, url: options.url)
-            }
-
-            let next: Disposition?
-            if let error = attempt.error {
-                // A streamed response already handed to its consumer cannot be taken back.
-                next = cancellation.reason == nil && !sink.hasHandedOn ? policy.retry(after: error) : nil
-            } else if let response = attempt.response {
-                next = policy.disposition(of: response)
-            } else {
-                next = nil
-            }
-            guard let next else {
-                // The session's policies are done with it: the interceptors may still retry.
-                guard let interceptor, cancellation.reason == nil, !sink.hasHandedOn,
-                    let failure = failure(of: attempt, retries: retries, validation: request.validation)
-                else { break }
-                let delay: Duration
-                let decision: RetryDecision
-                do {
-                    decision = try await bounded(by: deadline, url: attempt.url) { [sent] in
-                        await interceptor.retry(sent, after: failure)
-                    }
-                } catch {
-                    attempt.error = SatchelError.wrap(error)
-                    break
-                }
-                if let reason = cancellation.reason {  // cancelled while the interceptor decided
-                    attempt.error = reason
-                    break
-                }
-                switch decision {
-                case .doNotRetry:
-                    break attempts
-                case .fail(let error):
-                    attempt.error = error
-                    break attempts
-                case .retry:
-                    delay = .zero
-                case .retryAfter(let wait):
-                    delay = wait
-                }
-                guard fits(delay, before: deadline) else { break }
-                guard body.canResend else {
-                    attempt.error = SatchelError(
-                        .invalidArgument,
-                        "\(attempt.url): an interceptor retries the request, but its body cannot be sent again")
-                    break
-                }
-                if let cancelled = await announceRetry(
-                    head, url: attempt.url, retry: retries + 1, delay: delay, reason: failure.error, span: span)
-                {
-                    attempt.error = cancelled
-                    break
-                }
-                retries += 1
-                switch await prepare(request, adaptedBy: interceptor, attempt: retries, deadline: deadline) {
-                case let .success(prepared):
-                    (sent, url, head, body) = prepared
-                    continue
-                case let .failure(error):
-                    attempt.error = error
-                    break attempts
-                }
-            }
-            switch next {
-            case .final:
-                break
-            case let .redirect(location):
-                let status = attempt.response?.status.code ?? 0
-                switch followRedirect(
-                    to: location, status: status, redirects: redirects, from: url, head: head, body: body)
-                {
-                case let .success((target, nextHead, nextBody)):
-                    for monitor in configuration.eventMonitors {
-                        monitor.requestWillRedirect(head, from: attempt.url, to: target.absolute, status: status)
-                    }
-                    telemetry.redirect(span, status: status, to: SessionTelemetry.fullURL(target))
-                    (url, head, body) = (target, nextHead, nextBody)
-                    redirects += 1
-                    continue
-                case let .failure(error):
-                    attempt.error = SatchelError.wrap(error)
-                    break attempts
-                }
-            case let .retry(delay):
-                // A retry whose wait would outlast the whole-request timeout is not made: the last
-                // attempt's outcome is the answer.
-                guard fits(delay, before: deadline) else { break }
-                let reason =
-                    attempt.error
-                    ?? SatchelError(
-                        .unacceptableStatusCode, "\(attempt.url) answered \(attempt.response?.status.code ?? 0)")
-                if let cancelled = await announceRetry(
-                    head, url: attempt.url, retry: retries + 1, delay: delay, reason: reason, span: span)
-                {
-                    attempt.error = cancelled
-                    break
-                }
-                retries += 1
-                continue
-            }
-            break
+            attempt = await self.attempt(&course, makeSink: makeSink, cancellation: cancellation)
+            guard case .again = await step(after: &attempt, course: &course, cancellation: cancellation) else { break }
         }
-        attempt.metrics.redirectCount = redirects
-        attempt.metrics.retryCount = retries
+        attempt.metrics.redirectCount = course.redirects
+        attempt.metrics.retryCount = course.retries
         attempt.metrics.elapsed = ContinuousClock.now - started
-        attempt.span = span
+        attempt.span = course.span
         return attempt
     }
 
-    /// Whether a retry after `delay` starts before `deadline` (always, without one).
-    private func fits(_ delay: Duration, before deadline: ContinuousClock.Instant?) -> Bool {
-        deadline.map { ContinuousClock.now + delay < $0 } ?? true
+    /// The policies a request's next decision follows, for the attempt `course` is at.
+    func policy(_ course: Course) -> AttemptPolicy {
+        AttemptPolicy(
+            redirect: configuration.redirectPolicy, retry: course.retryPolicy ?? configuration.retryPolicy,
+            retries: course.retries, method: course.head.method, canResend: course.body.canResend)
+    }
+
+    /// One attempt of the request at `course`: its options (the time left of the whole timeout),
+    /// the cache, the transfer, the cookies it set, the monitors told.
+    private func attempt(
+        _ course: inout Course, makeSink: (_ isFinal: @escaping @Sendable (HTTPResponse) -> Bool) -> any ResponseSink,
+        cancellation: TransferCancellation
+    ) async -> Attempt {
+        var options: Transfer.Options
+        switch attemptOptions(
+            course.sent, url: course.url, head: &course.head, body: course.body, sends: course.sends,
+            identityEncoding: course.identityEncoding)
+        {
+        case let .success(prepared):
+            options = prepared
+        case let .failure(error):
+            return Attempt(url: course.url.absolute, request: course.head, error: error)
+        }
+        if let deadline = course.deadline {
+            // The whole-request timeout covers every attempt and every wait between them.
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero else {
+                let error = wholeTimeoutPassed(course.request, url: options.url, sends: course.sends, underlying: nil)
+                return Attempt(url: options.url, request: course.head, error: error)
+            }
+            options.timeouts.request = remaining
+        }
+        let policy = policy(course)
+        let sink = makeSink { policy.disposition(of: $0) == nil }
+        let cacheStep = cacheStep(for: &options, policy: course.request.cachePolicy)
+        var attempt = Attempt(url: options.url, request: course.head, sink: sink)
+        for monitor in configuration.eventMonitors { monitor.requestDidStart(course.head, url: options.url) }
+        var outcome: Transfer.Outcome
+        if let missing = cacheStep.missing {
+            outcome = missing
+        } else if let (entry, body) = cacheStep.serving {
+            outcome = await serve(entry, body: body, outcome: .hit, into: sink, cancellation: cancellation)
+        } else {
+            let pipe = options.body as? BodyPipe
+            pipe?.connect { cancellation.resume() }
+            let cacheSink = cacheStep.key.flatMap { key in
+                configuration.cache.map {
+                    CacheSink(
+                        inner: sink, cache: $0, key: key, request: options.request,
+                        decodesContent: options.acceptsCompressedResponses, validates: cacheStep.validating != nil)
+                }
+            }
+            telemetry.inject(course.span, into: &options.request.headerFields)
+            outcome = await send(options, sink: cacheSink ?? sink, cancellation: cancellation)
+            pipe?.close()
+            await settleCache(
+                cacheStep, outcome: &outcome, options: options, sink: sink, cacheSink: cacheSink,
+                cancellation: cancellation)
+        }
+        if outcome.metrics.cache != .hit, options.handlesCookies, let fields = outcome.response?.headerFields,
+            fields.contains(.setCookie)
+        {
+            cookieStore.noteSameSite(of: fields, from: course.url)
+            cookieStore.save { [monitors = configuration.eventMonitors] error in
+                for monitor in monitors { monitor.sessionDidWarn(error) }
+            }
+        }
+        course.sends += 1
+        if let deadline = course.deadline, let error = outcome.error, error.code == .timedOut,
+            ContinuousClock.now >= deadline
+        {
+            outcome.error = wholeTimeoutPassed(course.request, url: options.url, sends: course.sends, underlying: error)
+        }
+        attempt.response = outcome.response
+        attempt.error = outcome.error
+        attempt.metrics = outcome.metrics
+        telemetry.attemptFinished(outcome.metrics)
+        for monitor in configuration.eventMonitors {
+            monitor.requestDidFinishCollecting(outcome.metrics, request: course.head, url: options.url)
+        }
+        return attempt
     }
 
     /// The error of a request whose whole timeout (``TransferTimeouts/request``) passed, after
@@ -302,7 +240,7 @@ extension Session {
             head.headerFields[.contentType] = contentType.description
         }
         return Transfer.Options(
-            url: url.scheme + "://" + (head.authority ?? "") + (head.path ?? "/"), request: head, body: stream,
+            target: url, request: head, body: stream,
             timeouts: request.timeouts ?? configuration.timeouts, security: security,
             acceptsCompressedResponses: configuration.acceptsCompressedResponses && !identityEncoding,
             handlesCookies: request.handlesCookies ?? configuration.handlesCookies, cookieShare: cookieStore.share,
@@ -337,25 +275,6 @@ extension Session {
         return perHost(configuration.credentials, url)
     }
 
-    /// Where a redirect leads and the request that follows it.
-    @inline(never)
-    private func followRedirect(
-        to location: String, status: Int, redirects: Int, from url: ResolvedURL, head: HTTPRequest, body: RequestBody
-    ) -> Result<(ResolvedURL, HTTPRequest, RequestBody), SatchelError> {
-        do {
-            let target = try ResolvedURL(location, relativeTo: url.absolute)
-            guard redirects < configuration.redirectPolicy.maximumRedirects else {
-                throw SatchelError(
-                    .tooManyRedirects,
-                    "\(url.absolute): more than \(configuration.redirectPolicy.maximumRedirects) redirects")
-            }
-            let (nextHead, nextBody) = try redirected(head, body: body, status: status, from: url, to: target)
-            return .success((target, nextHead, nextBody))
-        } catch {
-            return .failure(SatchelError.wrap(error))
-        }
-    }
-
     /// Runs one attempt on the engine and waits for it; task cancellation cancels it.
     private func send(
         _ options: Transfer.Options, sink: any ResponseSink, cancellation: TransferCancellation
@@ -379,7 +298,7 @@ extension Session {
     /// credential refresh, counts against its timeout. An operation that ignores cancellation
     /// still holds the request until it returns.
     /// - Throws: ``SatchelError/Code/timedOut`` past the deadline; else what `operation` throws.
-    private func bounded<Result: Sendable>(
+    func bounded<Result: Sendable>(
         by deadline: ContinuousClock.Instant?, url: String, _ operation: @escaping @Sendable () async throws -> Result
     ) async throws -> Result {
         guard let deadline else { return try await operation() }
@@ -406,7 +325,7 @@ extension Session {
     @inline(never)
     /// The request an attempt sends — `request` as the interceptors adapt it for `attempt` —
     /// with its resolved URL, head and body.
-    private func prepare(
+    func prepare(
         _ request: SessionRequest, adaptedBy interceptor: Interceptor?, attempt: Int,
         deadline: ContinuousClock.Instant?
     ) async -> Result<(SessionRequest, ResolvedURL, HTTPRequest, RequestBody), SatchelError> {
@@ -433,43 +352,10 @@ extension Session {
         }
     }
 
-    /// Tells the event monitors retry number `retry` is coming, then waits `delay`.
-    /// - Returns: The error of a wait cut short by cancellation, else `nil`.
-    private func announceRetry(
-        _ head: HTTPRequest, url: String, retry: Int, delay: Duration, reason: SatchelError, span: (any Span)?
-    ) async -> SatchelError? {
-        for monitor in configuration.eventMonitors {
-            monitor.requestWillRetry(head, url: url, retry: retry, delay: delay, reason: reason)
-        }
-        telemetry.retry(span, retry: retry, delay: delay, reason: reason)
-        do {
-            try await Task.sleep(for: delay)
-            return nil
-        } catch {
-            return SatchelError(.cancelled, "\(url): cancelled while waiting to retry")
-        }
-    }
-
     /// The session's interceptors and then the request's, as one; `nil` when there are none.
     private func interceptor(for request: SessionRequest) -> Interceptor? {
         let all = configuration.interceptors + request.interceptors
         return all.isEmpty ? nil : Interceptor(all)
-    }
-
-    /// Why `attempt` failed, when it did: its transport error, or a status `validation` (else
-    /// the registry's) refuses.
-    private func failure(of attempt: Attempt, retries: Int, validation: ResponseValidation?) -> AttemptFailure? {
-        if let error = attempt.error {
-            return AttemptFailure(error: error, response: attempt.response, retryCount: retries)
-        }
-        guard let response = attempt.response,
-            !(validation ?? registry.validation).accepts(status: response.status.code)
-        else { return nil }
-        return AttemptFailure(
-            error: SatchelError(
-                .unacceptableStatusCode,
-                "\(attempt.url) answered \(response.status.code) \(response.status.reasonPhrase)"),
-            response: response, retryCount: retries)
     }
 
     private func prepareHead(_ request: SessionRequest) throws -> (ResolvedURL, HTTPRequest, RequestBody) {
@@ -490,42 +376,12 @@ extension Session {
                 if !query.isEmpty { head.path = URLQuery.appending(query, to: head.path ?? "/") }
             }
             serializer.applyDefaultHeaders(to: &head)
-            return (url, head, request.body)
+            return (try url.withPathAndQuery(of: head), head, request.body)
         }
         let serialized = try serializer.serialize(request.parameters, into: head)
-        return (url, serialized.request, serialized.body.map { .bytes($0, contentType: nil) } ?? .none)
-    }
-
-    /// The head and body of the request that follows a redirect (see ``RedirectPolicy``).
-    private func redirected(
-        _ head: HTTPRequest, body: RequestBody, status: Int, from: ResolvedURL, to target: ResolvedURL
-    ) throws(SatchelError) -> (HTTPRequest, RequestBody) {
-        if from.scheme == "https" && target.scheme == "http" && !configuration.redirectPolicy.allowsDowngradeToHTTP {
-            throw SatchelError(
-                .invalidArgument,
-                "\(from.absolute) redirects to plain http (\(target.absolute)); the redirect policy does not allow the downgrade"
-            )
-        }
-        var next = head
-        next.scheme = target.scheme
-        next.authority = target.authority
-        next.path = target.pathAndQuery
-        var nextBody = body
-        let becomesGet =
-            (status == 303 && head.method != .head) || ((status == 301 || status == 302) && head.method == .post)
-        if becomesGet {
-            next.method = .get
-            nextBody = .none
-            next.headerFields[.contentType] = nil
-            next.headerFields[.contentLength] = nil
-        } else if !body.isEmpty && !body.canResend {
-            throw SatchelError(
-                .invalidArgument,
-                "\(from.absolute) redirects with \(status), which resends the body, but the body stream cannot rewind")
-        }
-        if target.origin != from.origin {
-            for name in RedirectPolicy.credentialHeaders { next.headerFields[name] = nil }
-        }
-        return (next, nextBody)
+        return (
+            try url.withPathAndQuery(of: serialized.request), serialized.request,
+            serialized.body.map { .bytes($0, contentType: nil) } ?? .none
+        )
     }
 }
