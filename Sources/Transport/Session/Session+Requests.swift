@@ -163,7 +163,9 @@ extension Session {
             sink = attemptSink
             return attemptSink
         }
-        let result = decode(attempt, body: sink?.body ?? [], serializer: serializer, validation: validation)
+        // The last attempt's sink, when that attempt was sent (one whose options failed has none).
+        let body = sink.flatMap { sink in attempt.sink === sink ? sink.body : nil } ?? []
+        let result = decode(attempt, body: body, serializer: serializer, validation: validation)
         reportCompletion(attempt, error: result.failure)
         return result
     }
