@@ -51,6 +51,8 @@ extension Request {
         }
         configuration.downloadDurability = durability.value
         let session = try Session(configuration: configuration, registry: .standard(limits: limits))
+        // A cookie jar is written on the store's own queue: the process waits for it before it ends.
+        defer { session.cookieStore.flush() }
         defer {
             if let sessionPath, let sessionFile { keep(sessionFile, at: sessionPath, plan: plan, session: session) }
         }
