@@ -429,7 +429,7 @@ extension Session {
             let (url, head, body) = try prepareHead(adapted)
             return .success((adapted, url, head, body))
         } catch {
-            return .failure(SatchelError.wrap(error))
+            return .failure(error)
         }
     }
 
@@ -472,7 +472,9 @@ extension Session {
             response: response, retryCount: retries)
     }
 
-    private func prepareHead(_ request: SessionRequest) throws -> (ResolvedURL, HTTPRequest, RequestBody) {
+    private func prepareHead(
+        _ request: SessionRequest
+    ) throws(SatchelError) -> (ResolvedURL, HTTPRequest, RequestBody) {
         let url = try resolvedURLs.resolve(request.url, relativeTo: baseURL)
         var head = HTTPRequest(
             method: request.method, scheme: url.scheme, authority: url.authority, path: url.pathAndQuery)
