@@ -73,7 +73,7 @@ extension Session {
                 options = prepared
                 sink = makeSink { policy.disposition(of: $0) == nil }
             case let .failure(error):
-                attempt.error = SatchelError.wrap(error)
+                attempt.error = error
                 break attempts
             }
             if let deadline {
@@ -152,6 +152,7 @@ extension Session {
                         await interceptor.retry(sent, after: failure)
                     }
                 } catch {
+                    // `bounded` runs the interceptor's async work, whose errors are untyped.
                     attempt.error = SatchelError.wrap(error)
                     break
                 }
@@ -210,7 +211,7 @@ extension Session {
                     redirects += 1
                     continue
                 case let .failure(error):
-                    attempt.error = SatchelError.wrap(error)
+                    attempt.error = error
                     break attempts
                 }
             case let .retry(delay):
@@ -287,6 +288,7 @@ extension Session {
                 try makeAttemptOptions(
                     request, url: url, head: &head, body: body, sends: sends, identityEncoding: identityEncoding))
         } catch {
+            // `RequestBody.makeStream` throws untyped errors (a body stream's source may be the caller's).
             return .failure(SatchelError.wrap(error))
         }
     }
@@ -342,7 +344,7 @@ extension Session {
     private func followRedirect(
         to location: String, status: Int, redirects: Int, from url: ResolvedURL, head: HTTPRequest, body: RequestBody
     ) -> Result<(ResolvedURL, HTTPRequest, RequestBody), SatchelError> {
-        do {
+        do throws(SatchelError) {
             let target = try ResolvedURL(location, relativeTo: url.absolute)
             guard redirects < configuration.redirectPolicy.maximumRedirects else {
                 throw SatchelError(
@@ -352,7 +354,7 @@ extension Session {
             let (nextHead, nextBody) = try redirected(head, body: body, status: status, from: url, to: target)
             return .success((target, nextHead, nextBody))
         } catch {
-            return .failure(SatchelError.wrap(error))
+            return .failure(error)
         }
     }
 
