@@ -18,7 +18,7 @@ struct TextSerializer: ResponseSerializer {
     var acceptableContentTypes = MediaRangeList(accepting: [.plainText])
     let calls = CallCounter()
 
-    func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
+    func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws(SatchelError) -> Value? {
         calls.increment()
         if body.isEmpty { return nil }
         guard let text = String(validating: body, as: UTF8.self) else {
@@ -34,7 +34,7 @@ struct FailingSerializer: ResponseSerializer {
     var acceptableContentTypes = MediaRangeList(accepting: [.json])
     let calls = CallCounter()
 
-    func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
+    func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws(SatchelError) -> Value? {
         calls.increment()
         throw SatchelError(.syntaxError, "unexpected byte", offset: 3)
     }
@@ -45,13 +45,13 @@ struct ForeignError: Error, CustomStringConvertible {
     var description: String { "foreign failure" }
 }
 
-/// Fails with an error of another type.
+/// Fails with an error of another type, wrapped as a serializer must (its `throws` is typed).
 struct ForeignFailingSerializer: ResponseSerializer {
     var name = "foreign"
     var acceptableContentTypes = MediaRangeList(accepting: [.json])
 
-    func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
-        throw ForeignError()
+    func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws(SatchelError) -> Value? {
+        throw SatchelError(.internal, "\(ForeignError())", underlying: ForeignError())
     }
 }
 
@@ -66,7 +66,7 @@ struct NamedSerializer: ResponseSerializer {
         self.acceptableContentTypes = (try? MediaRangeList(parsing: accept)) ?? MediaRangeList()
     }
 
-    func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
+    func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws(SatchelError) -> Value? {
         .string(name)
     }
 }
@@ -81,7 +81,7 @@ struct CanonicalRequestSerializer: RequestSerializer {
         self.contentType = contentType
     }
 
-    func encodeBody(_ value: Value) throws -> [UInt8] {
+    func encodeBody(_ value: Value) throws(SatchelError) -> [UInt8] {
         Array(value.canonicalJSON().utf8)
     }
 }

@@ -306,9 +306,7 @@ import Testing
         // The fuzzer's body: a UTF-16BE mark, then code units that do not decode.
         let found: [UInt8] = [0xFE, 0xFF, 0xFF, 0xFF, 0x7B, 0x22, 0x61, 0x22, 0x3A] + Array(repeating: 0xC7, count: 9)
         var wholeError: SatchelError?
-        do { _ = try serializer.decode(found, contentType: nil, limits: .default) } catch let error as SatchelError {
-            wholeError = error
-        }
+        do { _ = try serializer.decode(found, contentType: nil, limits: .default) } catch { wholeError = error }
         #expect(wholeError != nil)
         for chunks in [[found], found.map { [$0] }] {
             do {
@@ -329,7 +327,7 @@ import Testing
             for byte in long { try streamed.feed([byte]) }
             _ = try streamed.finish()
             Issue.record("a 118-byte wide body passed a 64-byte limit")
-        } catch let error as SatchelError {
+        } catch {
             #expect(error.code == .limitExceeded)
             #expect(error.limit == "maxBodyBytes")
         }

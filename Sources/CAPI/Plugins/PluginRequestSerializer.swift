@@ -23,7 +23,7 @@ struct PluginRequestSerializer: RequestSerializer {
         userdata = PluginUserdata(vtable.userdata, destroy: vtable.destroy)
     }
 
-    func encodeBody(_ value: Value) throws -> [UInt8] {
+    func encodeBody(_ value: Value) throws(SatchelError) -> [UInt8] {
         let parameters = ValueHandle(value, ownedByParent: true)
         var body: UnsafeMutablePointer<UInt8>?
         var length = 0

@@ -43,7 +43,7 @@ struct PluginResponseSerializer: ResponseSerializer {
         userdata = PluginUserdata(vtable.userdata, destroy: vtable.destroy)
     }
 
-    func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
+    func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws(SatchelError) -> Value? {
         let typeText = contentType.map { CBuffer($0.description) }
         var output: OpaquePointer?
         PluginHost.clearMessage()

@@ -57,7 +57,7 @@ final class ReaderHandle: CHandle {
     /// Feeds the next chunk.
     /// - Throws: The format's error (the records before it stay ready), or the earlier one.
     func feed(_ chunk: UnsafeRawBufferPointer) throws(SatchelError) {
-        try proceed {
+        try proceed { () throws(SatchelError) in
             switch mode {
             case .records(let reader):
                 try reader.feed(chunk) { ready.append($0) }
@@ -76,7 +76,7 @@ final class ReaderHandle: CHandle {
     /// Ends the body.
     /// - Throws: The format's error for a truncated or invalid end, or the earlier one.
     func finish() throws(SatchelError) {
-        try proceed {
+        try proceed { () throws(SatchelError) in
             isFinished = true
             switch mode {
             case .records(let reader):
@@ -117,14 +117,14 @@ final class ReaderHandle: CHandle {
     }
 
     /// Runs a step unless the body already failed or ended; a failure is kept.
-    private func proceed(_ step: () throws -> Void) throws(SatchelError) {
+    private func proceed(_ step: () throws(SatchelError) -> Void) throws(SatchelError) {
         if let failure { throw failure }
         guard !isFinished else { throw SatchelError(.misuse, "the reader's body has ended (satchel_reader_finish)") }
         do {
             try step()
         } catch {
-            failure = SatchelError.wrap(error)
-            throw failure!
+            failure = error
+            throw error
         }
     }
 }

@@ -21,11 +21,7 @@ extension RequestBody {
     public static func json(
         _ value: some Encodable, encoder: JSONModelEncoder = JSONModelEncoder()
     ) throws(SatchelError) -> RequestBody {
-        do {
-            return .bytes(try encoder.encode(value), contentType: .json)
-        } catch {
-            throw SatchelError.wrap(error)
-        }
+        .bytes(try encoder.encode(value), contentType: .json)
     }
 }
 

@@ -49,7 +49,7 @@ extension RecordStream where Record == Value {
             return RecordDecoder(
                 feed: { chunk, deliver in
                     var more = true
-                    try parser.feed(chunk) { event in
+                    try parser.feed(chunk) { (event) throws(SatchelError) in
                         guard more, event.data != terminator else { return more = false }
                         count += 1
                         try deliver(Self.decode(event, as: T.self, number: count, with: decoder))
@@ -82,17 +82,19 @@ extension RecordStream where Record == Value {
                     finish: { try lines.finish(as: T.self, into: $0) })
             }
             var count = 0
-            let decode = { (value: Value, deliver: (T) throws -> Void) in
+            let decode = { (value: Value, deliver: (T) throws(SatchelError) -> Void) throws(SatchelError) in
                 count += 1
-                do {
+                do throws(SatchelError) {
                     try deliver(ValueDecoder().decode(T.self, from: value))
-                } catch let error as SatchelError {
+                } catch {
                     throw error.naming("text \(count)")
                 }
             }
             return RecordDecoder(
-                toTheEnd: { chunk, deliver in try reader.feed(chunk) { try decode($0, deliver) } },
-                finish: { deliver in try reader.finish { try decode($0, deliver) } })
+                toTheEnd: { chunk, deliver in
+                    try reader.feed(chunk) { (value) throws(SatchelError) in try decode(value, deliver) }
+                },
+                finish: { deliver in try reader.finish { (value) throws(SatchelError) in try decode(value, deliver) } })
         }
     }
 
@@ -133,10 +135,10 @@ extension RecordStream where Record == Value {
     /// `event`'s data decoded as `T`, errors naming the event.
     private static func decode<T: Decodable>(
         _ event: ServerSentEvent, as type: T.Type, number: Int, with decoder: JSONModelDecoder
-    ) throws -> ServerSentEvent.Decoded<T> {
+    ) throws(SatchelError) -> ServerSentEvent.Decoded<T> {
         do {
             return try event.decoded(as: type, with: decoder)
-        } catch let error as SatchelError {
+        } catch {
             throw error.naming("event \(number) (type \(event.type), id \"\(event.lastEventID)\")")
         }
     }

@@ -34,7 +34,7 @@ public struct CompoundResponseSerializer: ResponseSerializer {
     ///
     /// - Throws: The error chosen as described on the type, with the members' errors as
     ///   ``SatchelError/attempts``.
-    public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
+    public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws(SatchelError) -> Value? {
         var attempts: [SatchelError.Attempt] = []
         for member in members {
             if let contentType, !member.acceptableContentTypes.accepts(contentType) {
@@ -49,8 +49,7 @@ public struct CompoundResponseSerializer: ResponseSerializer {
             do {
                 if let value = try member.decode(body, contentType: contentType, limits: limits) { return value }
             } catch {
-                let failure = error as? SatchelError ?? SatchelError(.internal, "\(error)", underlying: error)
-                attempts.append(.init(serializerName: member.name, error: failure))
+                attempts.append(.init(serializerName: member.name, error: error))
             }
         }
         if attempts.isEmpty { return nil }

@@ -37,7 +37,7 @@ public struct DecodedResponse: Sendable {
     /// ```
     /// - Throws: ``error`` when there is one; ``SatchelError/Code/valueNotFound`` for no value;
     ///   the ``ValueDecoder`` error (with its key path) when the value does not fit `T`.
-    public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
+    public func decode<T: Decodable>(_ type: T.Type = T.self) throws(SatchelError) -> T {
         guard let value = try get() else {
             throw SatchelError(
                 .valueNotFound, "the response (status \(response.status.code)) has no value to decode as \(T.self)")

@@ -35,7 +35,7 @@ public struct DispatchingResponseSerializer: ResponseSerializer {
     /// - Returns: The value, or `nil` for an empty body of unknown format.
     /// - Throws: ``SatchelError/Code/unacceptableContentType`` when no registered serializer
     ///   reads the (declared or sniffed) type, or the member's decoding error.
-    public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
+    public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws(SatchelError) -> Value? {
         let (type, _) = effectiveType(declared: contentType, body: body)
         guard let type else {
             if body.isEmpty { return nil }

@@ -14,18 +14,21 @@ public protocol RecordReader: AnyObject {
     /// Feeds the next chunk of the body, handing `deliver` every record it completes, in order.
     /// - Throws: ``SatchelError`` for a malformed record or one past the ``Limits``, or what
     ///   `deliver` throws; the records before it were delivered.
-    func feed(_ chunk: UnsafeRawBufferPointer, into deliver: (Value) throws -> Void) throws
+    func feed(_ chunk: UnsafeRawBufferPointer, into deliver: (Value) throws(SatchelError) -> Void) throws(SatchelError)
 
     /// Ends the body, handing `deliver` the records its end completes (a last record without
     /// its terminator, where the format counts it).
-    /// - Throws: ``SatchelError`` for a truncated or malformed last record.
-    func finish(into deliver: (Value) throws -> Void) throws
+    /// - Throws: ``SatchelError`` for a truncated or malformed last record, or what `deliver`
+    ///   throws.
+    func finish(into deliver: (Value) throws(SatchelError) -> Void) throws(SatchelError)
 }
 
 extension RecordReader {
     /// Feeds the next chunk of the body (see ``feed(_:into:)-(UnsafeRawBufferPointer,_)``).
-    public func feed(_ chunk: [UInt8], into deliver: (Value) throws -> Void) throws {
-        try chunk.withUnsafeBytes { try feed($0, into: deliver) }
+    public func feed(_ chunk: [UInt8], into deliver: (Value) throws(SatchelError) -> Void) throws(SatchelError) {
+        try chunk.withUnsafeBufferPointer { (chunk) throws(SatchelError) in
+            try feed(UnsafeRawBufferPointer(chunk), into: deliver)
+        }
     }
 }
 
@@ -44,7 +47,7 @@ public protocol RecordStreamSerializer: RecordReadingSerializer {}
 
 extension RecordStreamSerializer {
     /// Every record of a whole body, as an array.
-    public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
+    public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws(SatchelError) -> Value? {
         try limits.checkBody(count: body.count)
         var records: [Value] = []
         let reader = makeRecordReader(contentType: contentType, limits: limits)
@@ -72,13 +75,13 @@ final class RecordCollector: IncrementalReader {
         self.limits = limits
     }
 
-    func feed(_ chunk: UnsafeRawBufferPointer) throws {
+    func feed(_ chunk: UnsafeRawBufferPointer) throws(SatchelError) {
         bytes += chunk.count
         try limits.checkBody(count: bytes)
         try reader.feed(chunk) { records.append($0) }
     }
 
-    func finish() throws -> Value? {
+    func finish() throws(SatchelError) -> Value? {
         try reader.finish { records.append($0) }
         return .array(records)
     }

@@ -26,7 +26,7 @@ extension Registry {
     ///
     /// - Throws: ``SatchelError/Code/unacceptableContentType`` when no serializer accepts the
     ///   type, or the serializer's decoding error.
-    public func decode(_ body: [UInt8], contentType: MediaType) throws -> Value? {
+    public func decode(_ body: [UInt8], contentType: MediaType) throws(SatchelError) -> Value? {
         try dispatchingSerializer.decode(body, contentType: contentType, limits: limits)
     }
 
@@ -35,7 +35,9 @@ extension Registry {
     /// - Returns: The body and the Content-Type to send with it.
     /// - Throws: ``SatchelError/Code/unacceptableContentType`` when no request serializer writes
     ///   that type, or the serializer's encoding error.
-    public func encode(_ value: Value, as mediaType: MediaType) throws -> (body: [UInt8], contentType: MediaType) {
+    public func encode(
+        _ value: Value, as mediaType: MediaType
+    ) throws(SatchelError) -> (body: [UInt8], contentType: MediaType) {
         let serializer = try requestSerializerOrThrow(for: mediaType)
         return (try serializer.encodeBody(value), serializer.contentType)
     }
@@ -44,7 +46,7 @@ extension Registry {
     /// (into the query or the body, as that serializer decides).
     public func serialize(
         _ parameters: Value?, into request: HTTPRequest, as mediaType: MediaType
-    ) throws -> SerializedRequest {
+    ) throws(SatchelError) -> SerializedRequest {
         try requestSerializerOrThrow(for: mediaType).serialize(parameters, into: request)
     }
 

@@ -17,11 +17,11 @@ public protocol RequestSerializer: Sendable {
     /// Encodes `value` as a body in ``contentType``.
     /// - Throws: ``SatchelError`` (``SatchelError/Code/unencodableValue`` for values the format
     ///   cannot express).
-    func encodeBody(_ value: Value) throws -> [UInt8]
+    func encodeBody(_ value: Value) throws(SatchelError) -> [UInt8]
 
     /// Returns `request` with `parameters` applied (in the query or as a body) and the default
     /// headers set.
-    func serialize(_ parameters: Value?, into request: HTTPRequest) throws -> SerializedRequest
+    func serialize(_ parameters: Value?, into request: HTTPRequest) throws(SatchelError) -> SerializedRequest
 }
 
 /// A request head and its body.
@@ -44,13 +44,15 @@ extension RequestSerializer {
 
     /// Puts the encoded parameters in the body, sets Content-Type (unless set) and the default
     /// headers. Serializers that put parameters in the URL for some methods override this.
-    public func serialize(_ parameters: Value?, into request: HTTPRequest) throws -> SerializedRequest {
+    public func serialize(_ parameters: Value?, into request: HTTPRequest) throws(SatchelError) -> SerializedRequest {
         try serializeIntoBody(parameters, into: request)
     }
 
     /// The default placement: the encoded parameters as the body, Content-Type set unless the
     /// request has one, the default headers applied; `nil` parameters leave the body empty.
-    public func serializeIntoBody(_ parameters: Value?, into request: HTTPRequest) throws -> SerializedRequest {
+    public func serializeIntoBody(
+        _ parameters: Value?, into request: HTTPRequest
+    ) throws(SatchelError) -> SerializedRequest {
         var request = request
         applyDefaultHeaders(to: &request)
         guard let parameters else { return SerializedRequest(request: request, body: nil) }
@@ -63,7 +65,7 @@ extension RequestSerializer {
 
     /// The body for any `Encodable`, through ``ValueEncoder`` and ``encodeBody(_:)``.
     /// - Throws: the encoding errors of ``ValueEncoder`` and ``encodeBody(_:)``.
-    public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
+    public func encode<T: Encodable>(_ value: T) throws(SatchelError) -> [UInt8] {
         try encodeBody(ValueEncoder().encode(value))
     }
 

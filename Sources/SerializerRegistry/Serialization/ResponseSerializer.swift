@@ -25,7 +25,7 @@ public protocol ResponseSerializer: Sendable {
     ///   - limits: The bounds to obey.
     /// - Returns: The value, or `nil` when the body carries no value (such as an empty JSON body).
     /// - Throws: ``SatchelError`` saying what is wrong and where.
-    func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value?
+    func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws(SatchelError) -> Value?
 
     /// Returns a decoder fed the body in chunks as they arrive, or `nil` when this serializer
     /// only decodes whole bodies.
@@ -108,11 +108,11 @@ extension ResponseSerializer {
 public protocol IncrementalReader: AnyObject {
     /// Feeds the next chunk of the body.
     /// - Throws: ``SatchelError`` as soon as the bytes so far cannot be the start of a valid body.
-    func feed(_ chunk: UnsafeRawBufferPointer) throws
+    func feed(_ chunk: UnsafeRawBufferPointer) throws(SatchelError)
 
     /// Ends the body and returns the value (or `nil` for no value).
     /// - Throws: ``SatchelError`` when the body is incomplete or invalid.
-    func finish() throws -> Value?
+    func finish() throws(SatchelError) -> Value?
 }
 
 /// The name ``IncrementalReader`` had before "Decoder" came to mean Codable only.
@@ -121,7 +121,7 @@ public typealias IncrementalDecoder = IncrementalReader
 
 extension IncrementalReader {
     /// Feeds the next chunk of the body.
-    public func feed(_ chunk: [UInt8]) throws {
-        try chunk.withUnsafeBytes { try feed($0) }
+    public func feed(_ chunk: [UInt8]) throws(SatchelError) {
+        try chunk.withUnsafeBufferPointer { (chunk) throws(SatchelError) in try feed(UnsafeRawBufferPointer(chunk)) }
     }
 }

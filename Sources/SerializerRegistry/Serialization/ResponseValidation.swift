@@ -100,8 +100,7 @@ extension ResponseSerializer {
                 statusError.decodedValue = result.value
                 result.error = statusError
             }
-        } catch {
-            let decodeError = error as? SatchelError ?? SatchelError(.internal, "\(error)", underlying: error)
+        } catch let decodeError {
             if var statusError {
                 statusError.underlying = decodeError
                 result.error = statusError

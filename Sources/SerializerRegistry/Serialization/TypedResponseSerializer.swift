@@ -17,18 +17,20 @@ public protocol TypedResponseSerializer: ResponseSerializer {
     ///   ``ResponseSerializer/decode(_:contentType:limits:)`` returns `nil`).
     /// - Throws: ``SatchelError``: the format's errors, and `typeMismatch`, `valueNotFound` or
     ///   `numberOutOfRange` with the key path where `T` did not fit.
-    func decode<T: Decodable>(_ type: T.Type, from body: [UInt8], contentType: MediaType?, limits: Limits) throws -> T?
+    func decode<T: Decodable>(
+        _ type: T.Type, from body: [UInt8], contentType: MediaType?, limits: Limits
+    ) throws(SatchelError) -> T?
     /// Decodes into `T` a value this serializer (or its incremental reader) produced, with the
     /// mapping ``decode(_:from:contentType:limits:)`` applies to the bytes, so that a body
     /// decoded as it arrived gives the model the bytes would have. The default is
     /// ``ValueDecoder``'s, which is JSON's.
     /// - Throws: `typeMismatch`, `valueNotFound` or `numberOutOfRange` with the key path.
-    func decode<T: Decodable>(_ type: T.Type, from value: Value, limits: Limits) throws -> T
+    func decode<T: Decodable>(_ type: T.Type, from value: Value, limits: Limits) throws(SatchelError) -> T
 }
 
 extension TypedResponseSerializer {
     /// ``ValueDecoder``'s mapping.
-    public func decode<T: Decodable>(_ type: T.Type, from value: Value, limits: Limits) throws -> T {
+    public func decode<T: Decodable>(_ type: T.Type, from value: Value, limits: Limits) throws(SatchelError) -> T {
         try ValueDecoder().decode(type, from: value)
     }
 }
@@ -45,7 +47,7 @@ extension ResponseSerializer {
     ///   its body.
     public func decode<T: Decodable>(
         _ type: T.Type = T.self, response: HTTPResponse, body: [UInt8], validation: ResponseValidation, limits: Limits
-    ) throws -> T {
+    ) throws(SatchelError) -> T {
         let plan = plan(for: response, body: body, validation: validation)
         guard let typed = plan.typedDecoder, let contentType = plan.contentType else {
             return try serialize(plan, body: body, limits: limits).decode(type)
@@ -60,12 +62,12 @@ extension TypedResponseSerializer {
     /// - Throws: The format's errors, ``SatchelError/Code/valueNotFound`` for no value.
     package func decodeValidated<T: Decodable>(
         _ type: T.Type, response: HTTPResponse, body: [UInt8], contentType: MediaType, limits: Limits
-    ) throws -> T {
+    ) throws(SatchelError) -> T {
         let value: T?
         do {
             value = try decode(type, from: body, contentType: contentType, limits: limits)
         } catch {
-            throw SatchelError.wrap(error).attaching(response: response, body: body)
+            throw error.attaching(response: response, body: body)
         }
         guard let value else {
             throw SatchelError(
@@ -87,7 +89,9 @@ extension Registry {
     /// - Throws: What ``decode(response:body:)`` reports (an unacceptable status or Content-Type,
     ///   the format's errors), ``SatchelError/Code/valueNotFound`` when the body carries no value,
     ///   and the key path where `T` did not fit. Errors carry the response and its body.
-    public func decode<T: Decodable>(_ type: T.Type = T.self, response: HTTPResponse, body: [UInt8]) throws -> T {
+    public func decode<T: Decodable>(
+        _ type: T.Type = T.self, response: HTTPResponse, body: [UInt8]
+    ) throws(SatchelError) -> T {
         try dispatchingSerializer.decode(type, response: response, body: body, validation: validation, limits: limits)
     }
 }

@@ -40,8 +40,10 @@ extension KeyPathComponent {
 extension SatchelError {
     /// Runs a typed decode of `type` and gives its failures as ``SatchelError``s: a
     /// `DecodingError` thrown by a `Decodable` (with its coding path as the key path), anything
-    /// else as a type mismatch with the error underlying.
-    package static func decoding<T>(_ type: T.Type, _ body: () throws -> T) throws -> T {
+    /// else as a type mismatch with the error underlying. `body` runs the caller's
+    /// `init(from:)` through `Decoder`, whose `throws` is untyped: the one place a typed decoder
+    /// turns what a model throws into a ``SatchelError``.
+    package static func decoding<T>(_ type: T.Type, _ body: () throws -> T) throws(SatchelError) -> T {
         do {
             return try body()
         } catch let error as SatchelError {

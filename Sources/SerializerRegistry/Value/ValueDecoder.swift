@@ -41,7 +41,7 @@ public struct ValueDecoder: Sendable {
     /// - Throws: ``SatchelError`` with ``SatchelError/Code/typeMismatch``,
     ///   ``SatchelError/Code/valueNotFound`` or ``SatchelError/Code/numberOutOfRange`` and the
     ///   key path of the offending value; errors thrown by `T` itself are wrapped as underlying.
-    public func decode<T: Decodable>(_ type: T.Type, from value: Value) throws -> T {
+    public func decode<T: Decodable>(_ type: T.Type, from value: Value) throws(SatchelError) -> T {
         let decoder = ValueDecodingNode(
             value: value, parent: nil, key: nil, userInfo: userInfo, textualScalars: textualScalars)
         return try SatchelError.decoding(type) { try decoder.decodeValue(type) }

@@ -26,9 +26,10 @@ public struct ValueEncoder: Sendable {
     /// Encodes `value`.
     /// - Throws: ``SatchelError`` with ``SatchelError/Code/unencodableValue`` when the value
     ///   encodes nothing, or the error thrown by its `encode(to:)` as underlying.
-    public func encode<T: Encodable>(_ value: T) throws -> Value {
+    public func encode<T: Encodable>(_ value: T) throws(SatchelError) -> Value {
         let node = ValueEncodingNode(path: nil, userInfo: userInfo, absentOptionals: encodesAbsentOptionals)
         do {
+            // `encode(to:)` is the caller's and throws any error (`Encoder`'s `throws` is untyped).
             try node.encodeValue(value)
         } catch let error as SatchelError {
             throw error

@@ -9,7 +9,7 @@ extension RequestSerializer {
     /// (``serializeIntoBody(_:into:)``).
     func serialize(
         _ parameters: Value?, into request: HTTPRequest, queryMethods: Set<HTTPRequest.Method>
-    ) throws -> SerializedRequest {
+    ) throws(SatchelError) -> SerializedRequest {
         guard queryMethods.contains(request.method) else { return try serializeIntoBody(parameters, into: request) }
         var options = FormRequestSerializer.Options()
         options.placement = .query

@@ -40,7 +40,9 @@ public final class TemporaryFile: ValuePayload, Equatable {
     /// Calls `body` with the file's bytes, `chunkSize` bytes at a time.
     ///
     /// - Throws: ``SatchelError/Code/io`` when the file cannot be read, or what `body` throws.
-    public func read(chunkSize: Int = 64 * 1024, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+    public func read(
+        chunkSize: Int = 64 * 1024, _ body: (UnsafeRawBufferPointer) throws(SatchelError) -> Void
+    ) throws(SatchelError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw Self.failure("cannot open \(path)") }
         defer { close(descriptor) }
@@ -54,7 +56,9 @@ public final class TemporaryFile: ValuePayload, Equatable {
             }
             if count == 0 { break }
             total += count
-            try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            try buffer.withUnsafeBufferPointer { (buffer) throws(SatchelError) in
+                try body(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[0..<count]))
+            }
         }
         guard total == size else {
             throw SatchelError(.io, "\(path) has \(total) bytes instead of the \(size) written")
@@ -66,7 +70,7 @@ public final class TemporaryFile: ValuePayload, Equatable {
     /// - Parameter limit: The most bytes accepted.
     /// - Throws: ``SatchelError/Code/limitExceeded`` (`maxBodyBytes`) when the file is larger than
     ///   `limit`; ``SatchelError/Code/io`` when it cannot be read.
-    public func readAll(limit: Int = .max) throws -> [UInt8] {
+    public func readAll(limit: Int = .max) throws(SatchelError) -> [UInt8] {
         if size > limit {
             throw SatchelError.limitExceeded("maxBodyBytes", limit, "a part body of \(size) bytes", offset: limit)
         }
@@ -86,7 +90,7 @@ public final class TemporaryFile: ValuePayload, Equatable {
     /// is still removed when it is released.
     ///
     /// - Throws: ``SatchelError/Code/io`` when `destination` exists or cannot be written.
-    public func save(to destination: String) throws {
+    public func save(to destination: String) throws(SatchelError) {
         if link(path, destination) == 0 { return }
         guard errno == EXDEV || errno == EPERM || errno == EMLINK else {
             throw Self.failure("cannot save \(path) as \(destination)")
@@ -98,7 +102,7 @@ public final class TemporaryFile: ValuePayload, Equatable {
             close(output)
             if !complete { unlink(destination) }
         }
-        try read { chunk in
+        try read { (chunk) throws(SatchelError) in
             var offset = 0
             while offset < chunk.count {
                 let written = Glibc.write(output, chunk.baseAddress! + offset, chunk.count - offset)

@@ -70,8 +70,8 @@ final class TemporaryFileWriter {
         guard !buffer.isEmpty else { return }
         let pending = buffer
         buffer.removeAll(keepingCapacity: true)
-        try rethrowingSatchelError {
-            try pending.withUnsafeBufferPointer { try writeOut($0.baseAddress!, count: $0.count) }
+        try pending.withUnsafeBufferPointer { (pending) throws(SatchelError) in
+            try writeOut(pending.baseAddress!, count: pending.count)
         }
     }
 

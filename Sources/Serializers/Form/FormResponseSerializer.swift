@@ -59,7 +59,7 @@ public struct FormResponseSerializer: TypedResponseSerializer {
     /// - Throws: As ``URLEncodedFormDecoder/decode(_:from:)-(_,[UInt8])``.
     public func decode<T: Decodable>(
         _ type: T.Type, from body: [UInt8], contentType: MediaType?, limits: Limits
-    ) throws -> T? {
+    ) throws(SatchelError) -> T? {
         if body.isEmpty { return nil }
         var decoder = URLEncodedFormDecoder()
         decoder.limits = limits

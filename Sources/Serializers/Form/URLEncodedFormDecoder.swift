@@ -69,11 +69,7 @@ public struct URLEncodedFormDecoder: Sendable {
         var decoder = ValueDecoder()
         decoder.userInfo = userInfo
         decoder.textualScalars = ValueDecoder.TextualScalars(date: dateDecoding.reader, bytes: dataDecoding.reader)
-        do {
-            return try decoder.decode(type, from: tree)
-        } catch {
-            throw error as? SatchelError ?? SatchelError(.typeMismatch, "\(error)", underlying: error)
-        }
+        return try decoder.decode(type, from: tree)
     }
 
     private func convertingKeys(in value: Value) -> Value {

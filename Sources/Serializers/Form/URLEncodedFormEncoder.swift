@@ -118,12 +118,7 @@ public struct URLEncodedFormEncoder: Sendable {
             if case .dropKey = nilEncoding { return false }
             return true
         }()
-        let tree: Value
-        do {
-            tree = try encoder.encode(value)
-        } catch {
-            throw error as? SatchelError ?? SatchelError(.unencodableValue, "\(error)", underlying: error)
-        }
+        let tree = try encoder.encode(value)
         guard case .object = tree else {
             throw SatchelError(
                 .unencodableValue, "a form holds keyed values: \(type(of: value)) encodes as \(tree.kindName)")

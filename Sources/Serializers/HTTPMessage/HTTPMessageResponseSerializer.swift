@@ -37,7 +37,7 @@ public struct HTTPMessageResponseSerializer: ResponseSerializer {
     /// - Throws: ``SatchelError``: `syntaxError` and `truncatedInput` with the byte offset for a
     ///   malformed or unterminated message, `unsupportedFormat` for `Transfer-Encoding`,
     ///   `limitExceeded` for ``Limits/maxDepth`` and the limits of the embedded body.
-    public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
+    public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws(SatchelError) -> Value? {
         if body.isEmpty { return nil }
         try limits.checkBody(count: body.count)
         guard limits.maxDepth > 0 else {
@@ -83,7 +83,9 @@ public struct HTTPMessageResponseSerializer: ResponseSerializer {
     }
 
     /// Decodes the body and validates the status.
-    private func message(_ head: EmbeddedHTTPHead, _ content: [UInt8], limits: Limits) throws -> EmbeddedHTTPMessage {
+    private func message(
+        _ head: EmbeddedHTTPHead, _ content: [UInt8], limits: Limits
+    ) throws(SatchelError) -> EmbeddedHTTPMessage {
         guard let registry else {
             let value: Value =
                 content.isEmpty
@@ -114,15 +116,15 @@ public struct HTTPMessageResponseSerializer: ResponseSerializer {
                 head: head, bodySize: content.count, value: value, error: error, serializerName: result.serializerName)
         case .request:
             var value = Value.null
-            do {
+            do throws(SatchelError) {
                 let contentType = try fields[.contentType].map { text throws(SatchelError) in
                     try MediaType(parsing: text)
                 }
                 value =
                     try registry.dispatchingSerializer.decode(content, contentType: contentType, limits: limits)
                     ?? .null
-            } catch let failure as SatchelError where failure.code != .limitExceeded {
-                value = .payload(DecodingFailure(failure))
+            } catch  where error.code != .limitExceeded {
+                value = .payload(DecodingFailure(error))
             }
             return EmbeddedHTTPMessage(
                 head: head, bodySize: content.count, value: value, error: nil, serializerName: nil)

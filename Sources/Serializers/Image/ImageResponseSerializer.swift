@@ -35,7 +35,7 @@ public struct ImageResponseSerializer: ResponseSerializer {
     /// Decodes a whole body; `nil` for an empty body.
     /// - Throws: the errors of ``ImageReader/read(_:)``, and
     ///   ``SatchelError/Code/limitExceeded`` for a body over ``Limits/maxBodyBytes``.
-    public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
+    public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws(SatchelError) -> Value? {
         if body.isEmpty { return nil }
         try limits.checkBody(count: body.count)
         return .payload(try ImageReader(options: options, limits: limits).read(body))

@@ -32,7 +32,7 @@ final class JSONBodyReader: IncrementalReader {
         }
     }
 
-    func feed(_ chunk: UnsafeRawBufferPointer) throws {
+    func feed(_ chunk: UnsafeRawBufferPointer) throws(SatchelError) {
         if isStreaming {
             try reader.feed(chunk)
         } else if wideBody != nil {
@@ -44,7 +44,7 @@ final class JSONBodyReader: IncrementalReader {
         }
     }
 
-    func finish() throws -> Value? {
+    func finish() throws(SatchelError) -> Value? {
         if !isStreaming && wideBody == nil { try settle(atEnd: true) }
         if let wideBody { return try serializer.decode(wideBody, contentType: contentType, limits: limits) }
         return try reader.finish()
@@ -52,7 +52,7 @@ final class JSONBodyReader: IncrementalReader {
 
     /// Decides from `head` whether the body is wide; waits while a longer mark could still match
     /// (`FF FE` starts both UTF-16LE's and UTF-32LE's).
-    private func settle(atEnd: Bool) throws {
+    private func settle(atEnd: Bool) throws(SatchelError) {
         let couldBeWide = Self.wideMarks.contains { $0.starts(with: head.prefix($0.count)) }
         if !atEnd && head.count < 4 && couldBeWide { return }
         if let mark = Charset.byteOrderMark(of: head), Self.wideCharsets.contains(mark) {

@@ -120,8 +120,8 @@ struct JSONLexer {
     ///
     /// - Throws: ``SatchelError`` at the first invalid byte; nothing after it is emitted.
     mutating func scan(
-        _ chunk: UnsafeBufferPointer<UInt8>, emit: (UnsafeBufferPointer<UInt8>) throws -> Void
-    ) throws {
+        _ chunk: UnsafeBufferPointer<UInt8>, emit: (UnsafeBufferPointer<UInt8>) throws(SatchelError) -> Void
+    ) throws(SatchelError) {
         var index = 0
         var runStart = 0
         let count = chunk.count
@@ -485,9 +485,9 @@ struct JSONLexer {
 
     /// Ends the input.
     /// - Throws: ``SatchelError/Code/truncatedInput`` when the text stops inside a value.
-    mutating func finish(emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+    mutating func finish(emit: (UnsafeBufferPointer<UInt8>) throws(SatchelError) -> Void) throws(SatchelError) {
         if token == .number {
-            try [UInt8]().withUnsafeBufferPointer { empty in
+            try [UInt8]().withUnsafeBufferPointer { (empty) throws(SatchelError) in
                 var runStart = 0
                 holdStart = 0
                 try endNumber(in: empty, at: 0, runStart: &runStart, emit: emit)
@@ -516,7 +516,7 @@ struct JSONLexer {
 
     // MARK: Token helpers
 
-    private mutating func beginUTF8(_ lead: UInt8, at offset: Int) throws {
+    private mutating func beginUTF8(_ lead: UInt8, at offset: Int) throws(SatchelError) {
         switch lead {
         case 0xC2...0xDF:
             utf8Remaining = 1; scalar = UInt32(lead & 0x1F)
@@ -548,12 +548,12 @@ struct JSONLexer {
         failure(.syntaxError, "invalid number: expected \(wanted), found \(Self.describe(byte))", at: consumed + index)
     }
 
-    private mutating func noteNullCharacterInKey(at offset: Int) throws {
+    private mutating func noteNullCharacterInKey(at offset: Int) throws(SatchelError) {
         keyHasNullCharacter = true
         if keyHasNoncharacterFDD0 { throw ambiguousKeys(at: offset) }
     }
 
-    private mutating func noteNoncharacterInKey(at offset: Int) throws {
+    private mutating func noteNoncharacterInKey(at offset: Int) throws(SatchelError) {
         keyHasNoncharacterFDD0 = true
         if keyHasNullCharacter { throw ambiguousKeys(at: offset) }
     }
@@ -569,8 +569,8 @@ struct JSONLexer {
     /// integer beyond 64 bits.
     private mutating func endNumber(
         in chunk: UnsafeBufferPointer<UInt8>, at index: Int, runStart: inout Int,
-        emit: (UnsafeBufferPointer<UInt8>) throws -> Void
-    ) throws {
+        emit: (UnsafeBufferPointer<UInt8>) throws(SatchelError) -> Void
+    ) throws(SatchelError) {
         switch numberPhase {
         case .sign, .fractionStart, .exponentStart, .exponentSign:
             throw failure(.syntaxError, "invalid number: it ends before its digits", at: consumed + index)
@@ -614,8 +614,8 @@ struct JSONLexer {
     /// held bytes unchanged (`replacement == nil`) or the replacement.
     private mutating func releaseHeld(
         in chunk: UnsafeBufferPointer<UInt8>, upTo index: Int, runStart: inout Int, replacement: [UInt8]?,
-        emit: (UnsafeBufferPointer<UInt8>) throws -> Void
-    ) throws {
+        emit: (UnsafeBufferPointer<UInt8>) throws(SatchelError) -> Void
+    ) throws(SatchelError) {
         guard let start = holdStart else { return }
         holdStart = nil
         let heldFromEarlierChunk = !heldBytes.isEmpty
@@ -626,10 +626,10 @@ struct JSONLexer {
             // A held escape keeps its leading backslash in `heldBytes` or the chunk; the replacement
             // covers the whole token, so drop what was held and what the chunk has of it.
             heldBytes.removeAll(keepingCapacity: true)
-            try replacement.withUnsafeBufferPointer { try emit($0) }
+            try replacement.withUnsafeBufferPointer { (bytes) throws(SatchelError) in try emit(bytes) }
             runStart = index
         } else if heldFromEarlierChunk {
-            try heldBytes.withUnsafeBufferPointer { try emit($0) }
+            try heldBytes.withUnsafeBufferPointer { (bytes) throws(SatchelError) in try emit(bytes) }
             heldBytes.removeAll(keepingCapacity: true)
         }
     }

@@ -93,13 +93,15 @@ public struct JSONModelDecoder: Sendable {
     ///   key path, byte offset, line and column where `T` did not fit; errors thrown by `T`
     ///   itself with their coding path.
     /// - Complexity: O(n) in the length of the text, plus the model's work.
-    public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
-        try bytes.withUnsafeBytes { try decode(type, from: $0) }
+    public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws(SatchelError) -> T {
+        try bytes.withUnsafeBufferPointer { (bytes) throws(SatchelError) in
+            try decode(type, from: UnsafeRawBufferPointer(bytes))
+        }
     }
 
     /// Decodes a `T` from JSON text in raw memory (read in place; copied only when the model
     /// keeps its decoder).
-    public func decode<T: Decodable>(_ type: T.Type, from buffer: UnsafeRawBufferPointer) throws -> T {
+    public func decode<T: Decodable>(_ type: T.Type, from buffer: UnsafeRawBufferPointer) throws(SatchelError) -> T {
         try limits.checkBody(count: buffer.count)
         let text = buffer.bindMemory(to: UInt8.self)
         var document = try JSONTapeDocument(
@@ -109,7 +111,7 @@ public struct JSONModelDecoder: Sendable {
         defer { if !isKnownUniquelyReferenced(&document) { document.ownText() } }
         do {
             return try decodeRoot(type, document)
-        } catch var error as SatchelError {
+        } catch var error {
             if let offset = error.offset { error.locate(offset: offset, in: buffer) }
             throw error
         }
@@ -117,14 +119,14 @@ public struct JSONModelDecoder: Sendable {
 
     /// Decodes the root value; its decoder ends with this call unless the model keeps it.
     @inline(never)
-    private func decodeRoot<T: Decodable>(_ type: T.Type, _ document: JSONTapeDocument) throws -> T {
+    private func decodeRoot<T: Decodable>(_ type: T.Type, _ document: JSONTapeDocument) throws(SatchelError) -> T {
         let decoder = JSONTapeDecoder(
             document: document, strategies: Strategies(self), index: 0, parent: nil, key: nil)
         return try SatchelError.decoding(type) { try decoder.decodeValue(type) }
     }
 
     /// The tape of the text; for text the scanner refuses, the error ``JSONReader`` gives.
-    private func tape(of text: UnsafeBufferPointer<UInt8>) throws -> JSONTape {
+    private func tape(of text: UnsafeBufferPointer<UInt8>) throws(SatchelError) -> JSONTape {
         let tape = JSONTapeScanner(options: options, limits: limits).scan(text)
         if let tape, !tape.needsLexerVerdict { return tape }
         _ = try JSONReader(options: options, limits: limits).read(UnsafeRawBufferPointer(text))

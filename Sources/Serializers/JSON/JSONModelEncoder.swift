@@ -100,13 +100,14 @@ public struct JSONModelEncoder: Sendable {
     ///   ``SatchelError/Code/limitExceeded`` past ``JSONWriter/Options/maxDepth``, each with its
     ///   key path; an error thrown by the model's `encode(to:)` as underlying.
     /// - Complexity: O(n) in the size of the text, plus the model's work.
-    public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
+    public func encode<T: Encodable>(_ value: T) throws(SatchelError) -> [UInt8] {
         let writer = JSONStreamWriter(strategies: Strategies(self))
         // Open encoders hold the writer that lists them: a model that fails half-way leaves
         // some listed.
         defer { writer.open.removeAll() }
         let root = JSONStreamEncoder(writer: writer, parent: nil, key: nil, depth: 0)
         do {
+            // `encode(to:)` is the model's, called through `Encoder`, and throws any error.
             try root.encode(value)
             if !writer.abandoned { return writer.bytes }
         } catch let error as SatchelError where !writer.abandoned {
@@ -121,7 +122,7 @@ public struct JSONModelEncoder: Sendable {
 
     /// The tree path, for models that write out of order: ``ValueEncoder``, then the strategies
     /// applied to the tree, then ``JSONWriter``.
-    private func encodeThroughValue<T: Encodable>(_ value: T) throws -> [UInt8] {
+    private func encodeThroughValue<T: Encodable>(_ value: T) throws(SatchelError) -> [UInt8] {
         var encoder = ValueEncoder()
         encoder.userInfo = userInfo
         let tree = try applyStrategies(to: encoder.encode(value))
@@ -130,7 +131,7 @@ public struct JSONModelEncoder: Sendable {
         return try JSONWriter(options: options).write(tree)
     }
 
-    private func applyStrategies(to value: Value) throws -> Value {
+    private func applyStrategies(to value: Value) throws(SatchelError) -> Value {
         switch value {
         case .object(let members):
             var converted = ValueObject(minimumCapacity: members.count)

@@ -25,12 +25,12 @@ public struct JSONReader: Sendable {
     /// - Throws: ``SatchelError``: `syntaxError`, `truncatedInput`, `invalidEncoding`,
     ///   `numberOutOfRange` or `limitExceeded`, with offset, line and column.
     /// - Complexity: O(n) in the length of the text.
-    public func read(_ bytes: [UInt8]) throws -> Value {
-        try bytes.withUnsafeBytes { try read($0) }
+    public func read(_ bytes: [UInt8]) throws(SatchelError) -> Value {
+        try bytes.withUnsafeBufferPointer { (bytes) throws(SatchelError) in try read(UnsafeRawBufferPointer(bytes)) }
     }
 
     /// Reads one JSON document from raw memory.
-    public func read(_ buffer: UnsafeRawBufferPointer) throws -> Value {
+    public func read(_ buffer: UnsafeRawBufferPointer) throws(SatchelError) -> Value {
         try JSONIncrementalReader(options: options, limits: limits).readDocument(buffer)
     }
 
@@ -41,7 +41,7 @@ public struct JSONReader: Sendable {
     ///   key path and byte offset where `T` did not fit.
     ///
     /// `T` is decoded from an index of the text, without building a tree.
-    public func read<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
+    public func read<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws(SatchelError) -> T {
         try JSONModelDecoder(options: options, limits: limits).decode(type, from: bytes)
     }
 
@@ -63,7 +63,7 @@ public final class JSONIncrementalReader: IncrementalReader {
     private var total = 0
     /// The first error thrown; every later call throws it again, so text after an invalid byte
     /// can never complete a value.
-    private var failure: (any Error)?
+    private var failure: SatchelError?
     /// For responses: the check of the rule that a blank body is no value (``BlankBody``);
     /// `nil` when a blank text is an error, as for a document read on its own.
     var blankBody: BlankBody?
@@ -80,7 +80,7 @@ public final class JSONIncrementalReader: IncrementalReader {
 
     /// Feeds the next chunk.
     /// - Throws: ``SatchelError`` at the first invalid byte or past ``Limits/maxBodyBytes``.
-    public func feed(_ chunk: UnsafeRawBufferPointer) throws {
+    public func feed(_ chunk: UnsafeRawBufferPointer) throws(SatchelError) {
         if let failure { throw failure }
         do {
             try feedChunk(chunk)
@@ -90,7 +90,7 @@ public final class JSONIncrementalReader: IncrementalReader {
         }
     }
 
-    private func feedChunk(_ chunk: UnsafeRawBufferPointer) throws {
+    private func feedChunk(_ chunk: UnsafeRawBufferPointer) throws(SatchelError) {
         if let setupError { throw setupError }
         total += chunk.count
         try limits.checkBody(count: total)
@@ -110,7 +110,7 @@ public final class JSONIncrementalReader: IncrementalReader {
                 prefixSettled = true
                 let held = prefix
                 prefix = []
-                try held.withUnsafeBufferPointer { try scan($0) }
+                try held.withUnsafeBufferPointer { (held) throws(SatchelError) in try scan(held) }
             } else {
                 return
             }
@@ -118,21 +118,21 @@ public final class JSONIncrementalReader: IncrementalReader {
         try scan(bytes)
     }
 
-    private func scan(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+    private func scan(_ bytes: UnsafeBufferPointer<UInt8>) throws(SatchelError) {
         guard !bytes.isEmpty, let parser else { return }
-        try lexer.scan(bytes) { text in try parser.feed(text) }
+        try lexer.scan(bytes) { (text) throws(SatchelError) in try parser.feed(text) }
     }
 
     /// Ends the text and returns the value (`nil` only for a blank body of a response,
     /// ``BlankBody``).
     /// - Throws: ``SatchelError/Code/truncatedInput`` when the text stops inside a value.
-    public func finish() throws -> Value? {
+    public func finish() throws(SatchelError) -> Value? {
         if let failure { throw failure }
         if blankBody?.isBlank == true { return nil }
         return try readValue()
     }
 
-    func readValue() throws -> Value {
+    func readValue() throws(SatchelError) -> Value {
         let tree = try finishTree()
         return try tree.converter.value(of: tree.root)
     }
@@ -140,12 +140,12 @@ public final class JSONIncrementalReader: IncrementalReader {
     /// Reads `buffer` as one whole document, errors located in it (line, column), after
     /// readying this reader for a new text: a reader reused for many small documents (the
     /// lines of JSON Lines) makes its json-c tokener once.
-    func readDocument(_ buffer: UnsafeRawBufferPointer) throws -> Value {
+    func readDocument(_ buffer: UnsafeRawBufferPointer) throws(SatchelError) -> Value {
         reset()
         do {
             try feed(buffer)
             return try readValue()
-        } catch var error as SatchelError {
+        } catch var error {
             if let offset = error.offset { error.locate(offset: offset, in: buffer) }
             throw error
         }
@@ -164,7 +164,7 @@ public final class JSONIncrementalReader: IncrementalReader {
 
     /// Ends the text and returns json-c's tree, which lives as long as this reader, and the
     /// converter that turns its nodes into values.
-    func finishTree() throws -> (root: OpaquePointer?, converter: JSONTree) {
+    func finishTree() throws(SatchelError) -> (root: OpaquePointer?, converter: JSONTree) {
         if let failure { throw failure }
         do {
             return try finishTreeOnce()
@@ -174,16 +174,16 @@ public final class JSONIncrementalReader: IncrementalReader {
         }
     }
 
-    private func finishTreeOnce() throws -> (root: OpaquePointer?, converter: JSONTree) {
+    private func finishTreeOnce() throws(SatchelError) -> (root: OpaquePointer?, converter: JSONTree) {
         if let setupError { throw setupError }
         guard let parser else { throw SatchelError(.internal, "no json-c parser") }
         if !prefixSettled {
             prefixSettled = true
             let held = prefix
             prefix = []
-            try held.withUnsafeBufferPointer { try scan($0) }
+            try held.withUnsafeBufferPointer { (held) throws(SatchelError) in try scan(held) }
         }
-        try lexer.finish { text in try parser.feed(text) }
+        try lexer.finish { (text) throws(SatchelError) in try parser.feed(text) }
         try parser.finish()
         let converter = JSONTree(
             options: lexer.options, maxPairs: limits.maxPairs, restoresNullCharacters: lexer.keyHasNullCharacter)

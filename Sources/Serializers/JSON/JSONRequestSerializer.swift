@@ -33,12 +33,12 @@ public struct JSONRequestSerializer: RequestSerializer {
 
     /// The JSON text of `value`.
     /// - Throws: ``SatchelError/Code/unencodableValue`` for NaN or an infinity, with its key path.
-    public func encodeBody(_ value: Value) throws -> [UInt8] {
+    public func encodeBody(_ value: Value) throws(SatchelError) -> [UInt8] {
         try JSONWriter(options: writingOptions).write(value)
     }
 
     /// Returns `request` with the parameters in its query (GET, HEAD, DELETE) or as a JSON body.
-    public func serialize(_ parameters: Value?, into request: HTTPRequest) throws -> SerializedRequest {
+    public func serialize(_ parameters: Value?, into request: HTTPRequest) throws(SatchelError) -> SerializedRequest {
         try serialize(parameters, into: request, queryMethods: methodsEncodingParametersInURI)
     }
 }

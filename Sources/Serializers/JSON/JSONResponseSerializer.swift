@@ -37,7 +37,7 @@ public struct JSONResponseSerializer: TypedResponseSerializer {
     /// UTF-8 text can be mistaken for (RFC 4627's other encodings), are transcoded first, when
     /// the Content-Type names them or the body starts with their byte order mark; error offsets
     /// then count in the UTF-8 text.
-    public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
+    public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws(SatchelError) -> Value? {
         if BlankBody.isBlank(body, ignoringWhiteSpace: true) { return nil }
         return try JSONReader(options: options, limits: limits).read(try Self.utf8(body, contentType: contentType))
     }
@@ -61,7 +61,9 @@ public struct JSONResponseSerializer: TypedResponseSerializer {
     /// - Throws: ``SatchelError/Code/truncatedInput`` for an empty body (JSON text that ends
     ///   before its value; the response path reads a blank body as no value instead), else the
     ///   errors of ``JSONReader/read(_:from:)``.
-    public func decode<T: Decodable>(_ type: T.Type, from body: [UInt8], limits: Limits = .default) throws -> T {
+    public func decode<T: Decodable>(
+        _ type: T.Type, from body: [UInt8], limits: Limits = .default
+    ) throws(SatchelError) -> T {
         try JSONReader(options: options, limits: limits).read(type, from: body)
     }
 
@@ -70,7 +72,7 @@ public struct JSONResponseSerializer: TypedResponseSerializer {
     /// - Throws: The errors of ``JSONReader/read(_:from:)``.
     public func decode<T: Decodable>(
         _ type: T.Type, from body: [UInt8], contentType: MediaType?, limits: Limits
-    ) throws -> T? {
+    ) throws(SatchelError) -> T? {
         if BlankBody.isBlank(body, ignoringWhiteSpace: true) { return nil }
         return try JSONReader(options: options, limits: limits).read(
             type, from: Self.utf8(body, contentType: contentType))

@@ -16,13 +16,27 @@ extension MultipartBodyStream {
     /// - Parameter limit: The most bytes accepted; ``Limits/maxBodyBytes`` by default.
     /// - Throws: ``SatchelError/Code/limitExceeded`` past `limit` (before reading when the
     ///   length is known), or the stream's error.
-    public func bytes(limit: Int = Limits.default.maxBodyBytes) throws -> [UInt8] {
+    public func bytes(limit: Int = Limits.default.maxBodyBytes) throws(SatchelError) -> [UInt8] {
         if let length, length > Int64(limit) {
             throw SatchelError.limitExceeded(
                 "maxBodyBytes", limit, "a multipart body of \(length) bytes", offset: limit)
         }
         try rewind()
-        return try readAll(limit: limit)
+        // `readAll(limit:)`, with this stream's typed `read(into:)`.
+        var bytes: [UInt8] = []
+        if let length { bytes.reserveCapacity(Int(length)) }
+        var chunk = [UInt8](repeating: 0, count: Self.copyBufferSize)
+        while true {
+            let count = try chunk.withUnsafeMutableBufferPointer { (chunk) throws(SatchelError) in
+                try read(into: UnsafeMutableRawBufferPointer(chunk))
+            }
+            if count == 0 { return bytes }
+            if bytes.count + count > limit {
+                throw SatchelError.limitExceeded(
+                    "maxBodyBytes", limit, "a body of more than \(limit) bytes", offset: limit)
+            }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
     }
 
     /// Writes the whole body, from its first byte, to the file at `path`, atomically.
@@ -33,7 +47,7 @@ extension MultipartBodyStream {
     ///
     /// - Throws: ``SatchelError/Code/io`` when the file cannot be created, written or renamed, or
     ///   the stream's error.
-    public func write(to path: String) throws {
+    public func write(to path: String) throws(SatchelError) {
         try rewind()
         let directoryEnd = path.lastIndex(of: "/")
         let directory = directoryEnd.map { String(path[...$0]) } ?? ""
@@ -68,7 +82,7 @@ extension MultipartBodyStream {
     /// - Throws: ``SatchelError/Code/io`` with a message starting "cannot write to" when writing
     ///   fails, or the stream's error (bytes before it have been written).
     @discardableResult
-    public func write(toFileDescriptor descriptor: Int32, named name: String) throws -> Int64 {
+    public func write(toFileDescriptor descriptor: Int32, named name: String) throws(SatchelError) -> Int64 {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.copyBufferSize, alignment: 16)
         defer { buffer.deallocate() }
         var total: Int64 = 0

@@ -94,7 +94,7 @@ public final class MultipartBodyStream: BodyStream {
     /// - Throws: ``SatchelError`` naming the part and the byte offset in the body: the part's own
     ///   error (a file that changed size, could not be opened or read), or ``SatchelError/Code/io``
     ///   for a stream that ended before or ran past its declared length.
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SatchelError) -> Int {
         if let failure { throw failure }
         guard buffer.count > 0, phase != .finished else { return 0 }
         var limit = buffer.count
@@ -105,6 +105,7 @@ public final class MultipartBodyStream: BodyStream {
         let firstPart = min(partIndex, plan.parts.count - 1)
         filled = 0
         do {
+            // A part's source is any `BodyStream`, whose errors are untyped: `wrap` names the part.
             try fill(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<limit]))
         } catch {
             let label = plan.parts.indices.contains(partIndex) ? plan.parts[partIndex].label : "the closing delimiter"
@@ -129,7 +130,7 @@ public final class MultipartBodyStream: BodyStream {
     }
 
     /// Starts over: releases the part being read, clears a failure, the digest and the counters.
-    public func rewind() throws {
+    public func rewind() throws(SatchelError) {
         partIndex = 0
         phase = plan.parts.isEmpty ? .closing : .head
         literalOffset = 0

@@ -6,7 +6,7 @@ extension MultipartFormData {
     ///
     /// - Parameter limit: The most bytes accepted; ``Limits/maxBodyBytes`` by default.
     /// - Throws: The errors of ``makeBodyStream()`` and ``MultipartBodyStream/bytes(limit:)``.
-    public func bytes(limit: Int = Limits.default.maxBodyBytes) throws -> [UInt8] {
+    public func bytes(limit: Int = Limits.default.maxBodyBytes) throws(SatchelError) -> [UInt8] {
         try makeBodyStream().bytes(limit: limit)
     }
 
@@ -17,7 +17,7 @@ extension MultipartFormData {
     ///   ``MultipartBodyStream/bytesSent``.
     /// - Throws: The errors of ``makeBodyStream()`` and ``MultipartBodyStream/write(to:)``.
     @discardableResult
-    public func write(to path: String) throws -> MultipartBodyStream {
+    public func write(to path: String) throws(SatchelError) -> MultipartBodyStream {
         let stream = try makeBodyStream()
         try stream.write(to: path)
         return stream

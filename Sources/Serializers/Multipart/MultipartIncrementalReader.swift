@@ -12,7 +12,7 @@ public final class MultipartIncrementalReader: IncrementalReader {
     private var fed = 0
     /// The first error thrown; every later call throws it again (a part's limit error leaves the
     /// parser itself healthy, and ``finish()`` would otherwise return the body without that part).
-    private var failure: (any Error)?
+    private var failure: SatchelError?
 
     /// Called with each part and its value as soon as the part is complete.
     public var onPart: ((MultipartParts.Element) -> Void)?
@@ -44,14 +44,14 @@ public final class MultipartIncrementalReader: IncrementalReader {
 
     /// Feeds the next chunk, decoding the parts it completes.
     /// - Throws: ``SatchelError`` from the parser, or a ``Limits`` hit while decoding a part.
-    public func feed(_ chunk: UnsafeRawBufferPointer) throws {
+    public func feed(_ chunk: UnsafeRawBufferPointer) throws(SatchelError) {
         if let failure { throw failure }
         fed += chunk.count
         guard let parser else {
             if chunk.isEmpty { return }
             throw setupError ?? SatchelError(.internal, "no multipart parser")
         }
-        do {
+        do throws(SatchelError) {
             let parts: [MultipartReader.Part]
             do {
                 parts = try parser.feed(chunk)
@@ -69,7 +69,7 @@ public final class MultipartIncrementalReader: IncrementalReader {
     }
 
     /// Decodes a completed part and hands it over.
-    private func emit(_ part: MultipartReader.Part) throws {
+    private func emit(_ part: MultipartReader.Part) throws(SatchelError) {
         let element = MultipartParts.Element(part: part, value: try values.value(of: part))
         if retainsParts { elements.append(element) }
         onPart?(element)
@@ -89,8 +89,8 @@ public final class MultipartIncrementalReader: IncrementalReader {
     /// Ends the body.
     /// - Returns: ``MultipartParts``, or `nil` when no byte was fed.
     /// - Throws: ``SatchelError`` when the body is incomplete (see ``MultipartReader/finish()``).
-    public func finish() throws -> Value? {
-        do {
+    public func finish() throws(SatchelError) -> Value? {
+        do throws(SatchelError) {
             let value = try finishBody()
             stream?.finish()
             return value
@@ -100,7 +100,7 @@ public final class MultipartIncrementalReader: IncrementalReader {
         }
     }
 
-    private func finishBody() throws -> Value? {
+    private func finishBody() throws(SatchelError) -> Value? {
         if let failure { throw failure }
         if fed == 0 { return nil }
         guard let parser else { throw setupError ?? SatchelError(.internal, "no multipart parser") }

@@ -25,18 +25,22 @@ public final class MultipartPartReader {
     /// Feeds the next chunk, handing `deliver` every part it completes.
     /// - Throws: ``SatchelError`` for a malformed body or one past the limits, after the parts
     ///   before the error; what `deliver` throws.
-    public func feed(_ chunk: UnsafeRawBufferPointer, into deliver: (MultipartParts.Element) throws -> Void) throws {
-        try handOver(deliver) { try reader.feed(chunk) }
+    public func feed(
+        _ chunk: UnsafeRawBufferPointer, into deliver: (MultipartParts.Element) throws(SatchelError) -> Void
+    ) throws(SatchelError) {
+        try handOver(deliver) { () throws(SatchelError) in try reader.feed(chunk) }
     }
 
     /// Ends the body, handing `deliver` the parts its end completes.
     /// - Throws: ``SatchelError`` for a body without its close delimiter.
-    public func finish(into deliver: (MultipartParts.Element) throws -> Void) throws {
-        try handOver(deliver) { _ = try reader.finish() }
+    public func finish(into deliver: (MultipartParts.Element) throws(SatchelError) -> Void) throws(SatchelError) {
+        try handOver(deliver) { () throws(SatchelError) in _ = try reader.finish() }
     }
 
     /// Runs a parser step, then hands over the parts it completed — also when it failed.
-    private func handOver(_ deliver: (MultipartParts.Element) throws -> Void, after step: () throws -> Void) throws {
+    private func handOver(
+        _ deliver: (MultipartParts.Element) throws(SatchelError) -> Void, after step: () throws(SatchelError) -> Void
+    ) throws(SatchelError) {
         defer { completed.removeAll(keepingCapacity: true) }
         do {
             try step()

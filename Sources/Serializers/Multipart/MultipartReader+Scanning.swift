@@ -74,8 +74,8 @@ extension MultipartReader {
             // boundary has none. Held bytes that were really in the input are content.
             if emit && matched > assumed {
                 let held = Array(delimiter[assumed..<matched])
-                try rethrowingSatchelError {
-                    try held.withUnsafeBufferPointer { try emitBody($0.baseAddress!, count: $0.count) }
+                try held.withUnsafeBufferPointer { (held) throws(SatchelError) in
+                    try emitBody(held.baseAddress!, count: held.count)
                 }
             }
             matched = 0

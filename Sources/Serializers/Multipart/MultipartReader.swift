@@ -153,7 +153,7 @@ public final class MultipartReader {
     /// Feeds the next chunk.
     @discardableResult
     public func feed(_ chunk: [UInt8]) throws(SatchelError) -> [Part] {
-        try rethrowingSatchelError { try chunk.withUnsafeBytes { try feed($0) } }
+        try chunk.withUnsafeBufferPointer { (chunk) throws(SatchelError) in try feed(UnsafeRawBufferPointer(chunk)) }
     }
 
     /// Feeds the next chunk of the body.
@@ -274,17 +274,5 @@ public final class MultipartReader {
         case 0x21..<0x7F: return "'\(Character(Unicode.Scalar(byte)))'"
         default: return "byte 0x\(String(byte, radix: 16, uppercase: true))"
         }
-    }
-}
-
-/// Runs `body`, which throws only ``SatchelError``s, in a context with typed throws (closures
-/// passed to `withUnsafeBytes` lose the error type).
-func rethrowingSatchelError<T>(_ body: () throws -> T) throws(SatchelError) -> T {
-    do {
-        return try body()
-    } catch let error as SatchelError {
-        throw error
-    } catch {
-        throw SatchelError(.internal, "\(error)")
     }
 }

@@ -10,11 +10,12 @@ final class MultipartRecordReader: RecordReader {
         self.parts = parts
     }
 
-    func feed(_ chunk: UnsafeRawBufferPointer, into deliver: (Value) throws -> Void) throws {
-        try parts.feed(chunk) { try deliver($0.record) }
+    func feed(_ chunk: UnsafeRawBufferPointer, into deliver: (Value) throws(SatchelError) -> Void) throws(SatchelError)
+    {
+        try parts.feed(chunk) { (part) throws(SatchelError) in try deliver(part.record) }
     }
 
-    func finish(into deliver: (Value) throws -> Void) throws {
-        try parts.finish { try deliver($0.record) }
+    func finish(into deliver: (Value) throws(SatchelError) -> Void) throws(SatchelError) {
+        try parts.finish { (part) throws(SatchelError) in try deliver(part.record) }
     }
 }

@@ -72,7 +72,7 @@ public struct MultipartRequestSerializer: RequestSerializer {
     ///   or a value contains this serializer's delimiter; ``SatchelError/Code/unencodableValue``
     ///   for a payload or a non-finite number; ``SatchelError/Code/limitExceeded`` for nesting
     ///   deeper than ``FormWriter/Options/maxDepth``.
-    public func encodeBody(_ value: Value) throws -> [UInt8] {
+    public func encodeBody(_ value: Value) throws(SatchelError) -> [UInt8] {
         try makeBodyStream(value).bytes(limit: Int.max)
     }
 }

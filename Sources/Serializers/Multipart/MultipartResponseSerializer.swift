@@ -59,7 +59,7 @@ public struct MultipartResponseSerializer: TypedResponseSerializer, RecordReadin
     /// - Returns: ``Value/payload(_:)`` with ``MultipartParts``, or `nil` for an empty body.
     /// - Throws: ``SatchelError``: `invalidMediaType` for a Content-Type without a valid boundary,
     ///   and the errors of ``MultipartReader`` naming the part and the byte offset.
-    public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
+    public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws(SatchelError) -> Value? {
         if body.isEmpty { return nil }
         let decoder = MultipartIncrementalReader(serializer: self, contentType: contentType, limits: limits)
         try decoder.feed(body)
@@ -87,7 +87,7 @@ public struct MultipartResponseSerializer: TypedResponseSerializer, RecordReadin
     /// - Throws: The body's errors, and the key path where the model does not fit.
     public func decode<T: Decodable>(
         _ type: T.Type, from body: [UInt8], contentType: MediaType?, limits: Limits
-    ) throws -> T? {
+    ) throws(SatchelError) -> T? {
         if body.isEmpty { return nil }
         var raw = self
         raw.rawParts = true
@@ -104,7 +104,7 @@ public struct MultipartResponseSerializer: TypedResponseSerializer, RecordReadin
     /// spilled to disk, decode the same on both paths.
     /// - Throws: `typeMismatch` for a value that holds no parts, and the key path where the
     ///   model does not fit.
-    public func decode<T: Decodable>(_ type: T.Type, from value: Value, limits: Limits) throws -> T {
+    public func decode<T: Decodable>(_ type: T.Type, from value: Value, limits: Limits) throws(SatchelError) -> T {
         guard let parts = value.multipartParts else {
             throw SatchelError(
                 .typeMismatch, "expected multipart parts to decode \(T.self) from, found \(value.kindName)")
@@ -116,7 +116,7 @@ public struct MultipartResponseSerializer: TypedResponseSerializer, RecordReadin
     /// array, text read as a form's is.
     private static func decode<T: Decodable>(
         _ type: T.Type, fromFields parts: MultipartParts, limits: Limits
-    ) throws -> T {
+    ) throws(SatchelError) -> T {
         var fields = ValueObject()
         for element in parts {
             guard let name = element.part.name else { continue }

@@ -22,10 +22,8 @@ struct PartBodyAccumulator {
             memory.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
         } else {
             let file = try TemporaryFileWriter(directory: directory)
-            try rethrowingSatchelError {
-                try memory.withUnsafeBufferPointer { held in
-                    if let start = held.baseAddress { try file.write(start, count: held.count) }
-                }
+            try memory.withUnsafeBufferPointer { (held) throws(SatchelError) in
+                if let start = held.baseAddress { try file.write(start, count: held.count) }
             }
             memory = []
             try file.write(bytes, count: count)

@@ -28,9 +28,16 @@ struct PartValueReader {
     /// needs many temporaries (errors, messages, the registry) is in non-inlined functions.
     /// (Inlined, a level took about 3 KB of stack, and the default depth overflowed a 512 KiB
     /// thread stack.) For the same reason they throw untyped errors: a typed `SatchelError`
-    /// needs room for one in the frame of every caller.
-    func value(of part: MultipartReader.Part) throws -> Value {
-        try value(of: part, depth: depth)
+    /// needs room for one in the frame of every caller. This entry, outside the recursion, gives
+    /// their errors back their type; every error they throw is a ``SatchelError``.
+    func value(of part: MultipartReader.Part) throws(SatchelError) -> Value {
+        do {
+            return try value(of: part, depth: depth)
+        } catch let error as SatchelError {
+            throw error
+        } catch {
+            throw SatchelError(.internal, "\(error)", underlying: error)
+        }
     }
 
     /// The value of a part of a body nested `depth` deep.
@@ -73,12 +80,11 @@ struct PartValueReader {
             // (an application/http part holding a multipart body holding …).
             var partLimits = limits
             partLimits.maxDepth = max(0, limits.maxDepth - depth)
-            do {
+            do throws(SatchelError) {
                 return try serializer.decode(bytes, contentType: mediaType, limits: partLimits) ?? .null
             } catch {
-                let failure = error as? SatchelError ?? SatchelError(.internal, "\(error)", underlying: error)
-                if failure.code == .limitExceeded { throw Self.located(failure, in: part, relative: true) }
-                return .payload(DecodingFailure(failure))
+                if error.code == .limitExceeded { throw Self.located(error, in: part, relative: true) }
+                return .payload(DecodingFailure(error))
             }
         }
         return try raw(bytes, mediaType, part)

@@ -31,7 +31,7 @@ public struct ProblemDetailsResponseSerializer: ResponseSerializer {
     /// - Returns: The JSON object, or `nil` for an empty body.
     /// - Throws: The JSON reader's errors, or ``SatchelError/Code/typeMismatch`` when the
     ///   document is not an object.
-    public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
+    public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws(SatchelError) -> Value? {
         guard let value = try json.decode(body, contentType: contentType, limits: limits) else { return nil }
         guard case .object = value else {
             throw SatchelError(

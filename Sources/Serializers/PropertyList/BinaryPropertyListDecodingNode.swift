@@ -126,7 +126,7 @@ final class BinaryPropertyListDecodingNode: Decoder, CodingPathNode {
     func decodeScalar<T: Decodable>(_ type: T.Type, from value: Value) throws -> T {
         do {
             return try ValueDecoder().decode(type, from: value)
-        } catch let error as SatchelError {
+        } catch {
             throw error.underKeyPath(path())
         }
     }

@@ -87,6 +87,7 @@ struct BinaryPropertyListReader {
     /// - Throws: ``SatchelError`` naming the byte offset and key path of the first problem.
     mutating func read() throws(SatchelError) -> Value {
         do {
+            // `readObject` recurses with untyped throws (small frames); it throws only SatchelErrors.
             return try readObject(topObject, depth: 0)
         } catch var error as SatchelError {
             if error.keyPath == nil && !errorPath.isEmpty {
@@ -104,6 +105,7 @@ struct BinaryPropertyListReader {
         do {
             return try readObject(index, depth: depth)
         } catch {
+            // `readObject` recurses with untyped throws (small frames); it throws only SatchelErrors.
             throw SatchelError.wrap(error)
         }
     }

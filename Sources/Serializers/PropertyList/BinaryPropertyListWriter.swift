@@ -33,6 +33,7 @@ struct BinaryPropertyListWriter {
         do {
             _ = try flattener.add(value, depth: 0)
         } catch {
+            // `add` recurses with untyped throws (small frames); it throws only SatchelErrors.
             var error = error as? SatchelError ?? SatchelError(.internal, "unexpected error: \(error)")
             error.keyPath = KeyPathComponent.render(flattener.errorPath.reversed())
             throw error

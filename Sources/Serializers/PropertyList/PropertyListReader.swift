@@ -26,7 +26,9 @@ public struct PropertyListReader: Sendable {
     ///   otherwise see ``read(_:)-(UnsafeRawBufferPointer)``.
     public func read(_ body: [UInt8]?) throws(SatchelError) -> Value? {
         guard let body else { return nil }
-        return try body.withUnsafeBytes { bytes in Result { () throws(SatchelError) in try read(bytes) } }.get()
+        return try body.withUnsafeBufferPointer { (bytes) throws(SatchelError) in
+            try read(UnsafeRawBufferPointer(bytes))
+        }
     }
 
     /// Reads a property list.
@@ -57,8 +59,9 @@ public struct PropertyListReader: Sendable {
     ///
     /// - Throws: The errors of ``read(_:)-(UnsafeRawBufferPointer)``, then `typeMismatch`,
     ///   `valueNotFound` or `numberOutOfRange` with the key path where `T` did not fit.
-    public func read<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
-        try bytes.withUnsafeBytes { buffer in
+    public func read<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws(SatchelError) -> T {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(SatchelError) in
+            let buffer = UnsafeRawBufferPointer(buffer)
             try limits.checkBody(count: buffer.count)
             guard !buffer.isEmpty else {
                 throw SatchelError(.truncatedInput, "an empty body is not a property list", offset: 0)

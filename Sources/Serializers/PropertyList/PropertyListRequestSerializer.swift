@@ -37,12 +37,12 @@ public struct PropertyListRequestSerializer: RequestSerializer {
     /// The plist of `value` in ``format``.
     /// - Throws: ``SatchelError/Code/unencodableValue`` for null and payloads other than
     ///   ``PropertyListUID``, with the key path.
-    public func encodeBody(_ value: Value) throws -> [UInt8] {
+    public func encodeBody(_ value: Value) throws(SatchelError) -> [UInt8] {
         try PropertyListWriter(format: format).write(value)
     }
 
     /// Returns `request` with the parameters in its query (GET, HEAD, DELETE) or as a plist body.
-    public func serialize(_ parameters: Value?, into request: HTTPRequest) throws -> SerializedRequest {
+    public func serialize(_ parameters: Value?, into request: HTTPRequest) throws(SatchelError) -> SerializedRequest {
         try serialize(parameters, into: request, queryMethods: methodsEncodingParametersInURI)
     }
 }

@@ -23,13 +23,13 @@ public struct PropertyListResponseSerializer: TypedResponseSerializer {
 
     /// Decodes a whole body; `nil` for a blank body.
     /// - Throws: the errors of ``PropertyListReader/read(_:)-(UnsafeRawBufferPointer)``.
-    public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
+    public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws(SatchelError) -> Value? {
         if BlankBody.isBlank(body, ignoringWhiteSpace: true) { return nil }
         return try PropertyListReader(limits: limits).read(body)
     }
 
     /// Decodes an optional body: `nil` (no body at all) and a blank body are no value.
-    public func decode(_ body: [UInt8]?, contentType: MediaType?, limits: Limits) throws -> Value? {
+    public func decode(_ body: [UInt8]?, contentType: MediaType?, limits: Limits) throws(SatchelError) -> Value? {
         guard let body else { return nil }
         return try decode(body, contentType: contentType, limits: limits)
     }
@@ -37,14 +37,16 @@ public struct PropertyListResponseSerializer: TypedResponseSerializer {
     /// Decodes a body straight into `T` (``PropertyListReader/read(_:from:)``).
     /// - Throws: the errors of ``decode(_:contentType:limits:)-([UInt8],_,_)`` and the key path where `T` did
     ///   not fit.
-    public func decode<T: Decodable>(_ type: T.Type, from body: [UInt8], limits: Limits = .default) throws -> T {
+    public func decode<T: Decodable>(
+        _ type: T.Type, from body: [UInt8], limits: Limits = .default
+    ) throws(SatchelError) -> T {
         try PropertyListReader(limits: limits).read(type, from: body)
     }
 
     /// Decodes a body straight into `T` (``TypedResponseSerializer``); `nil` for a blank body.
     public func decode<T: Decodable>(
         _ type: T.Type, from body: [UInt8], contentType: MediaType?, limits: Limits
-    ) throws -> T? {
+    ) throws(SatchelError) -> T? {
         if BlankBody.isBlank(body, ignoringWhiteSpace: true) { return nil }
         return try PropertyListReader(limits: limits).read(type, from: body)
     }

@@ -37,7 +37,7 @@ public struct PropertyListWriter: Sendable {
     /// keeps one set of rules.
     /// - Throws: ``SatchelError``: `unencodableValue` (a null, a non-plist payload, or the model's
     ///   own error as underlying) and `limitExceeded`, naming the key path.
-    public func write<T: Encodable>(model: T) throws -> [UInt8] {
+    public func write<T: Encodable>(model: T) throws(SatchelError) -> [UInt8] {
         try write(try ValueEncoder().encode(model))
     }
 }

@@ -76,6 +76,7 @@ struct XMLPropertyListReader {
             }
             return value
         } catch {
+            // `readValue` recurses with untyped throws (small frames); it throws only SatchelErrors.
             var error = error as? SatchelError ?? SatchelError(.internal, "unexpected error: \(error)")
             if error.keyPath == nil && !errorPath.isEmpty {
                 error.keyPath = KeyPathComponent.render(errorPath.reversed())

@@ -39,6 +39,7 @@ struct XMLPropertyListWriter {
         do {
             try append(value, to: &output, depth: 0, path: &path)
         } catch {
+            // `append` recurses with untyped throws (small frames); it throws only SatchelErrors.
             var error = error as? SatchelError ?? SatchelError(.internal, "unexpected error: \(error)")
             error.keyPath = KeyPathComponent.render(path)
             throw error

@@ -36,11 +36,13 @@ public struct EventStreamResponseSerializer: RecordStreamSerializer {
             self.parser = parser
         }
 
-        func feed(_ chunk: UnsafeRawBufferPointer, into deliver: (Value) throws -> Void) throws {
-            try parser.feed(chunk) { try deliver($0.value) }
+        func feed(
+            _ chunk: UnsafeRawBufferPointer, into deliver: (Value) throws(SatchelError) -> Void
+        ) throws(SatchelError) {
+            try parser.feed(chunk) { (event) throws(SatchelError) in try deliver(event.value) }
         }
 
-        func finish(into deliver: (Value) throws -> Void) throws {
+        func finish(into deliver: (Value) throws(SatchelError) -> Void) throws(SatchelError) {
             parser.finish()
         }
     }

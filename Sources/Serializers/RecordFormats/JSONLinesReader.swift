@@ -36,17 +36,22 @@ public final class JSONLinesReader: RecordReader {
         self.limits = limits
     }
 
-    public func feed(_ chunk: UnsafeRawBufferPointer, into deliver: (Value) throws -> Void) throws {
-        try lines.feed(chunk) { line, number, offset in
-            try record(line, number: number, offset: offset, read: { try documents.readDocument($0) }, deliver)
+    public func feed(
+        _ chunk: UnsafeRawBufferPointer, into deliver: (Value) throws(SatchelError) -> Void
+    ) throws(SatchelError) {
+        try lines.feed(chunk) { (line, number, offset) throws(SatchelError) in
+            try record(
+                line, number: number, offset: offset,
+                read: { (line) throws(SatchelError) in try documents.readDocument(line) }, deliver)
         }
     }
 
-    public func finish(into deliver: (Value) throws -> Void) throws {
+    public func finish(into deliver: (Value) throws(SatchelError) -> Void) throws(SatchelError) {
         guard let last = lines.finish() else { return }
-        try last.bytes.withUnsafeBufferPointer { line in
+        try last.bytes.withUnsafeBufferPointer { (line) throws(SatchelError) in
             try record(
-                line, number: last.number, offset: last.offset, read: { try documents.readDocument($0) }, deliver)
+                line, number: last.number, offset: last.offset,
+                read: { (line) throws(SatchelError) in try documents.readDocument(line) }, deliver)
         }
     }
 
@@ -54,33 +59,41 @@ public final class JSONLinesReader: RecordReader {
     /// - Throws: ``SatchelError``: a line that is not JSON (`line N`), or where `T` does not fit
     ///   (with the key path); a line past the limits; what `deliver` throws.
     public func feed<T: Decodable>(
-        _ chunk: UnsafeRawBufferPointer, as type: T.Type, into deliver: (T) throws -> Void
-    ) throws {
-        try lines.feed(chunk) { line, number, offset in
-            try record(line, number: number, offset: offset, read: { try modelDecoder.decode(type, from: $0) }, deliver)
+        _ chunk: UnsafeRawBufferPointer, as type: T.Type, into deliver: (T) throws(SatchelError) -> Void
+    ) throws(SatchelError) {
+        try lines.feed(chunk) { (line, number, offset) throws(SatchelError) in
+            try record(
+                line, number: number, offset: offset,
+                read: { (line) throws(SatchelError) in try modelDecoder.decode(type, from: line) }, deliver)
         }
     }
 
     /// Feeds the next chunk (see ``feed(_:as:into:)-(UnsafeRawBufferPointer,_,_)``).
-    public func feed<T: Decodable>(_ chunk: [UInt8], as type: T.Type, into deliver: (T) throws -> Void) throws {
-        try chunk.withUnsafeBytes { try feed($0, as: type, into: deliver) }
+    public func feed<T: Decodable>(
+        _ chunk: [UInt8], as type: T.Type, into deliver: (T) throws(SatchelError) -> Void
+    ) throws(SatchelError) {
+        try chunk.withUnsafeBufferPointer { (chunk) throws(SatchelError) in
+            try feed(UnsafeRawBufferPointer(chunk), as: type, into: deliver)
+        }
     }
 
     /// Ends the body, decoding a last line without its line end into a `T`.
-    public func finish<T: Decodable>(as type: T.Type, into deliver: (T) throws -> Void) throws {
+    public func finish<T: Decodable>(
+        as type: T.Type, into deliver: (T) throws(SatchelError) -> Void
+    ) throws(SatchelError) {
         guard let last = lines.finish() else { return }
-        try last.bytes.withUnsafeBufferPointer { line in
+        try last.bytes.withUnsafeBufferPointer { (line) throws(SatchelError) in
             try record(
-                line, number: last.number, offset: last.offset, read: { try modelDecoder.decode(type, from: $0) },
-                deliver)
+                line, number: last.number, offset: last.offset,
+                read: { (line) throws(SatchelError) in try modelDecoder.decode(type, from: line) }, deliver)
         }
     }
 
     /// Reads one line with `read`, unless it is blank, and hands the record over.
     private func record<Record>(
         _ line: UnsafeBufferPointer<UInt8>, number: Int, offset: Int,
-        read: (UnsafeRawBufferPointer) throws -> Record, _ deliver: (Record) throws -> Void
-    ) throws {
+        read: (UnsafeRawBufferPointer) throws(SatchelError) -> Record, _ deliver: (Record) throws(SatchelError) -> Void
+    ) throws(SatchelError) {
         guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { return }
         guard recordCount < limits.maxRecords else {
             throw SatchelError.limitExceeded("maxRecords", limits.maxRecords, "line \(number)", offset: offset)
@@ -88,7 +101,7 @@ public final class JSONLinesReader: RecordReader {
         let record: Record
         do {
             record = try read(UnsafeRawBufferPointer(line))
-        } catch let error as SatchelError {
+        } catch {
             throw Self.locate(error, line: number, offset: offset)
         }
         recordCount += 1

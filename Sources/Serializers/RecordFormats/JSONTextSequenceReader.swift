@@ -48,7 +48,9 @@ public final class JSONTextSequenceReader: RecordReader {
         self.limits = limits
     }
 
-    public func feed(_ chunk: UnsafeRawBufferPointer, into deliver: (Value) throws -> Void) throws {
+    public func feed(
+        _ chunk: UnsafeRawBufferPointer, into deliver: (Value) throws(SatchelError) -> Void
+    ) throws(SatchelError) {
         let bytes = chunk.bindMemory(to: UInt8.self)
         guard let base = bytes.baseAddress else { return }
         var index = 0
@@ -64,7 +66,7 @@ public final class JSONTextSequenceReader: RecordReader {
         consumed += bytes.count
     }
 
-    public func finish(into deliver: (Value) throws -> Void) throws {
+    public func finish(into deliver: (Value) throws(SatchelError) -> Void) throws(SatchelError) {
         try complete(deliver)
         text.removeAll()
     }
@@ -79,8 +81,8 @@ public final class JSONTextSequenceReader: RecordReader {
     /// Adds bytes to the current text, handing it over at an LF that follows a complete value
     /// (or checks the bytes before the first RS, or after a handed-over text).
     private func collect(
-        _ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, _ deliver: (Value) throws -> Void
-    ) throws {
+        _ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, _ deliver: (Value) throws(SatchelError) -> Void
+    ) throws(SatchelError) {
         guard seenSeparator, !delivered else {
             if let stray = bytes.firstIndex(where: { !Self.isWhitespace($0) }) {
                 throw SatchelError(
@@ -132,7 +134,7 @@ public final class JSONTextSequenceReader: RecordReader {
     }
 
     /// Reads the text collected since the last RS, unless it is empty or was handed over.
-    private func complete(_ deliver: (Value) throws -> Void) throws {
+    private func complete(_ deliver: (Value) throws(SatchelError) -> Void) throws(SatchelError) {
         guard seenSeparator, !delivered, let last = text.lastIndex(where: { !Self.isWhitespace($0) }) else { return }
         textCount += 1
         guard recordCount < limits.maxRecords else {
@@ -148,8 +150,10 @@ public final class JSONTextSequenceReader: RecordReader {
         }
         let value: Value
         do {
-            value = try text.withUnsafeBytes { try documents.readDocument($0) }
-        } catch let error as SatchelError {
+            value = try text.withUnsafeBufferPointer { (text) throws(SatchelError) in
+                try documents.readDocument(UnsafeRawBufferPointer(text))
+            }
+        } catch {
             throw error.located(inRecord: "text \(textCount)", startingAt: textStart)
         }
         recordCount += 1

@@ -50,8 +50,8 @@ struct LineSplitter {
     ///   throws.
     mutating func feed(
         _ chunk: UnsafeRawBufferPointer,
-        _ line: (UnsafeBufferPointer<UInt8>, _ number: Int, _ offset: Int) throws -> Void
-    ) throws {
+        _ line: (UnsafeBufferPointer<UInt8>, _ number: Int, _ offset: Int) throws(SatchelError) -> Void
+    ) throws(SatchelError) {
         var bytes = chunk.bindMemory(to: UInt8.self)
         if var held = start {
             // The stream's first bytes: a byte order mark is dropped; anything else is text.
@@ -69,7 +69,7 @@ struct LineSplitter {
             } else if held.count > taken {
                 // Bytes held from earlier chunks were text after all: they come first.
                 let earlier = Array(held[0..<(held.count - taken)])
-                try earlier.withUnsafeBufferPointer { try scan($0, line) }
+                try earlier.withUnsafeBufferPointer { (earlier) throws(SatchelError) in try scan(earlier, line) }
             }
         }
         try scan(bytes, line)
@@ -90,8 +90,8 @@ struct LineSplitter {
     }
 
     private mutating func scan(
-        _ bytes: UnsafeBufferPointer<UInt8>, _ line: (UnsafeBufferPointer<UInt8>, Int, Int) throws -> Void
-    ) throws {
+        _ bytes: UnsafeBufferPointer<UInt8>, _ line: (UnsafeBufferPointer<UInt8>, Int, Int) throws(SatchelError) -> Void
+    ) throws(SatchelError) {
         guard let base = bytes.baseAddress else { return }
         var index = 0
         if afterCarriageReturn, index < bytes.count {
@@ -120,7 +120,9 @@ struct LineSplitter {
                 // The CR before this LF ended the previous chunk.
                 if terminators == .lineFeed, end == index, pending.last == 0x0D { pending.removeLast() }
                 lines += 1
-                try pending.withUnsafeBufferPointer { try line($0, lines, lineStart) }
+                try pending.withUnsafeBufferPointer { (pending) throws(SatchelError) in
+                    try line(pending, lines, lineStart)
+                }
                 pending.removeAll(keepingCapacity: true)
             }
             index = end + 1
@@ -154,7 +156,7 @@ struct LineSplitter {
     }
 
     /// Keeps the start of a line that continues in a later chunk.
-    private mutating func hold(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+    private mutating func hold(_ bytes: UnsafeBufferPointer<UInt8>) throws(SatchelError) {
         try check(pending.count + bytes.count)
         pending.append(contentsOf: bytes)
     }

@@ -52,9 +52,11 @@ extension ServerSentEvent {
     /// - Throws: ``SatchelError``: the data is not JSON, or not `T` (with the key path).
     public func decoded<T: Decodable>(
         as type: T.Type, with decoder: JSONModelDecoder = JSONModelDecoder()
-    ) throws -> Decoded<T> {
+    ) throws(SatchelError) -> Decoded<T> {
         var text = data
-        let payload = try text.withUTF8 { try decoder.decode(type, from: UnsafeRawBufferPointer($0)) }
+        let payload = try text.withUTF8 { text in
+            Result { () throws(SatchelError) in try decoder.decode(type, from: UnsafeRawBufferPointer(text)) }
+        }.get()
         return Decoded(type: self.type, data: payload, lastEventID: lastEventID)
     }
 }

@@ -44,14 +44,20 @@ public struct ServerSentEventParser: Sendable {
     /// - Throws: ``SatchelError/Code/limitExceeded`` for a line or an event's data over
     ///   ``Limits/maxRecordBytes`` or an event past ``Limits/maxRecords``; what `deliver` throws.
     public mutating func feed(
-        _ chunk: UnsafeRawBufferPointer, into deliver: (ServerSentEvent) throws -> Void
-    ) throws {
-        try lines.feed(chunk) { line, _, offset in try state.process(line, offset: offset, deliver) }
+        _ chunk: UnsafeRawBufferPointer, into deliver: (ServerSentEvent) throws(SatchelError) -> Void
+    ) throws(SatchelError) {
+        try lines.feed(chunk) { (line, _, offset) throws(SatchelError) in
+            try state.process(line, offset: offset, deliver)
+        }
     }
 
     /// Feeds the next chunk (see ``feed(_:into:)-(UnsafeRawBufferPointer,_)``).
-    public mutating func feed(_ chunk: [UInt8], into deliver: (ServerSentEvent) throws -> Void) throws {
-        try chunk.withUnsafeBytes { try feed($0, into: deliver) }
+    public mutating func feed(
+        _ chunk: [UInt8], into deliver: (ServerSentEvent) throws(SatchelError) -> Void
+    ) throws(SatchelError) {
+        try chunk.withUnsafeBufferPointer { (chunk) throws(SatchelError) in
+            try feed(UnsafeRawBufferPointer(chunk), into: deliver)
+        }
     }
 
     /// Ends the body: a last line without its line end, and an event without its blank line,
@@ -79,8 +85,8 @@ extension ServerSentEventParser {
         }
 
         mutating func process(
-            _ line: UnsafeBufferPointer<UInt8>, offset: Int, _ deliver: (ServerSentEvent) throws -> Void
-        ) throws {
+            _ line: UnsafeBufferPointer<UInt8>, offset: Int, _ deliver: (ServerSentEvent) throws(SatchelError) -> Void
+        ) throws(SatchelError) {
             if line.isEmpty { return try dispatch(offset: offset, deliver) }
             if line[0] == UInt8(ascii: ":") { return }  // a comment
             let colon = line.firstIndex(of: UInt8(ascii: ":"))
@@ -112,7 +118,9 @@ extension ServerSentEventParser {
             }
         }
 
-        mutating func dispatch(offset: Int, _ deliver: (ServerSentEvent) throws -> Void) throws {
+        mutating func dispatch(
+            offset: Int, _ deliver: (ServerSentEvent) throws(SatchelError) -> Void
+        ) throws(SatchelError) {
             lastEventID = String(decoding: idBuffer, as: UTF8.self)
             defer { eventType.removeAll(keepingCapacity: true) }
             guard !data.isEmpty else { return }

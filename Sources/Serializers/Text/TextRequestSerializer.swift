@@ -27,7 +27,7 @@ public struct TextRequestSerializer: RequestSerializer {
 
     /// The UTF-8 bytes of a string (or the bytes of ``Value/bytes(_:)``).
     /// - Throws: ``SatchelError/Code/unencodableValue`` for any other kind of value.
-    public func encodeBody(_ value: Value) throws -> [UInt8] {
+    public func encodeBody(_ value: Value) throws(SatchelError) -> [UInt8] {
         switch value {
         case .string(let text): Array(text.utf8)
         case .bytes(let bytes): bytes

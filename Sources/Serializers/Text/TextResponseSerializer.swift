@@ -35,7 +35,7 @@ public struct TextResponseSerializer: ResponseSerializer {
     /// - Throws: ``SatchelError``: `unsupportedFormat` for a charset Satchel does not decode,
     ///   `invalidEncoding` with the byte offset for bytes invalid in the charset,
     ///   `limitExceeded` past ``Limits/maxBodyBytes`` or ``Limits/maxStringBytes``.
-    public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
+    public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws(SatchelError) -> Value? {
         if body.isEmpty { return nil }
         try limits.checkBody(count: body.count)
         let text = try decoding.decode(body, mediaType: contentType)

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import SerializerRegistry
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -28,8 +30,9 @@ struct XMLCommentHoldBack {
     /// - Parameter deliver: Called with the bytes libxml2 may have now, if any.
     /// - Complexity: O(n) in the bytes taken, over the whole body.
     mutating func take(
-        _ chunk: UnsafeRawBufferPointer, units: XMLCodeUnits, deliver: (UnsafeRawBufferPointer) throws -> Void
-    ) throws {
+        _ chunk: UnsafeRawBufferPointer, units: XMLCodeUnits,
+        deliver: (UnsafeRawBufferPointer) throws(SatchelError) -> Void
+    ) throws(SatchelError) {
         if held.isEmpty {
             let cut = try Self.deliverSafePrefix(of: chunk, units: units, resumingAt: 0, deliver: deliver)
             held = Array(chunk[cut.offset...])
@@ -37,8 +40,9 @@ struct XMLCommentHoldBack {
         } else {
             held.append(contentsOf: chunk)
             let resume = searchedUpTo
-            let cut = try held.withUnsafeBytes {
-                try Self.deliverSafePrefix(of: $0, units: units, resumingAt: resume, deliver: deliver)
+            let cut = try held.withUnsafeBufferPointer { (held) throws(SatchelError) in
+                try Self.deliverSafePrefix(
+                    of: UnsafeRawBufferPointer(held), units: units, resumingAt: resume, deliver: deliver)
             }
             held.removeFirst(cut.offset)
             searchedUpTo = cut.searchedUpTo
@@ -46,12 +50,12 @@ struct XMLCommentHoldBack {
     }
 
     /// Passes on everything held (the input has ended).
-    mutating func flush(deliver: (UnsafeRawBufferPointer) throws -> Void) throws {
+    mutating func flush(deliver: (UnsafeRawBufferPointer) throws(SatchelError) -> Void) throws(SatchelError) {
         guard !held.isEmpty else { return }
         let bytes = held
         held = []
         searchedUpTo = 0
-        try bytes.withUnsafeBytes { try deliver($0) }
+        try bytes.withUnsafeBufferPointer { (bytes) throws(SatchelError) in try deliver(UnsafeRawBufferPointer(bytes)) }
     }
 
     /// Delivers the safe prefix of `bytes` (what was held and the new bytes).
@@ -59,8 +63,8 @@ struct XMLCommentHoldBack {
     ///   opener there resumes next time (relative to that start).
     private static func deliverSafePrefix(
         of bytes: UnsafeRawBufferPointer, units: XMLCodeUnits, resumingAt resume: Int,
-        deliver: (UnsafeRawBufferPointer) throws -> Void
-    ) throws -> (offset: Int, searchedUpTo: Int) {
+        deliver: (UnsafeRawBufferPointer) throws(SatchelError) -> Void
+    ) throws(SatchelError) -> (offset: Int, searchedUpTo: Int) {
         let opener = firstUnsafeOpener(in: bytes, units: units, resumingAt: resume)
         let offset = opener ?? units.wholeUnits(bytes.count)
         if offset > 0 { try deliver(UnsafeRawBufferPointer(rebasing: bytes[..<offset])) }

@@ -40,9 +40,13 @@ public final class XMLDocumentPayload: ValuePayload, Equatable, @unchecked Senda
     ///   `truncatedInput`, `invalidEncoding`, `limitExceeded` naming the ``Limits`` property,
     ///   `unsupportedFormat` for a reference to an external entity.
     /// - Complexity: O(n), like `xmlReadMemory`.
-    public convenience init(parsing bytes: [UInt8], encoding: String? = nil, limits: Limits = .default) throws {
+    public convenience init(
+        parsing bytes: [UInt8], encoding: String? = nil, limits: Limits = .default
+    ) throws(SatchelError) {
         let session = XMLParseSession(mode: .document, limits: limits, encoding: encoding)
-        let parsed = try bytes.withUnsafeBytes { try session.parseWhole($0) }
+        let parsed = try bytes.withUnsafeBufferPointer { (bytes) throws(SatchelError) in
+            try session.parseWhole(UnsafeRawBufferPointer(bytes))
+        }
         guard let parsed else { throw SatchelError(.syntaxError, "libxml2 produced no document") }
         self.init(document: parsed)
     }

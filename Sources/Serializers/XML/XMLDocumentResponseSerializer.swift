@@ -30,7 +30,7 @@ public struct XMLDocumentResponseSerializer: TypedResponseSerializer {
     /// Decodes a whole body.
     /// - Returns: ``Value/payload(_:)`` with an ``XMLDocumentPayload``; `nil` for a blank body.
     /// - Throws: the errors of ``XMLDocumentPayload/init(parsing:encoding:limits:)``.
-    public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
+    public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws(SatchelError) -> Value? {
         if BlankBody.isBlank(body, ignoringWhiteSpace: true) { return nil }
         return .payload(try XMLDocumentPayload(parsing: body, encoding: contentType?.charset, limits: limits))
     }
@@ -40,7 +40,7 @@ public struct XMLDocumentResponseSerializer: TypedResponseSerializer {
     /// - Throws: As ``XMLModelDecoder/decode(_:from:encoding:)``.
     public func decode<T: Decodable>(
         _ type: T.Type, from body: [UInt8], contentType: MediaType?, limits: Limits
-    ) throws -> T? {
+    ) throws(SatchelError) -> T? {
         if BlankBody.isBlank(body, ignoringWhiteSpace: true) { return nil }
         return try Self.modelDecoder(limits).decode(type, from: body, encoding: contentType?.charset)
     }
@@ -49,7 +49,7 @@ public struct XMLDocumentResponseSerializer: TypedResponseSerializer {
     /// ``XMLModelDecoder``, as from the bytes.
     /// - Throws: `typeMismatch` for a value that holds no document, else as
     ///   ``XMLModelDecoder/decode(_:from:)-(_,XMLDocumentPayload)``.
-    public func decode<T: Decodable>(_ type: T.Type, from value: Value, limits: Limits) throws -> T {
+    public func decode<T: Decodable>(_ type: T.Type, from value: Value, limits: Limits) throws(SatchelError) -> T {
         guard let document = value.xmlDocument else {
             throw SatchelError(
                 .typeMismatch, "expected an XML document to decode \(T.self) from, found \(value.kindName)")

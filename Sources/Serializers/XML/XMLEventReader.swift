@@ -34,18 +34,32 @@ public final class XMLEventReader {
     /// - Throws: ``SatchelError`` (with line, column and byte offset) as soon as the bytes so far
     ///   cannot begin a well-formed document, a ``Limits`` hit, or what the handler threw.
     public func feed(_ chunk: UnsafeRawBufferPointer) throws {
-        try session.feed(chunk)
+        try passingHandlerErrors { () throws(SatchelError) in try session.feed(chunk) }
     }
 
     /// Parses the next chunk (see ``feed(_:)``).
     public func feed(_ chunk: [UInt8]) throws {
-        try chunk.withUnsafeBytes { try session.feed($0) }
+        try passingHandlerErrors { () throws(SatchelError) in
+            try chunk.withUnsafeBufferPointer { (chunk) throws(SatchelError) in
+                try session.feed(UnsafeRawBufferPointer(chunk))
+            }
+        }
     }
 
     /// Ends the document and delivers the last events.
     /// - Throws: ``SatchelError/Code/truncatedInput`` when the document is incomplete, and the
     ///   errors of ``feed(_:)-([UInt8])``.
     public func finish() throws {
-        _ = try session.finish()
+        _ = try passingHandlerErrors { () throws(SatchelError) in try session.finish() }
+    }
+
+    /// Runs a step of the parse; when the handler stopped it, what the handler threw, as it is
+    /// (this is why these methods throw untyped errors).
+    private func passingHandlerErrors<T>(_ step: () throws(SatchelError) -> T) throws -> T {
+        do {
+            return try step()
+        } catch {
+            throw session.context.handlerFailure ?? error
+        }
     }
 }

@@ -22,9 +22,10 @@ public struct XMLEventResponseSerializer: ResponseSerializer {
     /// Decodes a whole body.
     /// - Returns: The canonical value; `nil` for a blank body.
     /// - Throws: the errors of ``XMLEventReader``.
-    public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
+    public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws(SatchelError) -> Value? {
         let decoder = XMLIncrementalReader(eventsWith: limits, encoding: contentType?.charset)
-        try body.withUnsafeBytes { try decoder.feed($0) }
+        try body.withUnsafeBufferPointer { (body) throws(SatchelError) in try decoder.feed(UnsafeRawBufferPointer(body))
+        }
         return try decoder.finish()
     }
 

@@ -23,12 +23,12 @@ final class XMLIncrementalReader: IncrementalReader {
         self.builder = builder
     }
 
-    func feed(_ chunk: UnsafeRawBufferPointer) throws {
+    func feed(_ chunk: UnsafeRawBufferPointer) throws(SatchelError) {
         blankBody.observe(chunk)
         try session.feed(chunk)
     }
 
-    func finish() throws -> Value? {
+    func finish() throws(SatchelError) -> Value? {
         guard !blankBody.isBlank else {
             try session.context.check()
             return nil

@@ -55,14 +55,16 @@ public struct XMLModelDecoder: Sendable {
     ///
     /// - Throws: ``SatchelError``: the parser's errors (with line and column), then
     ///   `typeMismatch`, `valueNotFound` or `numberOutOfRange` with the key path.
-    public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8], encoding: String? = nil) throws -> T {
+    public func decode<T: Decodable>(
+        _ type: T.Type, from bytes: [UInt8], encoding: String? = nil
+    ) throws(SatchelError) -> T {
         try decode(type, from: try XMLDocumentPayload(parsing: bytes, encoding: encoding, limits: limits))
     }
 
     /// Decodes a `T` from the root element of a parsed document.
     /// - Throws: As ``decode(_:from:encoding:)``.
-    public func decode<T: Decodable>(_ type: T.Type, from document: XMLDocumentPayload) throws -> T {
-        return try withExtendedLifetime(document) {
+    public func decode<T: Decodable>(_ type: T.Type, from document: XMLDocumentPayload) throws(SatchelError) -> T {
+        return try withExtendedLifetime(document) { () throws(SatchelError) -> T in
             guard let root = xmlDocGetRootElement(document.document) else {
                 throw SatchelError(.valueNotFound, "the document has no root element")
             }

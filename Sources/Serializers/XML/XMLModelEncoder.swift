@@ -31,10 +31,10 @@ public struct XMLModelEncoder: Sendable {
     /// - Throws: ``SatchelError/Code/unencodableValue`` with the key path of what XML cannot hold
     ///   (an invalid name, an array directly inside an array, a forbidden character), or the
     ///   model's own error as underlying.
-    public func encode(_ value: some Encodable, rootElement: String) throws -> [UInt8] {
+    public func encode(_ value: some Encodable, rootElement: String) throws(SatchelError) -> [UInt8] {
         var encoder = ValueEncoder()
         encoder.userInfo = userInfo
-        let tree = try mapped(try encoder.encode(value))
+        let tree = mapped(try encoder.encode(value))
         var writer = XMLWriter(rootElementName: rootElement)
         // One member would be taken for the root element itself: wrap it under the root name.
         if case .object(let members) = tree, members.count == 1 {
@@ -44,7 +44,7 @@ public struct XMLModelEncoder: Sendable {
     }
 
     /// The model's value in XMLWriter's mapping: attribute keys as `@name`, `""` as `#text`.
-    private func mapped(_ value: Value) throws -> Value {
+    private func mapped(_ value: Value) -> Value {
         switch value {
         case .object(let members):
             var result = ValueObject()
@@ -56,10 +56,10 @@ public struct XMLModelEncoder: Sendable {
                     let encoded = keyEncoding.key(key)
                     name = attributeKeys.contains(key) ? "@" + encoded : encoded
                 }
-                result[name] = try mapped(member)
+                result[name] = mapped(member)
             }
             return .object(result)
-        case .array(let elements): return .array(try elements.map(mapped))
+        case .array(let elements): return .array(elements.map(mapped))
         default: return value
         }
     }

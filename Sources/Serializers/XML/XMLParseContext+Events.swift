@@ -33,7 +33,9 @@ extension XMLParseContext {
         do {
             try handler(event)
         } catch {
-            fail(error, stopping: ctxt)
+            // The handler is the caller's (``XMLEventReader``) and throws any error.
+            if failure == nil { handlerFailure = error }
+            fail(SatchelError(.internal, "the XML event handler failed", underlying: error), stopping: ctxt)
         }
     }
 

@@ -27,8 +27,11 @@ final class XMLParseContext {
     /// The event handler of ``Mode/events(_:)``, kept apart so delivering an event does not copy
     /// the enum.
     let handler: ((XMLEvent) throws -> Void)?
-    /// The first error: a libxml2 error, a ``Limits`` hit, or what the event handler threw.
-    @exclusivity(unchecked) var failure: (any Error)?
+    /// The first error: a libxml2 error, a ``Limits`` hit, or the event handler's failure.
+    @exclusivity(unchecked) var failure: SatchelError?
+    /// What the event handler threw, when it stopped the parse: ``XMLEventReader`` rethrows it
+    /// as it is, while ``failure`` carries it as its underlying error.
+    @exclusivity(unchecked) var handlerFailure: (any Error)?
     /// Bytes of input fed so far, to tell an error at the very end (truncation) from others.
     @exclusivity(unchecked) var inputLength = 0
     /// The document's parser context (entity content is parsed by contexts libxml2 creates).
@@ -141,7 +144,7 @@ final class XMLParseContext {
     }
 
     /// Records `error` (the first one wins) and stops the parser.
-    func fail(_ error: any Error, stopping ctxt: xmlParserCtxtPtr) {
+    func fail(_ error: SatchelError, stopping ctxt: xmlParserCtxtPtr) {
         if failure == nil { failure = error }
         ctxt.pointee.wellFormed = 0
         xmlStopParser(ctxt)
@@ -180,7 +183,7 @@ final class XMLParseContext {
     }
 
     /// Throws the recorded failure, if any.
-    func check() throws {
+    func check() throws(SatchelError) {
         if let failure { throw failure }
     }
 }

@@ -42,14 +42,17 @@ final class XMLParseSession {
 
     /// Feeds the next chunk.
     /// - Throws: ``SatchelError`` as soon as the input cannot be a valid document, a ``Limits``
-    ///   hit, or what the event handler threw.
-    func feed(_ chunk: UnsafeRawBufferPointer) throws {
+    ///   hit, or the event handler's failure (its error underlying, and in
+    ///   ``XMLParseContext/handlerFailure``).
+    func feed(_ chunk: UnsafeRawBufferPointer) throws(SatchelError) {
         try context.check()
         guard !finished else { throw SatchelError(.invalidArgument, "the XML parser was fed after finish()") }
         context.inputLength += chunk.count
         try context.limits.checkBody(count: context.inputLength)
         if let units, parser != nil {
-            return try holdBack.take(chunk, units: units) { try push($0, terminate: false) }
+            return try holdBack.take(chunk, units: units) { (bytes) throws(SatchelError) in
+                try push(bytes, terminate: false)
+            }
         }
         head.append(contentsOf: chunk)
         guard head.count >= 4 else { return }
@@ -62,11 +65,11 @@ final class XMLParseSession {
     /// Ends the input.
     /// - Returns: The document (the caller owns it) in document mode; `nil` in event mode.
     /// - Throws: ``SatchelError`` when the document is incomplete or invalid.
-    func finish() throws -> xmlDocPtr? {
+    func finish() throws(SatchelError) -> xmlDocPtr? {
         try context.check()
         guard !finished else { throw SatchelError(.invalidArgument, "finish() was called twice") }
         if parser == nil { try start() }
-        try holdBack.flush { try push($0, terminate: false) }
+        try holdBack.flush { (bytes) throws(SatchelError) in try push(bytes, terminate: false) }
         context.inputEnded = true
         try push(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true)
         finished = true
@@ -77,21 +80,23 @@ final class XMLParseSession {
     /// the end of the input reveals is reported as truncation.
     /// - Returns: The document (the caller owns it) in document mode; `nil` in event mode.
     /// - Throws: as ``finish()``.
-    func parseWhole(_ body: UnsafeRawBufferPointer) throws -> xmlDocPtr? {
+    func parseWhole(_ body: UnsafeRawBufferPointer) throws(SatchelError) -> xmlDocPtr? {
         try feed(body)
         return try finish()
     }
 
     /// Creates the push parser with the held-back bytes (those the comment hold-back lets go).
-    private func start() throws {
+    private func start() throws(SatchelError) {
         let units = self.units ?? XMLCodeUnits(charset: encoding, first: head)
         self.units = units
         let held = head
         head = []
         // The hold-back passes on one prefix, usually all of it (then no copy is made).
         var passed: [UInt8]?
-        try held.withUnsafeBytes { all in
-            try holdBack.take(all, units: units) { prefix in passed = prefix.count == all.count ? held : Array(prefix) }
+        try held.withUnsafeBufferPointer { (all) throws(SatchelError) in
+            try holdBack.take(UnsafeRawBufferPointer(all), units: units) { prefix in
+                passed = prefix.count == all.count ? held : Array(prefix)
+            }
         }
         let bytes = passed ?? []
         // Creating with the first bytes detects their encoding, before our handlers are in.
@@ -113,7 +118,9 @@ final class XMLParseSession {
         context.install(on: created, ignoringDeclaredEncoding: encoding != nil)
         if encoding != nil {
             try switchEncoding(created)
-            try bytes.withUnsafeBytes { try push($0, terminate: false) }
+            try bytes.withUnsafeBufferPointer { (bytes) throws(SatchelError) in
+                try push(UnsafeRawBufferPointer(bytes), terminate: false)
+            }
         } else {
             // The creation only stores the first bytes; an empty chunk parses them.
             try push(UnsafeRawBufferPointer(start: nil, count: 0), terminate: false)
@@ -121,7 +128,7 @@ final class XMLParseSession {
     }
 
     /// Makes libxml2 read the input in ``encoding``.
-    private func switchEncoding(_ parser: xmlParserCtxtPtr) throws {
+    private func switchEncoding(_ parser: xmlParserCtxtPtr) throws(SatchelError) {
         guard let encoding else { return }
         guard let handler = xmlFindCharEncodingHandler(encoding) else {
             throw SatchelError(.unsupportedFormat, "the charset '\(encoding)' is not supported")
@@ -132,7 +139,7 @@ final class XMLParseSession {
     }
 
     /// Pushes bytes to the push parser, in pieces libxml2's `int` sizes can hold.
-    private func push(_ chunk: UnsafeRawBufferPointer, terminate: Bool) throws {
+    private func push(_ chunk: UnsafeRawBufferPointer, terminate: Bool) throws(SatchelError) {
         guard let parser else { return }
         let piece = 1 << 30
         var start = 0
@@ -166,7 +173,7 @@ final class XMLParseSession {
     }
 
     /// The outcome after the last byte: the first failure, or the document (document mode).
-    private func takeDocument() throws -> xmlDocPtr? {
+    private func takeDocument() throws(SatchelError) -> xmlDocPtr? {
         try context.check()
         guard let parser else { return nil }
         // Warnings also set errNo; only a document that is not well-formed fails.

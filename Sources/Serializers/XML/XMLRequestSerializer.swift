@@ -41,13 +41,13 @@ public struct XMLRequestSerializer: RequestSerializer {
     /// - Throws: ``SatchelError/Code/unencodableValue`` with the key path of what XML cannot hold
     ///   (a key that is not an XML name, an undeclared prefix, a character XML 1.0 forbids, an
     ///   array inside an array, a comment containing `--`).
-    public func encodeBody(_ value: Value) throws -> [UInt8] {
+    public func encodeBody(_ value: Value) throws(SatchelError) -> [UInt8] {
         var writer = XMLWriter(rootElementName: rootElementName)
         return try writer.write(value)
     }
 
     /// Returns `request` with the parameters in its query (GET, HEAD, DELETE) or as an XML body.
-    public func serialize(_ parameters: Value?, into request: HTTPRequest) throws -> SerializedRequest {
+    public func serialize(_ parameters: Value?, into request: HTTPRequest) throws(SatchelError) -> SerializedRequest {
         try serialize(parameters, into: request, queryMethods: methodsEncodingParametersInURI)
     }
 }

@@ -26,7 +26,18 @@ struct XMLWriter {
     /// The document for `value`.
     /// - Throws: ``SatchelError/Code/unencodableValue`` with the key path of what XML cannot
     ///   hold (an invalid name, an undeclared prefix, a character XML 1.0 forbids, …).
-    mutating func write(_ value: Value) throws -> [UInt8] {
+    mutating func write(_ value: Value) throws(SatchelError) -> [UInt8] {
+        do {
+            return try writeDocument(value)
+        } catch {
+            // The writing functions recurse with untyped throws, which keeps each level's stack
+            // frame small (a typed SatchelError needs room in every caller's frame); they throw
+            // only SatchelErrors.
+            throw SatchelError.wrap(error)
+        }
+    }
+
+    private mutating func writeDocument(_ value: Value) throws -> [UInt8] {
         if case .payload(let payload) = value, let document = payload as? XMLDocumentPayload {
             return document.xmlBytes
         }

@@ -104,14 +104,14 @@ public struct RecordStream<Record>: AsyncSequence, Sendable {
 package struct RecordDecoder<Record> {
     /// Feeds a chunk, handing over each record it completes; returns `false` to end the stream
     /// after these records (and stop the transfer).
-    package var feed: (UnsafeRawBufferPointer, (Record) throws -> Void) throws -> Bool
+    package var feed: (UnsafeRawBufferPointer, (Record) throws(SatchelError) -> Void) throws -> Bool
     /// Ends the body, handing over the records its end completes.
-    package var finish: ((Record) throws -> Void) throws -> Void
+    package var finish: ((Record) throws(SatchelError) -> Void) throws -> Void
 
     /// A decoder of its two steps.
     package init(
-        feed: @escaping (UnsafeRawBufferPointer, (Record) throws -> Void) throws -> Bool,
-        finish: @escaping ((Record) throws -> Void) throws -> Void
+        feed: @escaping (UnsafeRawBufferPointer, (Record) throws(SatchelError) -> Void) throws -> Bool,
+        finish: @escaping ((Record) throws(SatchelError) -> Void) throws -> Void
     ) {
         self.feed = feed
         self.finish = finish
@@ -119,8 +119,8 @@ package struct RecordDecoder<Record> {
 
     /// A decoder that reads to the end of the body.
     package init(
-        toTheEnd feed: @escaping (UnsafeRawBufferPointer, (Record) throws -> Void) throws -> Void,
-        finish: @escaping ((Record) throws -> Void) throws -> Void
+        toTheEnd feed: @escaping (UnsafeRawBufferPointer, (Record) throws(SatchelError) -> Void) throws -> Void,
+        finish: @escaping ((Record) throws(SatchelError) -> Void) throws -> Void
     ) {
         self.init(
             feed: { chunk, deliver in

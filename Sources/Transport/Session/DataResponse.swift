@@ -143,7 +143,7 @@ public struct DataResponse: Sendable {
             do {
                 return try decoded.decode(type)
             } catch {
-                throw SatchelError.wrap(error).located(
+                throw error.located(
                     at: url, contentType: decoded.sniffedContentType ?? (try? decoded.response.contentType),
                     serializerName: decoded.serializerName)
             }

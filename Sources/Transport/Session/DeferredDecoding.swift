@@ -53,8 +53,7 @@ final class DeferredDecoding: Sendable {
             return try typed.serializer.decodeValidated(
                 type, response: plan.response, body: body, contentType: typed.contentType, limits: limits)
         } catch {
-            throw SatchelError.wrap(error).located(
-                at: url, contentType: typed.contentType, serializerName: typed.serializer.name)
+            throw error.located(at: url, contentType: typed.contentType, serializerName: typed.serializer.name)
         }
     }
 }

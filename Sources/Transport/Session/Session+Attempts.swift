@@ -225,6 +225,7 @@ extension Session {
                 try makeAttemptOptions(
                     request, url: url, head: &head, body: body, sends: sends, identityEncoding: identityEncoding))
         } catch {
+            // `RequestBody.makeStream` throws untyped errors (a body stream's source may be the caller's).
             return .failure(SatchelError.wrap(error))
         }
     }
@@ -348,7 +349,7 @@ extension Session {
             let (url, head, body) = try prepareHead(adapted)
             return .success((adapted, url, head, body))
         } catch {
-            return .failure(SatchelError.wrap(error))
+            return .failure(error)
         }
     }
 
@@ -358,7 +359,9 @@ extension Session {
         return all.isEmpty ? nil : Interceptor(all)
     }
 
-    private func prepareHead(_ request: SessionRequest) throws -> (ResolvedURL, HTTPRequest, RequestBody) {
+    private func prepareHead(
+        _ request: SessionRequest
+    ) throws(SatchelError) -> (ResolvedURL, HTTPRequest, RequestBody) {
         let url = try resolvedURLs.resolve(request.url, relativeTo: baseURL)
         var head = HTTPRequest(
             method: request.method, scheme: url.scheme, authority: url.authority, path: url.pathAndQuery)

@@ -126,11 +126,7 @@ extension Session {
 
     /// `parameters` as a ``Value``.
     static func value(of parameters: some Encodable) throws(SatchelError) -> Value {
-        do {
-            return try ValueEncoder().encode(parameters)
-        } catch {
-            throw SatchelError.wrap(error)
-        }
+        try ValueEncoder().encode(parameters)
     }
 
     /// Uploads `body` (bytes, a file, a stream or a multipart form), streamed in constant memory.

@@ -79,6 +79,7 @@ extension Session {
                 await interceptor.retry(sent, after: failure)
             }
         } catch {
+            // `bounded` runs the interceptor's async work, whose errors are untyped.
             attempt.error = SatchelError.wrap(error)
             return .finish
         }
@@ -135,7 +136,7 @@ extension Session {
     private func followRedirect(
         to location: String, status: Int, redirects: Int, from url: ResolvedURL, head: HTTPRequest, body: RequestBody
     ) -> Result<(ResolvedURL, HTTPRequest, RequestBody), SatchelError> {
-        do {
+        do throws(SatchelError) {
             let target = try ResolvedURL(location, relativeTo: url.absolute)
             guard redirects < configuration.redirectPolicy.maximumRedirects else {
                 throw SatchelError(
@@ -145,7 +146,7 @@ extension Session {
             let (nextHead, nextBody) = try redirected(head, body: body, status: status, from: url, to: target)
             return .success((target, nextHead, nextBody))
         } catch {
-            return .failure(SatchelError.wrap(error))
+            return .failure(error)
         }
     }
 

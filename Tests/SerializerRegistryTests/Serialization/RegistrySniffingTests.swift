@@ -13,7 +13,9 @@ import Testing
         let shown = CallCounter()
         var acceptableContentTypes: MediaRangeList { MediaRangeList(accepting: [type]) }
 
-        func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? { .string(name) }
+        func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws(SatchelError) -> Value? {
+            .string(name)
+        }
 
         func sniff(prefix: ArraySlice<UInt8>) -> MediaType? {
             shown.increment()

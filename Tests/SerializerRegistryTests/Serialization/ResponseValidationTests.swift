@@ -184,13 +184,15 @@ struct SerializerValidationTests {
         #expect(serializer.calls.value == 1)
     }
 
-    @Test func foreignDecodeErrorIsWrapped() throws {
+    @Test func aSerializersWrappedForeignErrorIsReportedAsItIs() throws {
         let result = ForeignFailingSerializer().serialize(
             response: response(200, contentType: "application/json"), body: [1], limits: limits)
         let error = try #require(result.error)
         #expect(error.code == .internal)
         #expect(error.underlying is ForeignError)
-        #expect(error.message.contains("foreign failure"))
+        #expect(error.message == "foreign failure")
+        #expect(error.response?.status.code == 200)
+        #expect(error.body == [1])
     }
 
     @Test func customAcceptableStatusCodes() throws {

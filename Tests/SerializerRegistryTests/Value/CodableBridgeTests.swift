@@ -70,11 +70,8 @@ import Testing
             let decoded = try ValueDecoder().decode(type, from: value)
             Issue.record("decoded \(decoded)")
             return nil
-        } catch let error as SatchelError {
-            return error
         } catch {
-            Issue.record("not a SatchelError: \(error)")
-            return nil
+            return error
         }
     }
 

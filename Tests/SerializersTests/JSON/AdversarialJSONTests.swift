@@ -270,7 +270,7 @@ extension AdversarialJSONTests {
             do {
                 try reader.feed(Array(first.utf8))
                 try reader.feed(Array(second.utf8))
-            } catch let error as SatchelError {
+            } catch {
                 failure = error
             }
             let error = try #require(failure, "\(first) \(second)")

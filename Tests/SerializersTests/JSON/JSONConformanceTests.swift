@@ -86,7 +86,7 @@ import Testing
         do {
             let value = try JSONReader().read(bytes)
             Issue.record("\(name) was accepted as \(value)")
-        } catch let error as SatchelError {
+        } catch {
             #expect(error.code != .internal, "\(name): \(error)")
             #expect(error.offset != nil, "\(name): error without an offset: \(error)")
         }
@@ -103,7 +103,7 @@ import Testing
             do {
                 let value = try JSONReader().read(bytes)
                 Issue.record("\(name) was accepted as \(value)")
-            } catch let error as SatchelError {
+            } catch {
                 #expect(error.code == code, "\(name): \(error)")
             }
         } else {

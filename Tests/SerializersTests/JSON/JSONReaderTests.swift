@@ -260,14 +260,14 @@ import Testing
             _ = try JSONReader().read(
                 [User].self, from: Array(#"[{"id":"1","name":"x","tags":[],"nested":{"flag":true}}]"#.utf8))
             Issue.record("a string decoded as Int")
-        } catch let error as SatchelError {
+        } catch {
             #expect(error.code == .typeMismatch)
             #expect(error.keyPath == "$[0].id")
         }
         do {
             _ = try JSONReader().read(User.self, from: Array(#"{"id":1,"name":"x","tags":[],"nested":{}}"#.utf8))
             Issue.record("a missing key decoded")
-        } catch let error as SatchelError {
+        } catch {
             #expect(error.code == .valueNotFound)
             #expect(error.keyPath == "$.nested.flag")
         }

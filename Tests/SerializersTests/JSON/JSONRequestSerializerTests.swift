@@ -52,7 +52,7 @@ import Testing
         do {
             _ = try JSONRequestSerializer().encodeBody(["a": [1.0, .double(.nan)]])
             Issue.record("NaN was written")
-        } catch let error as SatchelError {
+        } catch {
             #expect(error.code == .unencodableValue)
             #expect(error.keyPath == "$.a[1]")
         }

@@ -15,7 +15,7 @@ extension AdversarialMultipartTests {
             MultipartResponseSerializer().makeIncrementalReader(contentType: type, limits: limits))
         let body = Array((Self.field("a", "too long") + Self.field("b", "ok") + "--B--").utf8)
         var failure: SatchelError?
-        do { try decoder.feed(body) } catch let error as SatchelError { failure = error }
+        do { try decoder.feed(body) } catch { failure = error }
         let error = try #require(failure)
         #expect(error.code == .limitExceeded)
         expectSame(error) { try decoder.finish() }
@@ -53,7 +53,7 @@ extension AdversarialMultipartTests {
                 value = try serializer.decode(body, contentType: type, limits: limits)
             }
             return value?.canonicalJSON() ?? "nil"
-        } catch let error as SatchelError {
+        } catch {
             return "\(error.code) at \(error.offset.map(String.init) ?? "-")"
         } catch {
             return "not a SatchelError: \(error)"

@@ -229,7 +229,7 @@ extension AdversarialMultipartTests {
         do {
             _ = try serializer.decode(body, contentType: type, limits: tight)
             Issue.record("800 KB of nested copies were accepted under a 200 KB maxBodyBytes")
-        } catch let error as SatchelError {
+        } catch {
             #expect(error.code == .limitExceeded)
             #expect(error.limit == "maxBodyBytes")
         }

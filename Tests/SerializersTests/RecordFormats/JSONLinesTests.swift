@@ -78,7 +78,7 @@ import Testing
                 entries.append($0)
             }
             Issue.record("a string is not an Int")
-        } catch let error as SatchelError {
+        } catch {
             #expect(entries == [Entry(level: "a", n: 1)])
             #expect(error.code == .typeMismatch && error.line == 2 && error.keyPath == "$.n")
             #expect(error.message.hasPrefix("line 2: "))

@@ -20,7 +20,7 @@ enum RecordStreamTestSupport {
             try reader.finish { records.append($0) }
             return (records, nil)
         } catch {
-            return (records, error as? SatchelError)
+            return (records, error)
         }
     }
 

@@ -242,7 +242,7 @@ import Testing
             {
                 do {
                     _ = try serializer.decode(bytes, contentType: nil, limits: .default)
-                } catch let error as SatchelError {
+                } catch {
                     #expect(error.code != .internal, "\(error)")
                 }
             }

@@ -63,16 +63,14 @@ struct SessionResponseTests {
         var name: String { "counted" }
         var acceptableContentTypes: MediaRangeList { MediaRangeList(accepting: [MediaType("application/x-counted")!]) }
 
-        func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
+        func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws(SatchelError) -> Value? {
             counts.values.withLock { $0 += 1 }
             return try JSONResponseSerializer().decode(body, contentType: nil, limits: limits)
         }
 
         func decode<T: Decodable>(
             _ type: T.Type, from body: [UInt8], contentType: MediaType?, limits: Limits
-        ) throws
-            -> T?
-        {
+        ) throws(SatchelError) -> T? {
             counts.models.withLock { $0 += 1 }
             return try JSONResponseSerializer().decode(type, from: body, contentType: nil, limits: limits)
         }

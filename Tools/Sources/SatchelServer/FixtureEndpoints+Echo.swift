@@ -50,7 +50,8 @@ extension FixtureEndpoints {
             let contentType = try request.header("Content-Type").map { try MediaType(parsing: $0) } ?? .octetStream
             do {
                 return try registry.decode(bytes, contentType: contentType) ?? .null
-            } catch let error as SatchelError where error.code == .unacceptableContentType {
+            } catch {
+                guard error.code == .unacceptableContentType else { throw error }
                 return .bytes(bytes)
             }
         }

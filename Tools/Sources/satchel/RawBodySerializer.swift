@@ -11,7 +11,7 @@ struct RawBodySerializer: ResponseSerializer {
 
     var acceptableContentTypes: MediaRangeList { MediaRangeList(accepting: [MediaType(type: "*", subtype: "*")]) }
 
-    func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? {
+    func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws(SatchelError) -> Value? {
         .bytes(body)
     }
 

@@ -138,7 +138,7 @@ struct RequestPlan {
     private static func parseJSON(_ bytes: [UInt8], item: String, limits: Limits) throws -> Value {
         do {
             return try JSONReader(limits: limits).read(bytes)
-        } catch let error as SatchelError {
+        } catch {
             throw UsageError("the JSON value of \(item) is invalid: \(error)")
         }
     }

@@ -127,7 +127,9 @@ final class ByteRangeTests: XCTestCase {
 private struct BytesOnly: ResponseSerializer {
     var name: String { "bytes" }
     var acceptableContentTypes: MediaRangeList { MediaRangeList(accepting: [.any]) }
-    func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws -> Value? { .bytes(body) }
+    func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws(SatchelError) -> Value? {
+        .bytes(body)
+    }
     func serialize(_ plan: ResponsePlan, body: [UInt8], limits: Limits) -> DecodedResponse {
         DecodedResponse(response: plan.response, value: .bytes(body), error: nil, serializerName: name)
     }
