@@ -7,6 +7,9 @@
 #                                          kept in $steps_logs/NAME.log and shown when it is waited for
 #   step_wait NAME                         waits for a background step; fails the job if it failed
 #
+# A NAME has no quote: it is a key of bash's associative arrays, and `unset "steps_pids[$name]"`
+# misreads a key with one (the step was then reported a second time at the end).
+#
 # The table gives each step's start (seconds since the job began), its wall time and its result;
 # a background step is marked "bg" and its wall time runs from its start to its end. The job's
 # total is the last line. Budgets per step: CONTRIBUTING.md, "How long CI takes".
@@ -37,6 +40,7 @@ step() {
 }
 
 step_background() {
+  case $1 in *\'* | *\"*) echo "steps: the step name \"$1\" has a quote" >&2; return 64 ;; esac
   local name=$1
   shift
   echo "::step $name (in the background; log: $steps_logs/$(steps_slug "$name").log)" >&2
