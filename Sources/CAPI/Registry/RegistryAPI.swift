@@ -68,10 +68,9 @@ public func satchel_registry_decode(
         let limits = handle.registry.limits
         // Before any byte is read: a length past the limit is refused whatever the buffer holds.
         try limits.checkBody(count: bytes.count)
-        // The one copy of the body: ResponseSerializer.decode(_:contentType:limits:) takes an
-        // array, so the caller's buffer cannot be lent to the serializer as it is.
+        // The caller's buffer is lent to the serializer as it is (JSON reads it in place).
         let value = try handle.registry.dispatchingSerializer.decode(
-            Array(bytes), contentType: mediaType, limits: limits)
+            buffer: bytes, contentType: mediaType, limits: limits)
         if let value {
             out.pointee = ValueHandle.retained(value)
         }

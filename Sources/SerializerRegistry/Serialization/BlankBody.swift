@@ -68,8 +68,13 @@ public struct BlankBody: Sendable {
 
     /// Whether a whole body carries no value.
     public static func isBlank(_ body: [UInt8], ignoringWhiteSpace: Bool) -> Bool {
+        body.withUnsafeBytes { isBlank(buffer: $0, ignoringWhiteSpace: ignoringWhiteSpace) }
+    }
+
+    /// Whether the body in `buffer` is blank, as ``isBlank(_:ignoringWhiteSpace:)`` says of an array.
+    public static func isBlank(buffer: UnsafeRawBufferPointer, ignoringWhiteSpace: Bool) -> Bool {
         var check = BlankBody(ignoringWhiteSpace: ignoringWhiteSpace)
-        body.withUnsafeBytes { check.observe($0) }
+        check.observe(buffer)
         return check.isBlank
     }
 }

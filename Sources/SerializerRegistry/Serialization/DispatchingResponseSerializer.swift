@@ -36,9 +36,33 @@ public struct DispatchingResponseSerializer: ResponseSerializer {
     /// - Throws: ``SatchelError/Code/unacceptableContentType`` when no registered serializer
     ///   reads the (declared or sniffed) type, or the member's decoding error.
     public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws(SatchelError) -> Value? {
-        let (type, _) = effectiveType(declared: contentType, body: body)
+        guard let (serializer, type) = try member(declared: contentType, prefix: body.prefix(Registry.sniffLength))
+        else { return nil }
+        return try serializer.decode(body, contentType: type, limits: limits)
+    }
+
+    /// Decodes a body lent as raw memory as ``decode(_:contentType:limits:)`` does, handing the
+    /// buffer itself to the member (which reads it in place where its format can).
+    public func decode(
+        buffer: UnsafeRawBufferPointer, contentType: MediaType?, limits: Limits
+    ) throws(SatchelError) -> Value? {
+        guard
+            let (serializer, type) = try member(
+                declared: contentType, prefix: Array(buffer.prefix(Registry.sniffLength)))
+        else { return nil }
+        return try serializer.decode(buffer: buffer, contentType: type, limits: limits)
+    }
+
+    /// The member that decodes a body of the `declared` type starting with `prefix`, and the type
+    /// it reads the body as (sniffed when the declared one is missing or opaque); `nil` for an
+    /// empty body of unknown format.
+    /// - Throws: ``SatchelError/Code/unacceptableContentType`` when no member reads the type.
+    private func member<Prefix: Collection<UInt8>>(
+        declared: MediaType?, prefix: Prefix
+    ) throws(SatchelError) -> (any ResponseSerializer, MediaType)? {
+        let (type, _) = effectiveType(declared: declared, body: Array(prefix))
         guard let type else {
-            if body.isEmpty { return nil }
+            if prefix.isEmpty { return nil }
             throw SatchelError(
                 .unacceptableContentType, "the body has no Content-Type and its format is not recognisable")
         }
@@ -46,7 +70,7 @@ public struct DispatchingResponseSerializer: ResponseSerializer {
             throw SatchelError(
                 .unacceptableContentType, "no registered serializer accepts Content-Type \(type.essence)")
         }
-        return try serializer.decode(body, contentType: type, limits: limits)
+        return (serializer, type)
     }
 
     /// Plans the member the response's Content-Type (or, when it is missing or

@@ -27,6 +27,18 @@ public protocol ResponseSerializer: Sendable {
     /// - Throws: ``SatchelError`` saying what is wrong and where.
     func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws(SatchelError) -> Value?
 
+    /// Decodes a whole body lent as raw memory (a C caller's buffer), without copying it when
+    /// the format reads raw memory (JSON does). The default copies it into an array for
+    /// ``decode(_:contentType:limits:)``.
+    ///
+    /// - Parameters:
+    ///   - buffer: The body bytes, valid for the duration of the call.
+    ///   - contentType: The response's parsed Content-Type, if it had one.
+    ///   - limits: The bounds to obey.
+    /// - Returns: The value, or `nil` when the body carries no value.
+    /// - Throws: ``SatchelError`` saying what is wrong and where.
+    func decode(buffer: UnsafeRawBufferPointer, contentType: MediaType?, limits: Limits) throws(SatchelError) -> Value?
+
     /// Returns a decoder fed the body in chunks as they arrive, or `nil` when this serializer
     /// only decodes whole bodies.
     func makeIncrementalReader(contentType: MediaType?, limits: Limits) -> (any IncrementalReader)?
@@ -75,6 +87,13 @@ public protocol ResponseSerializer: Sendable {
 }
 
 extension ResponseSerializer {
+    /// Copies `buffer` into an array for ``decode(_:contentType:limits:)``.
+    public func decode(
+        buffer: UnsafeRawBufferPointer, contentType: MediaType?, limits: Limits
+    ) throws(SatchelError) -> Value? {
+        try decode(Array(buffer), contentType: contentType, limits: limits)
+    }
+
     /// Whole bodies only.
     public func makeIncrementalReader(contentType: MediaType?, limits: Limits) -> (any IncrementalReader)? {
         nil
