@@ -36,7 +36,7 @@ public struct DispatchingResponseSerializer: ResponseSerializer {
     /// - Throws: ``SatchelError/Code/unacceptableContentType`` when no registered serializer
     ///   reads the (declared or sniffed) type, or the member's decoding error.
     public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws(SatchelError) -> Value? {
-        guard let (serializer, type) = try member(declared: contentType, prefix: body.prefix(Registry.sniffLength))
+        guard let (serializer, type) = try member(declared: contentType, sample: body)
         else { return nil }
         return try serializer.decode(body, contentType: type, limits: limits)
     }
@@ -48,21 +48,22 @@ public struct DispatchingResponseSerializer: ResponseSerializer {
     ) throws(SatchelError) -> Value? {
         guard
             let (serializer, type) = try member(
-                declared: contentType, prefix: Array(buffer.prefix(Registry.sniffLength)))
+                declared: contentType, sample: Array(buffer.prefix(Registry.sniffLength)))
         else { return nil }
         return try serializer.decode(buffer: buffer, contentType: type, limits: limits)
     }
 
-    /// The member that decodes a body of the `declared` type starting with `prefix`, and the type
-    /// it reads the body as (sniffed when the declared one is missing or opaque); `nil` for an
-    /// empty body of unknown format.
+    /// The member that decodes a body of the `declared` type whose first bytes are in `sample`
+    /// (the body, or at least its first ``Registry/sniffLength`` bytes), and the type it reads the
+    /// body as (sniffed when the declared one is missing or opaque); `nil` for an empty body of
+    /// unknown format.
     /// - Throws: ``SatchelError/Code/unacceptableContentType`` when no member reads the type.
-    private func member<Prefix: Collection<UInt8>>(
-        declared: MediaType?, prefix: Prefix
+    private func member(
+        declared: MediaType?, sample: [UInt8]
     ) throws(SatchelError) -> (any ResponseSerializer, MediaType)? {
-        let (type, _) = effectiveType(declared: declared, body: Array(prefix))
+        let (type, _) = effectiveType(declared: declared, body: sample)
         guard let type else {
-            if prefix.isEmpty { return nil }
+            if sample.isEmpty { return nil }
             throw SatchelError(
                 .unacceptableContentType, "the body has no Content-Type and its format is not recognisable")
         }

@@ -48,36 +48,31 @@ public struct JSONResponseSerializer: TypedResponseSerializer {
         buffer: UnsafeRawBufferPointer, contentType: MediaType?, limits: Limits
     ) throws(SatchelError) -> Value? {
         if BlankBody.isBlank(buffer: buffer, ignoringWhiteSpace: true) { return nil }
-        if Self.isWide(contentType: contentType, prefix: Array(buffer.prefix(4))) {
+        if Self.wideType(contentType: contentType, prefix: Array(buffer.prefix(4))) != nil {
             return try decode(Array(buffer), contentType: contentType, limits: limits)
         }
         return try JSONReader(options: options, limits: limits).read(buffer)
     }
 
-    /// Whether a body of `contentType` that starts with `prefix` is UTF-16 or UTF-32, by its
-    /// Content-Type or its byte order mark.
-    static func isWide(contentType: MediaType?, prefix: [UInt8]) -> Bool {
+    /// The media type to transcode a body of `contentType` that starts with `prefix` as, when it
+    /// is UTF-16 or UTF-32 by its Content-Type or its byte order mark; `nil` for UTF-8.
+    static func wideType(contentType: MediaType?, prefix: [UInt8]) -> MediaType? {
+        let wide: Set<Charset> = [.utf16BigEndian, .utf16LittleEndian, .utf32BigEndian, .utf32LittleEndian]
         let declared = contentType?.charset.flatMap(Charset.init(name:))
         let mark = Charset.byteOrderMark(of: prefix)
-        return declared.map(wideCharsets.contains) == true || mark.map(wideCharsets.contains) == true
+        guard declared.map(wide.contains) == true || mark.map(wide.contains) == true else { return nil }
+        var type = contentType ?? MediaType(type: "application", subtype: "json")
+        // A label that is not UTF-16 or UTF-32 (absent, unknown, or contradicted) yields to the mark.
+        if declared.map(wide.contains) != true, let mark {
+            type = type.setting(parameter: "charset", to: mark.rawValue)
+        }
+        return type
     }
-
-    /// The charsets no UTF-8 text can be mistaken for.
-    private static let wideCharsets: Set<Charset> = [
-        .utf16BigEndian, .utf16LittleEndian, .utf32BigEndian, .utf32LittleEndian,
-    ]
 
     /// `body` as UTF-8, transcoded from UTF-16 or UTF-32 when its Content-Type or byte order
     /// mark says it is in one of them.
     static func utf8(_ body: [UInt8], contentType: MediaType?) throws(SatchelError) -> [UInt8] {
-        guard isWide(contentType: contentType, prefix: Array(body.prefix(4))) else { return body }
-        let declared = contentType?.charset.flatMap(Charset.init(name:))
-        let mark = Charset.byteOrderMark(of: body)
-        var type = contentType ?? MediaType(type: "application", subtype: "json")
-        // A label that is not UTF-16 or UTF-32 (absent, unknown, or contradicted) yields to the mark.
-        if declared.map(wideCharsets.contains) != true, let mark {
-            type = type.setting(parameter: "charset", to: mark.rawValue)
-        }
+        guard let type = wideType(contentType: contentType, prefix: Array(body.prefix(4))) else { return body }
         return Array(try TextDecoding().decode(body, mediaType: type).utf8)
     }
 
