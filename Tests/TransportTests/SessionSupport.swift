@@ -70,3 +70,24 @@ final class RecordingMonitor: EventMonitor {
         events.withLock { $0.append("complete \(response?.status.code ?? 0)") }
     }
 }
+
+extension Result where Success == DataResponse, Failure == SatchelError {
+    /// The failure (no response arrived), or the response's own error.
+    var error: SatchelError? {
+        switch self {
+        case let .success(response): response.error
+        case let .failure(error): error
+        }
+    }
+
+    /// The failure (no response arrived), or the response's failure known without decoding.
+    var failure: SatchelError? {
+        switch self {
+        case let .success(response): response.failure
+        case let .failure(error): error
+        }
+    }
+
+    /// The response, when one arrived.
+    var response: DataResponse? { try? get() }
+}

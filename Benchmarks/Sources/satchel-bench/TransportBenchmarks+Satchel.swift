@@ -32,7 +32,7 @@ final class SatchelClient: TransportClient {
         let (status, sent) = try waitFor {
             let result = try await session.upload(
                 .file(path: path, contentType: .octetStream), to: name, method: .put)
-            return (result.response?.status.code ?? 0, result.metrics.bytesSent)
+            return (result.response.status.code, result.metrics.bytesSent)
         }
         // bytesSent counts the head too.
         guard status == 204, sent >= Int64(TransportBenchmarks.bigSize) else {

@@ -107,7 +107,7 @@ default:
         let result = try? await session.get(url, headers: headers)
         if typed && array { return (try? result?.decode([Record].self))?.isEmpty == false }
         if typed { return (try? result?.decode(Record.self)) != nil }
-        guard result?.response?.status.code == 200, case .object? = result?.value else { return false }
+        guard result?.response.status.code == 200, case .object? = result?.value else { return false }
         return true
     }
     if let background {

@@ -14,7 +14,7 @@ public func satchel_response_free(_ response: OpaquePointer?) {
 @c @implementation
 public func satchel_response_status(_ response: OpaquePointer?) -> Int32 {
     guard let handle = try? ResponseHandle.from(response) else { return 0 }
-    return Int32(handle.response.response?.status.code ?? 0)
+    return Int32(handle.response.response.status.code)
 }
 
 @c @implementation

@@ -24,13 +24,12 @@ final class ResponseHandle: @unchecked Sendable, CHandle {
     /// Why the cache did not store the response, as a C string, when it did not.
     let cacheReason: CBuffer?
 
-    init(_ outcome: TaskHandle.Outcome) {
-        let response = outcome.response
+    init(_ response: DataResponse, download: (fileSize: Int64, resumedFrom: Int64)?) {
         self.response = response
-        headers = (response.response?.headerFields ?? [:]).map { (CBuffer($0.name.rawName), CBuffer($0.value)) }
+        headers = response.response.headerFields.map { (CBuffer($0.name.rawName), CBuffer($0.value)) }
         body = CBuffer(response.body)
         value = response.value.map { ValueHandle($0, ownedByParent: true) }
-        download = outcome.download
+        self.download = download
         httpVersion = CBuffer(response.metrics.httpVersion)
         if case .notStored(let reason) = response.metrics.cache {
             cacheReason = CBuffer(reason)
@@ -41,13 +40,13 @@ final class ResponseHandle: @unchecked Sendable, CHandle {
 
     /// A retained pointer for C, when a response arrived.
     static func retainedPointer(for outcome: TaskHandle.Outcome) -> OpaquePointer? {
-        guard outcome.response.response != nil else { return nil }
-        return ResponseHandle(outcome).retainedPointer
+        guard case let .success(response) = outcome.result else { return nil }
+        return ResponseHandle(response, download: outcome.download).retainedPointer
     }
 
-    /// The status a transfer ends with: OK, or the response's error.
-    static func status(of response: DataResponse) -> satchel_status {
-        guard let error = response.error else { return SATCHEL_OK }
+    /// The status a transfer ends with: OK, or its error.
+    static func status(of outcome: TaskHandle.Outcome) -> satchel_status {
+        guard let error = outcome.error else { return SATCHEL_OK }
         return LastError.record(error)
     }
 }

@@ -29,7 +29,7 @@ public func satchel_session_send(
         out.pointee = result.flatMap(ResponseHandle.retainedPointer(for:))
     }
     guard started == SATCHEL_OK, let result else { return started }
-    return ResponseHandle.status(of: result.response)
+    return ResponseHandle.status(of: result)
 }
 
 @c @implementation
@@ -63,8 +63,8 @@ struct CompletionCallback: @unchecked Sendable {
     let userdata: UnsafeMutableRawPointer?
 
     func call(with outcome: TaskHandle.Outcome) {
-        let status = ResponseHandle.status(of: outcome.response)
-        let message = outcome.response.error.map { CBuffer($0.description) }
+        let status = ResponseHandle.status(of: outcome)
+        let message = outcome.error.map { CBuffer($0.description) }
         withExtendedLifetime(message) {
             function(
                 userdata, status, message?.cString ?? StaticCString.empty, ResponseHandle.retainedPointer(for: outcome)

@@ -12,10 +12,18 @@ import Transport
 final class TaskHandle: Sendable, CHandle {
     static let parameterName = "task"
 
-    /// What a send produced: the response, and for a download what was saved.
+    /// What a send produced: the response or the failure, and for a download what was saved.
     struct Outcome: Sendable {
-        var response: DataResponse
+        var result: Result<DataResponse, SatchelError>
         var download: (fileSize: Int64, resumedFrom: Int64)?
+
+        /// The send's error: the failure, or the response's error.
+        var error: SatchelError? {
+            switch result {
+            case let .success(response): response.error
+            case let .failure(error): error
+            }
+        }
     }
 
     private struct State {
@@ -96,18 +104,22 @@ final class TaskHandle: Sendable, CHandle {
     ) async -> Outcome {
         switch destination {
         case .memory:
-            return Outcome(response: await session.task(for: request).response)
+            return Outcome(result: await session.task(for: request).result)
         case .file(let path, let resume, let durability):
             let result = await session.downloadResponse(for: request, to: path, resume: resume, durability: durability)
+            guard let head = result.response else {
+                return Outcome(result: .failure(result.error ?? SatchelError(.internal, "\(result.url): no response")))
+            }
             let saved = result.error == nil ? (result.fileSize, result.resumedFrom) : nil
             return Outcome(
-                response: DataResponse(
-                    request: result.request, url: result.url, response: result.response, body: result.errorBody,
-                    decoded: nil, error: result.error, metrics: result.metrics),
+                result: .success(
+                    DataResponse(
+                        request: result.request, url: result.url, response: head, body: result.errorBody,
+                        decoded: nil, error: result.error, metrics: result.metrics)),
                 download: saved)
         case .callback(let callback):
             return Outcome(
-                response: await stream(request, on: session) { request in
+                result: await stream(request, on: session) { request in
                     let body = try await session.bytes(for: request)
                     return (body.response, body, body.cancel)
                 } deliver: {
@@ -115,7 +127,7 @@ final class TaskHandle: Sendable, CHandle {
                 })
         case .records(let callback):
             return Outcome(
-                response: await stream(request, on: session) { request in
+                result: await stream(request, on: session) { request in
                     let records = try await session.records(for: request)
                     return (records.response, records, records.cancel)
                 } deliver: {
@@ -134,14 +146,12 @@ final class TaskHandle: Sendable, CHandle {
         _ request: SessionRequest, on session: Session,
         open: (SessionRequest) async throws -> (HTTPResponse, Elements, () -> Void),
         deliver: (Elements.Element) -> Int32
-    ) async -> DataResponse {
-        let head = HTTPRequest(method: request.method, scheme: nil, authority: nil, path: request.url)
-        var response = DataResponse(
-            request: head, url: request.url, response: nil, body: [], decoded: nil, error: nil,
-            metrics: TransferMetrics())
+    ) async -> Result<DataResponse, SatchelError> {
+        var received: HTTPResponse?
+        var failure: SatchelError?
         do {
-            let (received, elements, cancel) = try await open(request)
-            response.response = received
+            let (head, elements, cancel) = try await open(request)
+            received = head
             for try await element in elements {
                 switch deliver(element) {
                 case SATCHEL_DATA_CONTINUE: continue
@@ -160,12 +170,20 @@ final class TaskHandle: Sendable, CHandle {
                 }
             }
         } catch {
-            response.error =
+            let error =
                 error is CancellationError
                 ? SatchelError(.cancelled, "\(request.url): the request was cancelled") : SatchelError.wrap(error)
-            if response.response == nil { response.response = response.error?.response }
+            failure = error
+            received = received ?? error.response
         }
-        return response
+        guard let received else {
+            return .failure(failure ?? SatchelError(.internal, "\(request.url): no response"))
+        }
+        let head = HTTPRequest(method: request.method, scheme: nil, authority: nil, path: request.url)
+        return .success(
+            DataResponse(
+                request: head, url: request.url, response: received, body: [], decoded: nil, error: failure,
+                metrics: TransferMetrics()))
     }
 
     /// Suspends until ``resume()`` or ``cancel()``.

@@ -29,11 +29,19 @@ public struct ImageReader: Sendable {
     ///   ``SatchelError/Code/syntaxError`` for corrupt data, with libpng's or libjpeg's message.
     /// - Complexity: O(pixels).
     public func read(_ bytes: [UInt8]) throws(SatchelError) -> DecodedImage {
-        let format = try ImageFormat.sniff(bytes)
-        let result = bytes.withUnsafeBufferPointer { buffer in
-            Result { () throws(SatchelError) in try decode(buffer, format: format) }
+        let result = bytes.withUnsafeBytes { buffer in
+            Result { () throws(SatchelError) in try read(buffer) }
         }
         return try result.get()
+    }
+
+    /// Decodes a whole PNG or JPEG file lent as raw memory (a C caller's buffer), in place.
+    /// - Throws: As ``read(_:)-([UInt8])``.
+    /// - Complexity: O(pixels).
+    public func read(_ buffer: UnsafeRawBufferPointer) throws(SatchelError) -> DecodedImage {
+        // The sniffer reads the first 16 bytes at most.
+        let format = try ImageFormat.sniff(Array(buffer.prefix(16)))
+        return try decode(buffer.assumingMemoryBound(to: UInt8.self), format: format)
     }
 
     private func decode(_ bytes: UnsafeBufferPointer<UInt8>, format: ImageFormat) throws(SatchelError) -> DecodedImage {

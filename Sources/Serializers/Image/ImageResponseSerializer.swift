@@ -33,12 +33,22 @@ public struct ImageResponseSerializer: ResponseSerializer {
     }
 
     /// Decodes a whole body; `nil` for an empty body.
-    /// - Throws: the errors of ``ImageReader/read(_:)``, and
+    /// - Throws: the errors of ``ImageReader/read(_:)-([UInt8])``, and
     ///   ``SatchelError/Code/limitExceeded`` for a body over ``Limits/maxBodyBytes``.
     public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws(SatchelError) -> Value? {
         if body.isEmpty { return nil }
         try limits.checkBody(count: body.count)
         return .payload(try ImageReader(options: options, limits: limits).read(body))
+    }
+
+    /// Decodes a body lent as raw memory (a C caller's buffer) in place; `nil` for an empty body.
+    /// - Throws: As ``decode(_:contentType:limits:)``.
+    public func decode(
+        buffer: UnsafeRawBufferPointer, contentType: MediaType?, limits: Limits
+    ) throws(SatchelError) -> Value? {
+        if buffer.isEmpty { return nil }
+        try limits.checkBody(count: buffer.count)
+        return .payload(try ImageReader(options: options, limits: limits).read(buffer))
     }
 }
 

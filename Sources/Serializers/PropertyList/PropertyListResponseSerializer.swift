@@ -28,6 +28,15 @@ public struct PropertyListResponseSerializer: TypedResponseSerializer {
         return try PropertyListReader(limits: limits).read(body)
     }
 
+    /// Decodes a body lent as raw memory (a C caller's buffer) in place; `nil` for a blank body.
+    /// - Throws: the errors of ``PropertyListReader/read(_:)-(UnsafeRawBufferPointer)``.
+    public func decode(
+        buffer: UnsafeRawBufferPointer, contentType: MediaType?, limits: Limits
+    ) throws(SatchelError) -> Value? {
+        if BlankBody.isBlank(buffer: buffer, ignoringWhiteSpace: true) { return nil }
+        return try PropertyListReader(limits: limits).read(buffer)
+    }
+
     /// Decodes an optional body: `nil` (no body at all) and a blank body are no value.
     public func decode(_ body: [UInt8]?, contentType: MediaType?, limits: Limits) throws(SatchelError) -> Value? {
         guard let body else { return nil }

@@ -43,12 +43,32 @@ public final class XMLDocumentPayload: ValuePayload, Equatable, @unchecked Senda
     public convenience init(
         parsing bytes: [UInt8], encoding: String? = nil, limits: Limits = .default
     ) throws(SatchelError) {
-        let session = XMLParseSession(mode: .document, limits: limits, encoding: encoding)
         let parsed = try bytes.withUnsafeBufferPointer { (bytes) throws(SatchelError) in
-            try session.parseWhole(UnsafeRawBufferPointer(bytes))
+            try Self.parse(UnsafeRawBufferPointer(bytes), encoding: encoding, limits: limits)
         }
-        guard let parsed else { throw SatchelError(.syntaxError, "libxml2 produced no document") }
         self.init(document: parsed)
+    }
+
+    /// Parses a document from raw memory (a C caller's buffer), without copying it.
+    /// - Parameters:
+    ///   - buffer: The document's bytes, read during the call only.
+    ///   - encoding: The charset of the Content-Type, if any.
+    ///   - limits: The bounds to obey.
+    /// - Throws: As ``init(parsing:encoding:limits:)-([UInt8],_,_)``.
+    public convenience init(
+        parsing buffer: UnsafeRawBufferPointer, encoding: String? = nil, limits: Limits = .default
+    ) throws(SatchelError) {
+        self.init(document: try Self.parse(buffer, encoding: encoding, limits: limits))
+    }
+
+    private static func parse(
+        _ buffer: UnsafeRawBufferPointer, encoding: String?, limits: Limits
+    ) throws(SatchelError) -> xmlDocPtr {
+        let session = XMLParseSession(mode: .document, limits: limits, encoding: encoding)
+        guard let parsed = try session.parseWhole(buffer) else {
+            throw SatchelError(.syntaxError, "libxml2 produced no document")
+        }
+        return parsed
     }
 
     /// The qualified name of the root element, if there is one.

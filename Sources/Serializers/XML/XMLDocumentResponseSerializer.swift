@@ -29,10 +29,19 @@ public struct XMLDocumentResponseSerializer: TypedResponseSerializer {
 
     /// Decodes a whole body.
     /// - Returns: ``Value/payload(_:)`` with an ``XMLDocumentPayload``; `nil` for a blank body.
-    /// - Throws: the errors of ``XMLDocumentPayload/init(parsing:encoding:limits:)``.
+    /// - Throws: the errors of ``XMLDocumentPayload/init(parsing:encoding:limits:)-([UInt8],_,_)``.
     public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws(SatchelError) -> Value? {
         if BlankBody.isBlank(body, ignoringWhiteSpace: true) { return nil }
         return .payload(try XMLDocumentPayload(parsing: body, encoding: contentType?.charset, limits: limits))
+    }
+
+    /// Decodes a body lent as raw memory (a C caller's buffer) in place; `nil` for a blank body.
+    /// - Throws: the errors of ``XMLDocumentPayload/init(parsing:encoding:limits:)-(UnsafeRawBufferPointer,_,_)``.
+    public func decode(
+        buffer: UnsafeRawBufferPointer, contentType: MediaType?, limits: Limits
+    ) throws(SatchelError) -> Value? {
+        if BlankBody.isBlank(buffer: buffer, ignoringWhiteSpace: true) { return nil }
+        return .payload(try XMLDocumentPayload(parsing: buffer, encoding: contentType?.charset, limits: limits))
     }
 
     /// Decodes a body straight into `T` with ``XMLModelDecoder`` (XMLCoder's mapping); `nil` for

@@ -4,7 +4,7 @@ import SerializerRegistry
 
 /// Collects a response body in memory, up to `Limits.maxBodyBytes`, whatever its length or
 /// framing: the engine thread only copies bytes, and the caller's task decodes them once the body
-/// is whole (``Session/response(for:)``). Decoding as the bytes arrive is what the record
+/// is whole (``Session/result(for:)``). Decoding as the bytes arrive is what the record
 /// streams, ``Session/bytes(for:)`` and the incremental readers are for.
 final class MemorySink: ResponseSink {
     private let limits: Limits

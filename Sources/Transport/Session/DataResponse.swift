@@ -21,8 +21,8 @@ public struct DataResponse: Sendable {
     public var request: HTTPRequest
     /// The URL the last request went to.
     public var url: String
-    /// The response head, or `nil` when none arrived.
-    public var response: HTTPResponse?
+    /// The response head (a request that got none ends in an error instead of a `DataResponse`).
+    public var response: HTTPResponse
     /// The raw body, as it arrived (decompressed).
     public var body: [UInt8]
     /// Timings, sizes, redirects and retries.
@@ -32,7 +32,8 @@ public struct DataResponse: Sendable {
 
     /// What is known of a response's decoding.
     enum State: Sendable {
-        /// Nothing was decoded: a transport failure, or a response made without a decoding.
+        /// Nothing was decoded: the transfer failed after the head, or a response made without a
+        /// decoding.
         case undecoded(error: SatchelError?)
         /// Decoded into a ``Value``; `error` is the response's error (the decoding's unless set).
         case decoded(DecodedResponse, error: SatchelError?)
@@ -42,7 +43,7 @@ public struct DataResponse: Sendable {
 
     /// Creates a response.
     public init(
-        request: HTTPRequest, url: String, response: HTTPResponse?, body: [UInt8], decoded: DecodedResponse?,
+        request: HTTPRequest, url: String, response: HTTPResponse, body: [UInt8], decoded: DecodedResponse?,
         error: SatchelError?, metrics: TransferMetrics
     ) {
         self.init(
@@ -51,7 +52,7 @@ public struct DataResponse: Sendable {
     }
 
     init(
-        request: HTTPRequest, url: String, response: HTTPResponse?, body: [UInt8], metrics: TransferMetrics,
+        request: HTTPRequest, url: String, response: HTTPResponse, body: [UInt8], metrics: TransferMetrics,
         state: State
     ) {
         self.request = request
@@ -63,7 +64,8 @@ public struct DataResponse: Sendable {
     }
 
     /// The validated and decoded response, as the registry's serializers produced it; `nil` when
-    /// no whole response arrived (a transport failure). Reading it decodes a deferred body.
+    /// the body did not arrive whole (the transfer failed after the head). Reading it decodes a
+    /// deferred body.
     public var decoded: DecodedResponse? {
         get {
             switch state {
@@ -86,8 +88,8 @@ public struct DataResponse: Sendable {
         }
     }
 
-    /// What went wrong, if anything: a transport failure, or ``decoded``'s validation or
-    /// decoding error (reading it decodes a deferred body).
+    /// What went wrong, if anything: a transfer that failed after the head, or ``decoded``'s
+    /// validation or decoding error (reading it decodes a deferred body).
     public var error: SatchelError? {
         get {
             switch state {

@@ -11,13 +11,15 @@ extension Session {
         var response: HTTPResponse?
         var error: SatchelError?
         var sink: (any ResponseSink)?
+        /// The policies' verdict on the attempt's response head (set when the attempt was sent).
+        var headDecision: HeadDecision?
         var metrics = TransferMetrics()
         /// The request's span, ended by ``Session/reportCompletion(_:error:)``.
         var span: (any Span)?
     }
 
     /// What to do with a response once it is in.
-    enum Disposition {
+    enum Disposition: Sendable {
         case final
         case redirect(to: String)
         case retry(after: Duration)
@@ -131,10 +133,10 @@ extension Session {
             }
             options.timeouts.request = remaining
         }
-        let policy = policy(course)
-        let sink = makeSink { policy.disposition(of: $0) == nil }
+        let headDecision = HeadDecision(policy: policy(course))
+        let sink = makeSink(headDecision.isFinal)
         let cacheStep = cacheStep(for: &options, policy: course.request.cachePolicy)
-        var attempt = Attempt(url: options.url, request: course.head, sink: sink)
+        var attempt = Attempt(url: options.url, request: course.head, sink: sink, headDecision: headDecision)
         for monitor in configuration.eventMonitors { monitor.requestDidStart(course.head, url: options.url) }
         var outcome: Transfer.Outcome
         if let missing = cacheStep.missing {

@@ -3,10 +3,19 @@ import HTTPTypes
 import SerializerRegistry
 
 extension Session {
-    /// Sends `request` and decodes the response; never throws — failures are in
-    /// ``DataResponse/error`` (the form the batch helper and the C ABI use).
-    public func response(for request: SessionRequest) async -> DataResponse {
-        await response(for: request, cancellation: TransferCancellation(engine: engine))
+    /// Sends `request` and returns what came of it without throwing: `.failure` when no response
+    /// arrived (a transport failure, a cancellation, options libcurl refused), else the response,
+    /// whose ``DataResponse/error`` says whether its status, transfer or body failed (the form
+    /// the batch helper and the C ABI use).
+    ///
+    /// ```swift
+    /// switch await session.result(for: SessionRequest(.get, "users/42")) {
+    /// case .success(let response): print(response.response.status, response.error as Any)
+    /// case .failure(let error): print("no response: \(error)")
+    /// }
+    /// ```
+    public func result(for request: SessionRequest) async -> Result<DataResponse, SatchelError> {
+        await result(for: request, cancellation: TransferCancellation(engine: engine))
     }
 
     /// Sends `request` and returns the response, validated.
@@ -18,9 +27,12 @@ extension Session {
     ///   (with the response, body and decoded value attached), the decoding errors of the other
     ///   bodies.
     public func send(_ request: SessionRequest) async throws(SatchelError) -> DataResponse {
-        let response = await response(for: request)
-        if let failure = response.failure { throw failure }
-        return response
+        switch await result(for: request) {
+        case let .failure(error): throw error
+        case let .success(response):
+            if let failure = response.failure { throw failure }
+            return response
+        }
     }
 
     /// GET with parameters in the query string.
@@ -149,7 +161,9 @@ extension Session {
         SessionTask(session: self, request: request)
     }
 
-    func response(for request: SessionRequest, cancellation: TransferCancellation) async -> DataResponse {
+    func result(
+        for request: SessionRequest, cancellation: TransferCancellation
+    ) async -> Result<DataResponse, SatchelError> {
         let serializer = request.responseSerializer ?? responseSerializer
         let validation = request.validation ?? registry.validation
         let limits = registry.limits
@@ -162,7 +176,10 @@ extension Session {
         // The last attempt's sink, when that attempt was sent (one whose options failed has none).
         let body = sink.flatMap { sink in attempt.sink === sink ? sink.body : nil } ?? []
         let result = decode(attempt, body: body, serializer: serializer, validation: validation)
-        reportCompletion(attempt, error: result.failure)
+        switch result {
+        case let .success(response): reportCompletion(attempt, error: response.failure)
+        case let .failure(error): reportCompletion(attempt, error: error)
+        }
         return result
     }
 
@@ -170,11 +187,17 @@ extension Session {
     /// (never on the engine thread, where it would hold up the session's other transfers).
     private func decode(
         _ attempt: Attempt, body: [UInt8], serializer: any ResponseSerializer, validation: ResponseValidation
-    ) -> DataResponse {
-        guard attempt.error == nil, let response = attempt.response else {
-            return DataResponse(
-                request: attempt.request, url: attempt.url, response: attempt.response, body: body,
-                metrics: attempt.metrics, state: .undecoded(error: attempt.error))
+    ) -> Result<DataResponse, SatchelError> {
+        guard let response = attempt.response else {
+            return .failure(
+                attempt.error ?? SatchelError(.internal, "\(attempt.url): the transfer ended without a response"))
+        }
+        guard attempt.error == nil else {
+            // The head arrived and the transfer failed after it (a cut body, a limit).
+            return .success(
+                DataResponse(
+                    request: attempt.request, url: attempt.url, response: response, body: body,
+                    metrics: attempt.metrics, state: .undecoded(error: attempt.error)))
         }
         let limits = registry.limits
         // Every decision about the response, made once: status, Content-Type, sniffing, the
@@ -194,8 +217,9 @@ extension Session {
                 at: attempt.url, contentType: plan.contentType, serializerName: decoded.serializerName)
             state = .decoded(decoded, error: decoded.error)
         }
-        return DataResponse(
-            request: attempt.request, url: attempt.url, response: response, body: body, metrics: attempt.metrics,
-            state: state)
+        return .success(
+            DataResponse(
+                request: attempt.request, url: attempt.url, response: response, body: body,
+                metrics: attempt.metrics, state: state))
     }
 }

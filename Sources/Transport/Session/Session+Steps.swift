@@ -9,14 +9,13 @@ extension Session {
     /// `attempt` takes the error of a step that fails (a redirect refused, a wait cancelled).
     func step(after attempt: inout Attempt, course: inout Course, cancellation: TransferCancellation) async -> Step {
         // An attempt that was never sent (its options failed) is the request's outcome.
-        guard let sink = attempt.sink else { return .finish }
-        let policy = policy(course)
+        guard let sink = attempt.sink, let headDecision = attempt.headDecision else { return .finish }
         let next: Disposition?
         if let error = attempt.error {
             // A streamed response already handed to its consumer cannot be taken back.
-            next = cancellation.reason == nil && !sink.hasHandedOn ? policy.retry(after: error) : nil
+            next = cancellation.reason == nil && !sink.hasHandedOn ? policy(course).retry(after: error) : nil
         } else if let response = attempt.response {
-            next = policy.disposition(of: response)
+            next = headDecision.disposition(of: response)
         } else {
             next = nil
         }

@@ -42,7 +42,7 @@ struct RecordStreamTypedTests {
         var seen: [Int] = []
         var iterator = try stream.events(decoding: Record.self, until: #"{"i":1}"#).makeAsyncIterator()
         seen.append(try #require(try await iterator.next()).data.i)
-        _ = await session.response(for: SessionRequest(.get, "gate?key=\(gate)&i=0"))
+        _ = try await session.result(for: SessionRequest(.get, "gate?key=\(gate)&i=0")).get()
         #expect(try await iterator.next() == nil)
         #expect(seen == [0])
     }

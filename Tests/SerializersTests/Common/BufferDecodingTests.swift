@@ -4,8 +4,9 @@ import Serializers
 import Testing
 
 /// A body lent as raw memory (the C interface's buffer) decodes to what the same bytes in an
-/// array decode to: read in place by JSON, copied by the formats that read arrays, sniffed the
-/// same way without a Content-Type, with the same errors.
+/// array decode to: read in place by JSON, property lists, XML documents and images, copied by
+/// the formats that read arrays, sniffed the same way without a Content-Type, with the same
+/// errors.
 @Suite struct BufferDecodingTests {
     let dispatching = Registry.standard().dispatchingSerializer
 
@@ -29,11 +30,19 @@ import Testing
             ("  \n ", "application/json"),  // blank: no value
             (#"{"a":"#, "application/json"),  // truncated: the same error
             ("<a><b>1</b></a>", "application/xml"),
+            ("<a><b>1</b>", "application/xml"),  // unclosed: the same error, line and column
+            (#"<?xml version="1.0"?><!DOCTYPE a [<!ENTITY e SYSTEM "file:///etc/passwd">]><a>&e;</a>"#, "text/xml"),
+            (#"<plist version="1.0"><array><integer>1</integer></array></plist>"#, "application/x-plist"),
+            (#"<plist version="1.0"><array><integer>1</integ"#, "application/x-plist"),
             ("k=v&x=1", "application/x-www-form-urlencoded"),
             ("{}", "text/x-nobody-reads-this"),  // no member: the same error
         ] as [(String, String)])
     func aBufferDecodesAsTheArray(text: String, type: String) throws {
-        let (array, buffer) = both(Array(text.utf8), try MediaType(parsing: type))
+        try expectSame(Array(text.utf8), type)
+    }
+
+    func expectSame(_ body: [UInt8], _ type: String) throws {
+        let (array, buffer) = both(body, try MediaType(parsing: type))
         switch (array, buffer) {
         case let (.success(a), .success(b)): #expect(a == b, "\(type)")
         case let (.failure(a), .failure(b)): #expect(a.code == b.code && a.message == b.message, "\(a) / \(b)")
@@ -58,5 +67,21 @@ import Testing
         #expect(try buffer.get() == ["k": 1])
         #expect(try array.get() == (try buffer.get()))
         #expect(try both([], nil).buffer.get() == nil)
+    }
+
+    /// Binary property lists and images are read from the buffer in place; a cut one fails the
+    /// same way.
+    @Test func binaryFormatsDecodeFromTheBuffer() throws {
+        let plist = try PropertyListWriter(format: .binary).write(["k": [1, 2.5, "v"], "d": .bytes([0, 1, 2])])
+        try expectSame(plist, "application/x-plist")
+        try expectSame(Array(plist.prefix(plist.count - 5)), "application/x-plist")
+        try ImageSamples.requireGenerated()
+        for (format, type) in [("png", "image/png"), ("jpeg", "image/jpeg")] {
+            let sample = try #require(ImageSamples.cases(format).first, "no generated \(format) image")
+            let image = try ImageSamples.load(sample.file)
+            try expectSame(image, type)
+            try expectSame(Array(image.prefix(image.count / 2)), type)
+            try expectSame(Array(image.prefix(5)), type)
+        }
     }
 }

@@ -28,9 +28,9 @@ struct BodyChunksTests {
     /// parallel, the upload's task can take longer than that to be scheduled).
     static func awaitLine(_ index: Int, key: String, session: Session) async -> Bool {
         for _ in 0..<8 {
-            let answer = await session.response(for: SessionRequest(.get, "await-gate?key=\(key)&i=\(index)"))
-            if answer.response?.status.code == 204 { return true }
-            if answer.response?.status.code != 408 { return false }
+            let answer = await session.result(for: SessionRequest(.get, "await-gate?key=\(key)&i=\(index)"))
+            if answer.response?.response.status.code == 204 { return true }
+            if answer.response?.response.status.code != 408 { return false }
         }
         return false
     }

@@ -32,7 +32,7 @@ struct RecordStreamTests {
             seen.append(format == "multipart" ? record["value"] ?? .null : record)
             let index = seen.count - 1
             // Only now may the server send the next record.
-            _ = await session.response(for: SessionRequest(.get, "gate?key=\(gate)&i=\(index)"))
+            _ = try await session.result(for: SessionRequest(.get, "gate?key=\(gate)&i=\(index)")).get()
         }
         let expected: [Value] = (0..<5).map { index in
             let value: Value = ["i": .integer(Int64(index))]

@@ -26,8 +26,8 @@ struct CacheDirectoryTests {
         try SessionSupport.session(servers.fast) { $0.cache = cache }
     }
 
-    private func get(_ session: Session, _ path: String) async -> DataResponse {
-        await session.response(for: SessionRequest(.get, path))
+    private func get(_ session: Session, _ path: String) async throws -> DataResponse {
+        try await session.result(for: SessionRequest(.get, path)).get()
     }
 
     private func entryFiles() throws -> [String] {
@@ -102,14 +102,14 @@ struct CacheDirectoryTests {
         let cache = try HTTPCache(memoryCapacity: 0, directory: directory, diskCapacity: 100_000)
         let session = try session(cache)
         let paths = (0..<4).map { _ in "cache-origin?key=\(UUID().uuidString)&cc=max-age=86400&size=30000" }
-        for path in paths.prefix(3) { #expect(await get(session, path).metrics.cache == .stored) }
-        #expect(await get(session, paths[0]).metrics.cache == .hit)
-        #expect(await get(session, paths[3]).metrics.cache == .stored)
+        for path in paths.prefix(3) { #expect(try await get(session, path).metrics.cache == .stored) }
+        #expect(try await get(session, paths[0]).metrics.cache == .hit)
+        #expect(try await get(session, paths[3]).metrics.cache == .stored)
         #expect(try entryFiles().count == 3)
         #expect(cache.diskUsage <= 100_000)
-        #expect(await get(session, paths[0]).metrics.cache == .hit)
-        #expect(await get(session, paths[2]).metrics.cache == .hit)
-        #expect(await get(session, paths[1]).metrics.cache == .stored)
+        #expect(try await get(session, paths[0]).metrics.cache == .hit)
+        #expect(try await get(session, paths[2]).metrics.cache == .hit)
+        #expect(try await get(session, paths[1]).metrics.cache == .stored)
     }
 
     /// Two caches over one directory (as two processes would be), each with writers that
@@ -130,7 +130,7 @@ struct CacheDirectoryTests {
                         for _ in 0..<8 {
                             var request = SessionRequest(.get, path)
                             request.cachePolicy = worker < 2 ? .reload : .preferCache
-                            let response = await session.response(for: request)
+                            let response = try await session.result(for: request).get()
                             #expect(response.error == nil, "\(String(describing: response.error))")
                             #expect(response.value?["key"]?.stringValue == key)
                             #expect(response.body.count == 50_000)
@@ -150,7 +150,8 @@ struct CacheDirectoryTests {
         let path = "cache-origin?key=\(key)&cc=max-age=86400&vary=Accept-Language"
         let first = try session(HTTPCache(memoryCapacity: 0, directory: directory))
         for language in ["en", "fr"] {
-            let response = await first.response(for: SessionRequest(.get, path, headers: [.acceptLanguage: language]))
+            let response = try await first.result(for: SessionRequest(.get, path, headers: [.acceptLanguage: language]))
+                .get()
             #expect(response.metrics.cache == .stored)
         }
         #expect(try entryFiles().count == 2)
@@ -158,14 +159,15 @@ struct CacheDirectoryTests {
             try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".vary") }.count == 1)
         let later = try session(HTTPCache(memoryCapacity: 0, directory: directory))
         for language in ["fr", "en"] {
-            let response = await later.response(for: SessionRequest(.get, path, headers: [.acceptLanguage: language]))
+            let response = try await later.result(for: SessionRequest(.get, path, headers: [.acceptLanguage: language]))
+                .get()
             #expect(response.metrics.cache == .hit)
             #expect(response.value?["varied"]?.stringValue == language)
         }
         // Removing the URL (from a third cache over the directory) removes every variant.
         let base = servers.fast.absoluteString.trimmingCharacters(in: ["/"])
         try HTTPCache(memoryCapacity: 0, directory: directory).removeResponse(for: base + "/" + path)
-        let after = await later.response(for: SessionRequest(.get, path, headers: [.acceptLanguage: "fr"]))
+        let after = try await later.result(for: SessionRequest(.get, path, headers: [.acceptLanguage: "fr"])).get()
         #expect(after.metrics.cache == .stored)
         #expect(after.value?["hit"]?.int64Value == 3)
     }
@@ -188,12 +190,12 @@ struct CacheDirectoryTests {
         let cache = try HTTPCache(memoryCapacity: 10_000)
         let session = try session(cache)
         let paths = (0..<3).map { _ in "cache-origin?key=\(UUID().uuidString)&cc=max-age=86400&size=4000" }
-        for path in paths.prefix(2) { #expect(await get(session, path).metrics.cache == .stored) }
-        #expect(await get(session, paths[0]).metrics.cache == .hit)
-        #expect(await get(session, paths[2]).metrics.cache == .stored)
+        for path in paths.prefix(2) { #expect(try await get(session, path).metrics.cache == .stored) }
+        #expect(try await get(session, paths[0]).metrics.cache == .hit)
+        #expect(try await get(session, paths[2]).metrics.cache == .stored)
         #expect(cache.memoryUsage <= 10_000)
-        #expect(await get(session, paths[0]).metrics.cache == .hit)
-        #expect(await get(session, paths[1]).metrics.cache == .stored)
+        #expect(try await get(session, paths[0]).metrics.cache == .hit)
+        #expect(try await get(session, paths[1]).metrics.cache == .stored)
     }
 
     @Test func badArgumentsAreRefused() throws {

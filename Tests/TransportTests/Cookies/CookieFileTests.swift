@@ -38,7 +38,7 @@ struct CookieFileTests {
         _ = try await first.get("cookies/set?flavour=oat")
         // The file is written off the request's task; shutting down waits for it.
         await first.shutdown()
-        #expect(await first.response(for: SessionRequest(.get, "cookies")).error?.code == .cancelled)
+        #expect(await first.result(for: SessionRequest(.get, "cookies")).error?.code == .cancelled)
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         let text = try String(contentsOfFile: path, encoding: .utf8)

@@ -42,7 +42,7 @@ struct TransferHandleReuseTests {
         #expect(after["headers"]?["Content-Length"] == nil && after["headers"]?["Content-Type"] == nil)
 
         let head = try await session.send(SessionRequest(.head, "anything"))
-        #expect(head.response?.status.code == 200 && head.body.isEmpty)
+        #expect(head.response.status.code == 200 && head.body.isEmpty)
         #expect(try await echoed(SessionRequest(.get, "anything"))["method"]?.stringValue == "GET")
 
         custom = SessionRequest(.get, "anything", headers: [.acceptEncoding: "identity"])
@@ -55,9 +55,9 @@ struct TransferHandleReuseTests {
             $0.timeouts = TransferTimeouts(request: .milliseconds(300))
         }
         defer { session.invalidateAndCancel() }
-        let timedOut = await session.response(for: SessionRequest(.get, "delay/3"))
+        let timedOut = await session.result(for: SessionRequest(.get, "delay/3"))
         #expect(timedOut.error?.code == .timedOut)
-        #expect(try await session.get("get").response?.status.code == 200)
+        #expect(try await session.get("get").response.status.code == 200)
         // A slow consumer of 4 MB, so the transfer pauses (past about 1 MiB unread) and resumes.
         let fast = try SessionSupport.session(servers.fast)
         defer { fast.invalidateAndCancel() }
@@ -67,8 +67,8 @@ struct TransferHandleReuseTests {
             try await Task.sleep(for: .milliseconds(2))
         }
         #expect(streamed == SessionSupport.largeBytes(0..<4_000_000))
-        let after = await fast.response(for: SessionRequest(.get, "large/1000"))  // octet-stream: not decoded
-        #expect(after.response?.status.code == 200)
+        let after = try await fast.result(for: SessionRequest(.get, "large/1000")).get()  // octet-stream: not decoded
+        #expect(after.response.status.code == 200)
         #expect(after.body == SessionSupport.largeBytes(0..<1000))
     }
 }

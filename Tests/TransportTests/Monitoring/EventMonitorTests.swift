@@ -22,7 +22,7 @@ struct EventMonitorTests {
         #expect(first.metrics.redirectCount == 1)
         #expect(second.metrics.reusedConnection)
         #expect(second.metrics.httpVersion == "1.1")
-        let failed = await session.response(for: SessionRequest(.get, "status/503"))
+        let failed = try await session.result(for: SessionRequest(.get, "status/503")).get()
         #expect(failed.error != nil)
         let lines = sink.lines.withLock { $0 }
         #expect(lines.contains("info request started"))
@@ -43,8 +43,8 @@ struct EventMonitorTests {
         let session = try SessionSupport.session(servers.httpbin, retry: retry) {
             $0.eventMonitors = [LoggingEventMonitor(logger: logger)]
         }
-        let failed = await session.response(for: SessionRequest(.get, "status/503"))
-        #expect(failed.response?.status.code == 503 && failed.metrics.retryCount == 1)
+        let failed = try await session.result(for: SessionRequest(.get, "status/503")).get()
+        #expect(failed.response.status.code == 503 && failed.metrics.retryCount == 1)
         #expect(sink.lines.withLock { $0 }.filter { $0 == "notice retrying" }.count == 1)
     }
 

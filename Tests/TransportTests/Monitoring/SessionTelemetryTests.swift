@@ -82,7 +82,7 @@ struct SessionTelemetryTests {
             try await session.get("redirect-cross?to=\(location)")
         }
         parent.end()
-        #expect(response.response?.status.code == 200)
+        #expect(response.response.status.code == 200)
 
         let spans = tracer.inner.finishedSpans
         let request = try #require(spans.first { $0.operationName == "GET" })

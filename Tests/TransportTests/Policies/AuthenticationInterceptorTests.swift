@@ -85,7 +85,7 @@ struct AuthenticationInterceptorTests {
         let service = TokenService(key: key, session: plain)
         let auth = AuthenticationInterceptor(authenticator: service, credential: Token(value: "old", expired: true))
         let response = try await session(auth).get("protected?key=\(key)")
-        #expect(response.response?.status.code == 200)
+        #expect(response.response.status.code == 200)
         #expect(response.metrics.retryCount == 0)  // refreshed before sending: no 401 first
         #expect(service.refreshes.withLock { $0 } == 1)
     }
@@ -100,7 +100,7 @@ struct AuthenticationInterceptorTests {
         let codes = await withTaskGroup(of: SatchelError.Code?.self) { group in
             for _ in 0..<16 {
                 group.addTask {
-                    await session.response(for: SessionRequest(.get, "protected?key=\(key)")).failure?.code
+                    await session.result(for: SessionRequest(.get, "protected?key=\(key)")).failure?.code
                 }
             }
             return await group.reduce(into: [SatchelError.Code?]()) { $0.append($1) }
@@ -109,7 +109,7 @@ struct AuthenticationInterceptorTests {
         #expect(service.refreshes.withLock { $0 } == 1)
         // A new credential starts over.
         auth.credential = Token(value: "another stale one")
-        _ = await session.response(for: SessionRequest(.get, "protected?key=\(key)"))
+        _ = try await session.result(for: SessionRequest(.get, "protected?key=\(key)")).get()
         #expect(service.refreshes.withLock { $0 } == 2)
     }
 
@@ -132,11 +132,12 @@ struct AuthenticationInterceptorTests {
         let auth = AuthenticationInterceptor(
             authenticator: useless, credential: Token(value: "t"),
             refreshWindow: .init(interval: .seconds(60), maximumAttempts: 3))
-        let response = await (try session(auth)).response(
-            for: SessionRequest(.get, "protected?key=\(UUID().uuidString)"))
+        let response = try await (try session(auth)).result(
+            for: SessionRequest(.get, "protected?key=\(UUID().uuidString)")
+        ).get()
         #expect(response.failure?.code == .limitExceeded)
         #expect(response.failure?.limit == "refreshWindow")
-        #expect(response.response?.status.code == 401)  // the last response is kept
+        #expect(response.response.status.code == 401)  // the last response is kept
         #expect(String(decoding: response.body, as: UTF8.self).contains("a fresh token is needed"))
         #expect(useless.refreshes.withLock { $0 } == 3)
     }
@@ -152,16 +153,17 @@ struct AuthenticationInterceptorTests {
         let auth = AuthenticationInterceptor(
             authenticator: Confused(), credential: Token(value: "t"),
             refreshWindow: .init(interval: .seconds(60), maximumAttempts: 2))
-        let response = await (try session(auth)).response(
-            for: SessionRequest(.get, "protected?key=\(UUID().uuidString)"))
+        let response = try await (try session(auth)).result(
+            for: SessionRequest(.get, "protected?key=\(UUID().uuidString)")
+        ).get()
         #expect(response.failure?.code == .unacceptableStatusCode)
-        #expect(response.response?.status.code == 401)
+        #expect(response.response.status.code == 401)
         #expect(response.metrics.retryCount == 3)
     }
 
     @Test func withoutACredentialTheRequestFails() async throws {
         let auth = AuthenticationInterceptor(authenticator: TokenService(key: "k", session: plain), credential: nil)
-        let response = await (try session(auth)).response(for: SessionRequest(.get, "protected?key=k"))
+        let response = await (try session(auth)).result(for: SessionRequest(.get, "protected?key=k"))
         #expect(response.failure?.code == .invalidArgument)
         #expect(response.failure?.message.contains("no credential") == true)
         #expect(response.response == nil)
@@ -183,7 +185,7 @@ struct AuthenticationInterceptorTests {
         }
         let hanging = Hanging()
         let session = try session(AuthenticationInterceptor(authenticator: hanging, credential: Token(value: "t")))
-        let task = Task { await session.response(for: SessionRequest(.get, "protected?key=\(UUID().uuidString)")) }
+        let task = Task { await session.result(for: SessionRequest(.get, "protected?key=\(UUID().uuidString)")) }
         while !hanging.started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
         task.cancel()
         #expect(await task.value.failure?.code == .cancelled)
@@ -212,7 +214,7 @@ struct AuthenticationInterceptorTests {
             AuthenticationInterceptor(authenticator: stuck, credential: Token(value: "t", expired: true)))
         var request = SessionRequest(.get, "protected?key=\(UUID().uuidString)")
         request.timeouts = TransferTimeouts(request: .milliseconds(500))
-        let response = await session.response(for: request)
+        let response = await session.result(for: request)
         #expect(response.failure?.code == .timedOut)
         #expect(response.failure?.message.contains("interceptor") == true, "\(String(describing: response.failure))")
         #expect(stuck.waiting.withLock { $0 != nil })
@@ -228,6 +230,6 @@ struct AuthenticationInterceptorTests {
         #expect(response.value?["authenticated"] == true)
         #expect(response.value?["token"] == "t0ken")
         let bare = try SessionSupport.session(servers.httpbin)
-        #expect(await bare.response(for: SessionRequest(.get, "bearer")).response?.status.code == 401)
+        #expect(try await bare.result(for: SessionRequest(.get, "bearer")).get().response.status.code == 401)
     }
 }

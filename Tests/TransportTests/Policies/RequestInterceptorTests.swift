@@ -55,9 +55,10 @@ struct RequestInterceptorTests {
     @Test func theDefaultsSendAsIsAndDoNotRetry() async throws {
         struct Bystander: RequestInterceptor {}
         let key = UUID().uuidString
-        let response = try await session([Bystander()]).response(
-            for: SessionRequest(.get, "retry?key=\(key)&fail=1&status=401"))
-        #expect(response.response?.status.code == 401)
+        let response = try await session([Bystander()]).result(
+            for: SessionRequest(.get, "retry?key=\(key)&fail=1&status=401")
+        ).get()
+        #expect(response.response.status.code == 401)
         #expect(try await attempts(key) == 1)
         let request = SessionRequest(.get, "echo-headers", headers: [.accept: "text/plain"])
         #expect(try await Bystander().adapt(request, attempt: 3).headers == request.headers)
@@ -67,7 +68,7 @@ struct RequestInterceptorTests {
         let tokens = Tokens(name: "t", retries: 2)
         let key = UUID().uuidString
         let response = try await session([tokens]).get("retry?key=\(key)&fail=1&status=401")
-        #expect(response.response?.status.code == 200)
+        #expect(response.response.status.code == 200)
         #expect(response.value?["attempt"] == 2)
         #expect(tokens.adapted.withLock { $0 } == [0, 1])
         #expect(response.metrics.retryCount == 1)
@@ -76,10 +77,11 @@ struct RequestInterceptorTests {
 
     @Test func retriesStopWhenTheInterceptorSaysSo() async throws {
         let key = UUID().uuidString
-        let response = await (try session([Tokens(name: "t", retries: 2)])).response(
-            for: SessionRequest(.get, "retry?key=\(key)&fail=5&status=401"))
+        let response = try await (try session([Tokens(name: "t", retries: 2)])).result(
+            for: SessionRequest(.get, "retry?key=\(key)&fail=5&status=401")
+        ).get()
         #expect(response.failure?.code == .unacceptableStatusCode)
-        #expect(response.response?.status.code == 401)
+        #expect(response.response.status.code == 401)
         #expect(try await attempts(key) == 3)
     }
 
@@ -95,7 +97,7 @@ struct RequestInterceptorTests {
         var refused = SessionRequest(.get, "retry?key=\(key)&fail=1&status=401")
         refused.interceptors = [second]
         let retried = try await session([first]).send(refused)
-        #expect(retried.response?.status.code == 200)  // the session's declined, the request's retried
+        #expect(retried.response.status.code == 200)  // the session's declined, the request's retried
         #expect(first.adapted.withLock { $0 } == [0, 0, 1])
     }
 
@@ -103,11 +105,11 @@ struct RequestInterceptorTests {
         let failing = Interceptor(retry: { _, failure in
             .fail(SatchelError(.invalidArgument, "gave up after \(failure.response?.status.code ?? 0)"))
         })
-        let failed = await (try session([failing])).response(
+        let failed = await (try session([failing])).result(
             for: SessionRequest(.get, "retry?key=\(UUID().uuidString)&fail=1&status=401"))
         #expect(failed.failure?.message == "gave up after 401")
         let refusing = Interceptor(adapt: { _, _ in throw Refusal() })
-        let refused = await (try session([refusing])).response(for: SessionRequest(.get, "echo-headers"))
+        let refused = await (try session([refusing])).result(for: SessionRequest(.get, "echo-headers"))
         #expect(refused.failure?.code == .invalidArgument)
         #expect(refused.failure?.message.contains("an interceptor refused the request") == true)
         #expect(refused.response == nil)
@@ -116,9 +118,10 @@ struct RequestInterceptorTests {
     @Test func aBodyThatCannotRewindIsNotSentAgain() async throws {
         let key = UUID().uuidString
         let once = BodyChunks { write in try await write(Array("once".utf8)) }
-        let response = await (try session([Tokens(name: "t", retries: 3)])).response(
+        let response = try await (try session([Tokens(name: "t", retries: 3)])).result(
             for: SessionRequest(
-                .post, "retry?key=\(key)&fail=1&status=401", body: .chunks(once, contentType: .plainText)))
+                .post, "retry?key=\(key)&fail=1&status=401", body: .chunks(once, contentType: .plainText))
+        ).get()
         #expect(response.failure?.code == .invalidArgument)
         #expect(response.failure?.message.contains("cannot be sent again") == true)
         #expect(try await attempts(key) == 1)
@@ -126,7 +129,7 @@ struct RequestInterceptorTests {
         let again = UUID().uuidString
         let resent = try await session([Tokens(name: "t", retries: 3)]).send(
             SessionRequest(.post, "retry?key=\(again)&fail=1&status=401", body: .bytes([1, 2, 3], contentType: nil)))
-        #expect(resent.response?.status.code == 200)
+        #expect(resent.response.status.code == 200)
         #expect(try await attempts(again) == 2)
     }
 
@@ -163,7 +166,7 @@ struct RequestInterceptorTests {
         })
         let session = try session([stalling])
         let key = UUID().uuidString
-        let task = Task { await session.response(for: SessionRequest(.get, "retry?key=\(key)&fail=5&status=401")) }
+        let task = Task { await session.result(for: SessionRequest(.get, "retry?key=\(key)&fail=5&status=401")) }
         while !waiting.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
         task.cancel()
         let response = await task.value

@@ -26,8 +26,9 @@ struct ConnectionOptionsTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<count {
                 group.addTask {
-                    let response = await session.response(
-                        for: SessionRequest(.get, "large/65536?slice=4096&pace_ms=5&\(marker)=\(index)"))
+                    let response = try await session.result(
+                        for: SessionRequest(.get, "large/65536?slice=4096&pace_ms=5&\(marker)=\(index)")
+                    ).get()
                     #expect(response.body.count == 65536)
                 }
             }
@@ -93,12 +94,12 @@ struct ConnectionOptionsTests {
             $0.securityPolicy = .certificateAuthorities(path: authority)
             $0.hostOverrides = [.resolve("localhost", port: tlsPort, to: ["127.0.0.1"])]
         }
-        #expect(try await tls.get("get").response?.status.code == 200)
+        #expect(try await tls.get("get").response.status.code == 200)
         let wrongName = try SessionSupport.session(URL(string: "https://wrong.satchel.test:\(tlsPort)")!) {
             $0.securityPolicy = .certificateAuthorities(path: authority)
             $0.hostOverrides = [.resolve("wrong.satchel.test", port: tlsPort, to: ["127.0.0.1"])]
         }
-        #expect(await wrongName.response(for: SessionRequest(.get, "get")).failure?.code == .tlsFailure)
+        #expect(await wrongName.result(for: SessionRequest(.get, "get")).failure?.code == .tlsFailure)
     }
 
     @Test(arguments: ["nohost", "h:0:1.2.3.4", "h:70000:1.2.3.4", ":80:1.2.3.4", "h:80:"])
@@ -130,13 +131,13 @@ struct ConnectionOptionsTests {
         let samples = Mutex<[(ContinuousClock.Instant, Int64)]>([])
         var request = SessionRequest(.get, "large/\(1 << 20)")
         request.progress = { progress in samples.withLock { $0.append((.now, progress.downloadedBytes)) } }
-        let response = await session.response(for: request)  // octet-stream: the body, undecoded
+        let response = try await session.result(for: request).get()  // octet-stream: the body, undecoded
         #expect(response.body.count == 1 << 20)
         let rate = try Self.averageRate(samples.withLock { $0 })
         #expect(rate <= Double(limit) * 2, "\(Int(rate)) bytes a second")
         // A request's own limit wins: unlimited, the same body is not held back that way.
         request.rateLimit = RateLimit(download: 64 * 1024 * 1024)
-        #expect(await session.response(for: request).body.count == 1 << 20)
+        #expect(try await session.result(for: request).get().body.count == 1 << 20)
     }
 
     /// An upload limited to 256 KiB/s, measured the same way on the bytes sent; the server

@@ -44,7 +44,7 @@ struct ProxyTests {
 
         let tls = try session(servers.httpbinTLS, proxy: .through(proxy), trustingTestCA: true)
         let response = try await tls.get("get")
-        #expect(response.response?.status.code == 200)
+        #expect(response.response.status.code == 200)
         #expect(response.value?["url"]?.stringValue?.hasPrefix("https://") == true)
     }
 
@@ -59,9 +59,9 @@ struct ProxyTests {
                 $0.securityPolicy = .publicKeys([pin])
                 $0.securityPolicy.certificateAuthoritiesPath = servers.certificates.caA.path
             }
-            let response = await session.response(for: SessionRequest(.get, "get"))
+            let response = await session.result(for: SessionRequest(.get, "get"))
             if passes {
-                #expect(response.response?.status.code == 200, "\(String(describing: response.error))")
+                #expect(response.response?.response.status.code == 200, "\(String(describing: response.error))")
             } else {
                 #expect(response.error?.code == .tlsFailure, "\(String(describing: response.error))")
             }
@@ -74,13 +74,13 @@ struct ProxyTests {
         let ca = servers.certificates.caA.path
         let trusted = try Proxy(proxies.https, credential: credential, certificateAuthoritiesPath: ca)
         #expect(
-            try await session(servers.fast, proxy: .through(trusted)).get("echo-headers").response?.status.code == 200)
+            try await session(servers.fast, proxy: .through(trusted)).get("echo-headers").response.status.code == 200)
         let tls = try session(servers.httpbinTLS, proxy: .through(trusted), trustingTestCA: true)
-        #expect(try await tls.get("get").response?.status.code == 200)
+        #expect(try await tls.get("get").response.status.code == 200)
 
         let untrusted = try Proxy(proxies.https, credential: credential)
         let refused = await (try session(servers.fast, proxy: .through(untrusted), trustingTestCA: true))
-            .response(for: SessionRequest(.get, "echo-headers"))
+            .result(for: SessionRequest(.get, "echo-headers"))
         #expect(refused.failure?.code == .tlsFailure, "\(String(describing: refused.failure))")
     }
 
@@ -90,19 +90,19 @@ struct ProxyTests {
     @Test func aProxyThatRefusesIsTheResponse() async throws {
         let proxy = try Proxy(proxies.http)
         let plain = try session(servers.fast, proxy: .through(proxy))
-        let refused = await plain.response(for: SessionRequest(.get, "echo-headers"))
+        let refused = try await plain.result(for: SessionRequest(.get, "echo-headers")).get()
         #expect(refused.failure?.code == .unacceptableStatusCode)
-        #expect(refused.response?.status.code == 407)
+        #expect(refused.response.status.code == 407)
 
         let tls = try session(servers.httpbinTLS, proxy: .through(proxy), trustingTestCA: true)
-        let tunnel = await tls.response(for: SessionRequest(.get, "get"))
+        let tunnel = try await tls.result(for: SessionRequest(.get, "get")).get()
         #expect(tunnel.failure?.code == .unacceptableStatusCode)
         #expect(tunnel.failure?.message.contains("the proxy refused the tunnel with status 407") == true)
-        #expect(tunnel.response?.status.code == 407)
+        #expect(tunnel.response.status.code == 407)
 
         let wrong = Credential(user: ProxyProcess.user, password: "wrong")
         let socks = try session(servers.fast, proxy: .through(try Proxy(proxies.socks, credential: wrong)))
-        let rejected = await socks.response(for: SessionRequest(.get, "echo-headers"))
+        let rejected = await socks.result(for: SessionRequest(.get, "echo-headers"))
         #expect(rejected.failure != nil && rejected.response == nil)
         #expect(rejected.failure?.description.contains("wrong") == false)
     }
@@ -111,12 +111,12 @@ struct ProxyTests {
     @Test func theBypassListGoesDirect() async throws {
         let proxy = try Proxy(proxies.http, bypass: ["127.0.0.1"])
         let bypassing = try session(servers.fast, proxy: .through(proxy))
-        #expect(try await bypassing.get("echo-headers").response?.status.code == 200)
+        #expect(try await bypassing.get("echo-headers").response.status.code == 200)
         let other = try Proxy(proxies.http, bypass: ["example.com", ".internal"])
         let through = try session(servers.fast, proxy: .through(other))
-        #expect(await through.response(for: SessionRequest(.get, "echo-headers")).response?.status.code == 407)
+        #expect(try await through.result(for: SessionRequest(.get, "echo-headers")).get().response.status.code == 407)
         // .direct ignores any proxy.
-        #expect(try await session(servers.fast, proxy: .direct).get("echo-headers").response?.status.code == 200)
+        #expect(try await session(servers.fast, proxy: .direct).get("echo-headers").response.status.code == 200)
     }
 
     /// The proxy killed in the middle of a download: a clear network error, no file, and the

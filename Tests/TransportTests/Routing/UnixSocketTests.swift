@@ -27,7 +27,7 @@ struct UnixSocketTests {
 
     @Test func jsonComesBackDecoded() async throws {
         let response = try await session.get("json")
-        #expect(response.response?.status.code == 200)
+        #expect(response.response.status.code == 200)
         #expect(response.value?["name"] != nil || response.value != nil)
         let echo = try await session.get("echo", parameters: ["a": "1"])
         #expect(echo.value?["path"] == "/echo")
@@ -73,7 +73,7 @@ struct UnixSocketTests {
         let nowhere = try SessionSupport.session(URL(string: "http://localhost")!) {
             $0.unixSocketPath = "/nonexistent/satchel.sock"
         }
-        let response = await nowhere.response(for: SessionRequest(.get, "json"))
+        let response = await nowhere.result(for: SessionRequest(.get, "json"))
         #expect(response.failure?.code == .cannotConnect, "\(String(describing: response.failure))")
         #expect(response.failure?.message.contains("/nonexistent/satchel.sock") == true)
     }

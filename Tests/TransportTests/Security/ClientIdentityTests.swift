@@ -50,7 +50,7 @@ struct ClientIdentityTests {
             certificate: .file(certificates.client.path), privateKey: .file(certificates.clientKeyEncrypted.path),
             passphrase: servers.clientKeyPassphrase)
         #expect(
-            try await session { $0.clientIdentity = encrypted }.get("client-certificate").response?.status.code
+            try await session { $0.clientIdentity = encrypted }.get("client-certificate").response.status.code
                 == 200)
         #expect(!encrypted.description.contains(servers.clientKeyPassphrase))
         #expect(!inMemory.description.contains("BEGIN"))
@@ -64,18 +64,18 @@ struct ClientIdentityTests {
         let bytes = ClientIdentity(
             certificate: .bytes(Array(try Data(contentsOf: certificates.clientBundle))),
             passphrase: servers.clientKeyPassphrase, format: .pkcs12)
-        #expect(try await session { $0.clientIdentity = bytes }.get("client-certificate").response?.status.code == 200)
+        #expect(try await session { $0.clientIdentity = bytes }.get("client-certificate").response.status.code == 200)
     }
 
     /// Without an identity, or with one from another CA, the server ends the handshake.
     @Test func noIdentityOrAnotherCAIsRefused() async throws {
-        let refused = await (try session { _ in }).response(for: SessionRequest(.get, "client-certificate"))
+        let refused = await (try session { _ in }).result(for: SessionRequest(.get, "client-certificate"))
         #expect(refused.failure?.code == .tlsFailure && refused.response == nil)
         #expect(refused.failure?.message.contains("the server wants a client certificate it trusts") == true)
         let stranger = ClientIdentity(
             certificate: .file(certificates.clientOtherCA.path), privateKey: .file(certificates.clientOtherCAKey.path))
         let other = await (try session { $0.clientIdentity = stranger })
-            .response(for: SessionRequest(.get, "client-certificate"))
+            .result(for: SessionRequest(.get, "client-certificate"))
         #expect(other.failure?.code == .tlsFailure && other.response == nil, "\(String(describing: other.failure))")
         #expect(other.failure?.message.contains("unknown ca") == true, "\(String(describing: other.failure))")
     }
@@ -87,7 +87,7 @@ struct ClientIdentityTests {
             certificate: .file(certificates.client.path), privateKey: .file(certificates.clientKeyEncrypted.path),
             passphrase: "not-the-passphrase")
         let response = await (try session { $0.clientIdentity = wrong })
-            .response(for: SessionRequest(.get, "client-certificate"))
+            .result(for: SessionRequest(.get, "client-certificate"))
         #expect(response.failure?.code == .tlsFailure, "\(String(describing: response.failure))")
         #expect(response.failure?.message.contains("key") == true, "\(String(describing: response.failure))")
         #expect(response.failure?.description.contains("not-the-passphrase") == false)
@@ -95,12 +95,12 @@ struct ClientIdentityTests {
         let mismatched = ClientIdentity(
             certificate: .file(certificates.client.path), privateKey: .file(certificates.clientOtherCAKey.path))
         let mismatch = await (try session { $0.clientIdentity = mismatched })
-            .response(for: SessionRequest(.get, "client-certificate"))
+            .result(for: SessionRequest(.get, "client-certificate"))
         #expect(mismatch.failure?.code == .tlsFailure, "\(String(describing: mismatch.failure))")
 
         let missing = ClientIdentity(certificate: .file("/nonexistent/client.pem"), privateKey: .file("/nonexistent/k"))
         let absent = await (try session { $0.clientIdentity = missing })
-            .response(for: SessionRequest(.get, "client-certificate"))
+            .result(for: SessionRequest(.get, "client-certificate"))
         #expect(absent.failure?.code == .tlsFailure, "\(String(describing: absent.failure))")
     }
 
@@ -121,7 +121,7 @@ struct ClientIdentityTests {
         }
         let whoami = try await session.get(mutual.appendingPathComponent("client-certificate").absoluteString)
         #expect(whoami.value?["names"] == ["client.satchel.test"])
-        #expect(try await session.get("get").response?.status.code == 200)
+        #expect(try await session.get("get").response.status.code == 200)
 
         let pinnedElsewhere = try SessionSupport.session(servers.httpbinTLS) {
             $0.securityPolicy = .certificateAuthorities(path: authority)
@@ -129,8 +129,8 @@ struct ClientIdentityTests {
             $0.securityPolicies[key]?.certificateAuthoritiesPath = authority
             $0.clientIdentities[key] = identity
         }
-        #expect(try await pinnedElsewhere.get("get").response?.status.code == 200)
-        let refused = await pinnedElsewhere.response(
+        #expect(try await pinnedElsewhere.get("get").response.status.code == 200)
+        let refused = await pinnedElsewhere.result(
             for: SessionRequest(.get, mutual.appendingPathComponent("client-certificate").absoluteString))
         #expect(refused.failure?.code == .tlsFailure)
     }

@@ -16,9 +16,9 @@ struct SecurityPolicyTests {
         servers = try TestServers.shared()
     }
 
-    private func get(_ base: URL, _ policy: SecurityPolicy) async throws -> DataResponse {
+    private func get(_ base: URL, _ policy: SecurityPolicy) async throws -> Result<DataResponse, SatchelError> {
         let session = try SessionSupport.session(base) { $0.securityPolicy = policy }
-        return await session.response(for: SessionRequest(.get, "get"))
+        return await session.result(for: SessionRequest(.get, "get"))
     }
 
     private func certificates(_ url: URL) throws -> [PinnedCertificate] {
@@ -29,7 +29,7 @@ struct SecurityPolicyTests {
         #expect(try await get(servers.httpbinTLS, .default).error?.code == .tlsFailure)
         let anchored = try await get(servers.httpbinTLS, .certificateAuthorities(path: servers.certificates.caA.path))
         #expect(anchored.error == nil)
-        #expect(anchored.response?.status.code == 200)
+        #expect(anchored.response?.response.status.code == 200)
         let wrongAnchor = try await get(
             servers.httpbinTLS, .certificateAuthorities(path: servers.certificates.caB.path))
         #expect(wrongAnchor.error?.code == .tlsFailure)

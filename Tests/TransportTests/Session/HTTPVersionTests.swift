@@ -36,7 +36,7 @@ struct HTTPVersionTests {
         #expect(try await session(nginx.plain).get("echo-headers").metrics.httpVersion == "1.1")
         // Prior knowledge to a server that speaks HTTP/1.1 only: a clear failure, no response.
         let refused = await (try session(servers.fast, .http2PriorKnowledge))
-            .response(for: SessionRequest(.get, "echo-headers"))
+            .result(for: SessionRequest(.get, "echo-headers"))
         #expect(refused.failure != nil && refused.response == nil)
     }
 
@@ -112,14 +112,14 @@ struct HTTPVersionTests {
     @Test func cancellationResetsTheStreamNotTheConnection() async throws {
         let session = try session(nginx.tls)
         let marker = UUID().uuidString
-        let holder = Mutex<Task<DataResponse, Never>?>(nil)
+        let holder = Mutex<Task<Result<DataResponse, SatchelError>, Never>?>(nil)
         // 8 MiB in 16 KiB slices 50 ms apart: about 25 s; the first bytes cancel it (from the
         // progress report itself, so however late this test's own task runs).
         var request = SessionRequest(.get, "large/\(8 << 20)?slice=16384&pace_ms=50&\(marker)=1")
         request.progress = { progress in
             if progress.downloadedBytes > 0 { holder.withLock { $0?.cancel() } }
         }
-        let task = Task { await session.response(for: request) }
+        let task = Task { await session.result(for: request) }
         holder.withLock { $0 = task }
         let cancelled = await task.value
         #expect(cancelled.failure?.code == .cancelled, "\(String(describing: cancelled.failure))")

@@ -19,7 +19,7 @@ struct LoadTests {
     struct Probe: Sendable {
         var name: String
         var request: SessionRequest
-        var check: @Sendable (DataResponse) -> Bool
+        var check: @Sendable (Result<DataResponse, SatchelError>) -> Bool
     }
 
     /// Growth of resident memory allowed over the second half of a run (the first half warms up
@@ -33,25 +33,25 @@ struct LoadTests {
         cut.headers[HTTPField.Name("X-Satchel-Cut-After")!] = "100000"
         let probes: [Probe] = [
             Probe(name: "json", request: SessionRequest(.get, "json")) {
-                $0.error == nil && $0.serializerName == "json" && $0.value?.objectValue != nil
+                $0.error == nil && $0.response?.serializerName == "json" && $0.response?.value?.objectValue != nil
             },
             Probe(name: "echo", request: SessionRequest(.post, "echo", parameters: ["who": "load-test"])) {
-                $0.error == nil && $0.value?.canonicalJSON().contains("load-test") == true
+                $0.error == nil && $0.response?.value?.canonicalJSON().contains("load-test") == true
             },
             Probe(name: "png", request: SessionRequest(.get, "png")) {
-                $0.error == nil && $0.serializerName == "image"
+                $0.error == nil && $0.response?.serializerName == "image"
             },
             Probe(name: "xml", request: SessionRequest(.get, "xml")) {
-                $0.error == nil && $0.serializerName == "xml"
+                $0.error == nil && $0.response?.serializerName == "xml"
             },
             Probe(name: "plist", request: SessionRequest(.get, "plist-binary")) {
-                $0.error == nil && $0.serializerName == "plist"
+                $0.error == nil && $0.response?.serializerName == "plist"
             },
             Probe(name: "bytes", request: SessionRequest(.get, "bytes/65536")) {
-                $0.response?.status.code == 200 && $0.body.count == 65536
+                $0.response?.response.status.code == 200 && $0.response?.body.count == 65536
             },
             Probe(name: "404", request: SessionRequest(.get, "status/404")) {
-                $0.response?.status.code == 404 && $0.error?.code == .unacceptableStatusCode
+                $0.response?.response.status.code == 404 && $0.error?.code == .unacceptableStatusCode
             },
             Probe(name: "cut mid-body", request: cut) {
                 $0.error?.code == .networkFailure && $0.error?.message.contains("remaining") == true
@@ -68,7 +68,7 @@ struct LoadTests {
         }
         let probes: [Probe] = [
             Probe(name: "whole body", request: SessionRequest(.get, "large/20000")) {
-                $0.response?.status.code == 200 && $0.body == SessionSupport.largeBytes(0..<20000)
+                $0.response?.response.status.code == 200 && $0.response?.body == SessionSupport.largeBytes(0..<20000)
             },
             Probe(name: "closed mid-body", request: SessionRequest(.get, "large/200000?cut=50000")) {
                 $0.error?.code == .networkFailure && $0.error?.message.contains("150000 bytes remaining") == true
@@ -84,7 +84,7 @@ struct LoadTests {
             Probe(name: "Content-Length too small", request: SessionRequest(.get, "wrong-length?declared=5&actual=50"))
             {
                 // The body is the declared 5 bytes (`"xxxx`), which JSON then finds cut short.
-                $0.body.count == 5 && $0.error?.code == .truncatedInput
+                $0.response?.body.count == 5 && $0.error?.code == .truncatedInput
             },
             Probe(
                 name: "Content-Length not a number", request: SessionRequest(.get, "wrong-length?length=abc&actual=5")
@@ -97,13 +97,13 @@ struct LoadTests {
             },
             Probe(name: "a repeated Content-Length", request: SessionRequest(.get, "wrong-length?length=7,7&actual=7"))
             {
-                $0.error == nil && $0.value == "xxxxx"
+                $0.error == nil && $0.response?.value == "xxxxx"
             },
         ]
         let failures = try await Self.run(probes, count: 840, inFlight: 64, session: session)
         #expect(failures.isEmpty, "\(failures.prefix(5))")
-        let after = await session.response(for: SessionRequest(.get, "large/1000"))
-        #expect(after.response?.status.code == 200 && after.body == SessionSupport.largeBytes(0..<1000))
+        let after = try await session.result(for: SessionRequest(.get, "large/1000")).get()
+        #expect(after.response.status.code == 200 && after.body == SessionSupport.largeBytes(0..<1000))
     }
 
     /// Sends `count` requests cycling through `probes`, `inFlight` at a time, and returns a
@@ -111,12 +111,12 @@ struct LoadTests {
     static func run(_ probes: [Probe], count: Int, inFlight: Int, session: Session) async throws -> [String] {
         var failures: [String] = []
         var samples: [Int] = []
-        try await withThrowingTaskGroup(of: (Int, DataResponse).self) { group in
+        try await withThrowingTaskGroup(of: (Int, Result<DataResponse, SatchelError>).self) { group in
             var next = 0
             func launch() {
                 let index = next
                 let probe = probes[index % probes.count]
-                group.addTask { (index, await session.response(for: probe.request)) }
+                group.addTask { (index, await session.result(for: probe.request)) }
                 next += 1
             }
             while next < min(inFlight, count) { launch() }
@@ -126,7 +126,7 @@ struct LoadTests {
                 let probe = probes[index % probes.count]
                 if !probe.check(response) {
                     failures.append(
-                        "#\(index) \(probe.name): status \(response.response?.status.code ?? 0), \(response.body.count) bytes, \(response.error.map(String.init(describing:)) ?? "no error")"
+                        "#\(index) \(probe.name): status \(response.response?.response.status.code ?? 0), \(response.response?.body.count ?? 0) bytes, \(response.error.map(String.init(describing:)) ?? "no error")"
                     )
                 }
                 if done % (count / 4) == 0 { samples.append(try ProcessMemory.resident) }

@@ -57,7 +57,7 @@ struct NetworkFaultTests {
             $0.timeouts = TransferTimeouts(connect: .seconds(1), idle: .seconds(1))
         }
         try lab.setLink(up: false)
-        let failed = await session.response(for: SessionRequest(.get, "json"))
+        let failed = try await session.result(for: SessionRequest(.get, "json")).get()
         try lab.setLink(up: true)
         let code = try #require(failed.failure?.code)
         #expect([.timedOut, .cannotConnect].contains(code), "\(String(describing: failed.failure))")
@@ -65,7 +65,7 @@ struct NetworkFaultTests {
         // The link is back: the next request succeeds. Not under the 1 s timeouts, which a SYN
         // lost while the link comes up (TCP resends it after 1 s) would outlast on a busy machine.
         let recovered = try SessionSupport.session(lab.serverURL)
-        #expect(try await recovered.get("json").response?.status.code == 200)
+        #expect(try await recovered.get("json").response.status.code == 200)
     }
 
     /// 1 000 requests, 8 at a time: the open file descriptors (`/proc/self/fd`) come back to
@@ -99,7 +99,7 @@ struct NetworkFaultTests {
     func aShapedLinkStillCarriesRequests() async throws {
         let session = try SessionSupport.session(lab.serverURL, retry: RetryPolicy())
         try lab.netem(["delay", "100ms"])
-        #expect(try await session.get("json").response?.status.code == 200)
+        #expect(try await session.get("json").response.status.code == 200)
         try lab.netem(["delay", "20ms", "10ms", "loss", "5%", "reorder", "25%", "50%"])
         try await Self.downloadTwenty(session)
         try lab.netem([])
@@ -120,9 +120,9 @@ struct NetworkFaultTests {
     /// Twenty 200 KB bodies (octet streams: no serializer decodes them, the body is checked).
     private static func downloadTwenty(_ session: Session) async throws {
         for _ in 0..<20 {
-            let response = await session.response(for: SessionRequest(.get, "bytes/200000"))
+            let response = try await session.result(for: SessionRequest(.get, "bytes/200000")).get()
             #expect(
-                response.response?.status.code == 200 && response.body.count == 200_000,
+                response.response.status.code == 200 && response.body.count == 200_000,
                 "\(String(describing: response.error))")
         }
     }

@@ -22,7 +22,7 @@ struct SessionHTTPBinTests {
 
     @Test func getPutsParametersInTheQueryAndDecodesJSON() async throws {
         let response = try await session.get("get", parameters: ["b": "2 3", "a": ["x", "y"]])
-        #expect(response.response?.status.code == 200)
+        #expect(response.response.status.code == 200)
         #expect(response.serializerName == "json")
         let args = response.value?["args"]
         #expect(args?["b"]?.stringValue == "2 3")
@@ -34,7 +34,7 @@ struct SessionHTTPBinTests {
     func headAndDeletePutParametersInTheQuery(method: HTTPRequest.Method) async throws {
         let path = method == .head ? "get" : "delete"
         let response = try await session.send(SessionRequest(method, path, parameters: ["q": "1"]))
-        #expect(response.response?.status.code == 200)
+        #expect(response.response.status.code == 200)
         #expect(response.url.hasSuffix("?q=1"))
         if method == .delete { #expect(response.value?["args"]?["q"]?.stringValue == "1") }
         if method == .head { #expect(response.body.isEmpty && response.value == nil) }
@@ -99,9 +99,9 @@ struct SessionHTTPBinTests {
             #expect(error.response?.status.code == 418)
             #expect(error.body.map { String(decoding: $0, as: UTF8.self).contains("teapot") } == true)
         }
-        let response = await session.response(for: SessionRequest(.get, "status/500"))
+        let response = try await session.result(for: SessionRequest(.get, "status/500")).get()
         #expect(response.error?.code == .unacceptableStatusCode)
-        #expect(response.response?.status.code == 500)
+        #expect(response.response.status.code == 500)
     }
 
     @Test func basicAuthentication() async throws {
@@ -110,8 +110,8 @@ struct SessionHTTPBinTests {
         let response = try await session.send(request)
         #expect(response.value?["authenticated"]?.boolValue == true)
         request.authenticate(username: "ada", password: "wrong")
-        let rejected = await session.response(for: request)
-        #expect(rejected.response?.status.code == 401)
+        let rejected = try await session.result(for: request).get()
+        #expect(rejected.response.status.code == 401)
     }
 
     @Test(arguments: ["gzip", "deflate", "brotli"])
@@ -126,7 +126,7 @@ struct SessionHTTPBinTests {
         let monitor = RecordingMonitor()
         let session = try SessionSupport.session(servers.httpbin) { $0.eventMonitors = [monitor] }
         let response = try await session.get("redirect/3")
-        #expect(response.response?.status.code == 200)
+        #expect(response.response.status.code == 200)
         #expect(response.metrics.redirectCount == 3)
         #expect(response.url.hasSuffix("/get"))
         let events = monitor.events.withLock { $0 }
@@ -153,18 +153,18 @@ struct SessionHTTPBinTests {
     @Test func redirectLimitsAndNoFollow() async throws {
         let limited = try SessionSupport.session(servers.httpbin) { $0.redirectPolicy = .follow(maximumRedirects: 2) }
         await #expect(throws: SatchelError.self) { _ = try await limited.get("redirect/3") }
-        let error = await limited.response(for: SessionRequest(.get, "redirect/3")).error
+        let error = try await limited.result(for: SessionRequest(.get, "redirect/3")).get().error
         #expect(error?.code == .tooManyRedirects)
         let none = try SessionSupport.session(servers.httpbin) { $0.redirectPolicy = .none }
-        let response = await none.response(for: SessionRequest(.get, "redirect/1"))
-        #expect(response.response?.status.code == 302)
+        let response = try await none.result(for: SessionRequest(.get, "redirect/1")).get()
+        #expect(response.response.status.code == 302)
         #expect(response.error?.code == .unacceptableStatusCode)
     }
 
     @Test func requestTimeoutEndsASlowResponse() async throws {
         var request = SessionRequest(.get, "delay/5")
         request.timeouts = TransferTimeouts(connect: .seconds(5), request: .milliseconds(500), idle: nil)
-        let response = await session.response(for: request)
+        let response = await session.result(for: request)
         #expect(response.error?.code == .timedOut)
     }
 
@@ -192,9 +192,8 @@ struct SessionHTTPBinTests {
         let task = session.task(for: SessionRequest(.get, "delay/10"))
         try await Task.sleep(for: .milliseconds(200))
         task.cancel()
-        let response = await task.response
-        #expect(response.error?.code == .cancelled)
-        let swiftTask = Task { await session.response(for: SessionRequest(.get, "delay/10")) }
+        #expect(await task.result.error?.code == .cancelled)
+        let swiftTask = Task { await session.result(for: SessionRequest(.get, "delay/10")) }
         try await Task.sleep(for: .milliseconds(200))
         swiftTask.cancel()
         #expect(await swiftTask.value.error?.code == .cancelled)
@@ -215,9 +214,9 @@ struct SessionHTTPBinTests {
             progress.events.withLock { $0.append("\(update.completed)/\(update.total)") }
         }
         #expect(responses.count == 3)
-        #expect(responses[0].value?["args"]?["i"]?.stringValue == "0")
+        #expect(responses[0].response?.value?["args"]?["i"]?.stringValue == "0")
         #expect(responses[1].error?.code == .unacceptableStatusCode)
-        #expect(responses[2].value?["args"]?["i"]?.stringValue == "2")
+        #expect(responses[2].response?.value?["args"]?["i"]?.stringValue == "2")
         #expect(progress.events.withLock { $0 }.sorted() == ["1/3", "2/3", "3/3"])
     }
 }

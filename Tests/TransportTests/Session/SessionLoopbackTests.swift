@@ -198,33 +198,38 @@ struct SessionLoopbackTests {
         #expect(SessionConfiguration().retryPolicy == .disabled && RetryPolicy.alamofire == RetryPolicy())
         let plain = try Session(baseURL: servers.fast.absoluteString, registry: .standard())
         let key = UUID().uuidString
-        let once = await plain.response(for: SessionRequest(.get, "retry?key=\(key)&fail=1&status=503&retry_after=0"))
-        #expect(once.response?.status.code == 503 && once.metrics.retryCount == 0)
+        let once = try await plain.result(for: SessionRequest(.get, "retry?key=\(key)&fail=1&status=503&retry_after=0"))
+            .get()
+        #expect(once.response.status.code == 503 && once.metrics.retryCount == 0)
         var configuration = SessionConfiguration()
         configuration.retryPolicy = .alamofire
         let retrying = try Session(
             baseURL: servers.fast.absoluteString, configuration: configuration, registry: .standard())
-        let again = await retrying.response(
-            for: SessionRequest(.get, "retry?key=\(UUID().uuidString)&fail=1&status=503&retry_after=0"))
-        #expect(again.response?.status.code == 200 && again.metrics.retryCount == 1)
+        let again = try await retrying.result(
+            for: SessionRequest(.get, "retry?key=\(UUID().uuidString)&fail=1&status=503&retry_after=0")
+        ).get()
+        #expect(again.response.status.code == 200 && again.metrics.retryCount == 1)
     }
 
     @Test func postsAndDisabledPoliciesAreNotRetried() async throws {
         let retrying = try SessionSupport.session(servers.fast, retry: RetryPolicy())
         let key = UUID().uuidString
-        let post = await retrying.response(
-            for: SessionRequest(.post, "retry?key=\(key)&fail=1&status=503&retry_after=0"))
-        #expect(post.response?.status.code == 503 && post.metrics.retryCount == 0)
+        let post = try await retrying.result(
+            for: SessionRequest(.post, "retry?key=\(key)&fail=1&status=503&retry_after=0")
+        ).get()
+        #expect(post.response.status.code == 503 && post.metrics.retryCount == 0)
         let disabled = try SessionSupport.session(servers.fast, retry: .disabled)
         let other = UUID().uuidString
-        let get = await disabled.response(
-            for: SessionRequest(.get, "retry?key=\(other)&fail=1&status=503&retry_after=0"))
+        let get = try await disabled.result(
+            for: SessionRequest(.get, "retry?key=\(other)&fail=1&status=503&retry_after=0")
+        ).get()
         #expect(get.error?.code == .unacceptableStatusCode && get.metrics.retryCount == 0)
         let tooLong = try SessionSupport.session(servers.fast, retry: RetryPolicy())
         let third = UUID().uuidString
-        let waited = await tooLong.response(
-            for: SessionRequest(.get, "retry?key=\(third)&fail=1&status=503&retry_after=3600"))
-        #expect(waited.response?.status.code == 503 && waited.metrics.retryCount == 0)
+        let waited = try await tooLong.result(
+            for: SessionRequest(.get, "retry?key=\(third)&fail=1&status=503&retry_after=3600")
+        ).get()
+        #expect(waited.response.status.code == 503 && waited.metrics.retryCount == 0)
     }
 
     /// `TransferTimeouts.request` covers the whole request: a retrying session stops when it
@@ -233,7 +238,7 @@ struct SessionLoopbackTests {
         let session = try SessionSupport.session(servers.fast, retry: .alamofire)
         var stalled = SessionRequest(.get, "stall?body=10&max_s=10")
         stalled.timeouts = TransferTimeouts(connect: .seconds(5), request: .milliseconds(800), idle: nil)
-        let timedOut = await session.response(for: stalled)
+        let timedOut = try await session.result(for: stalled).get()
         #expect(timedOut.error?.code == .timedOut && timedOut.metrics.retryCount == 0)
         #expect(
             timedOut.error?.message.contains("whole timeout of 800 ms (TransferTimeouts.request, covering retries)")
@@ -241,15 +246,15 @@ struct SessionLoopbackTests {
         // A retry whose wait (Retry-After: 30) would end past the timeout is not made.
         var unavailable = SessionRequest(.get, "retry?key=\(UUID().uuidString)&fail=1&status=503&retry_after=30")
         unavailable.timeouts = TransferTimeouts(request: .seconds(20))
-        let refused = await session.response(for: unavailable)
-        #expect(refused.response?.status.code == 503 && refused.metrics.retryCount == 0)
+        let refused = try await session.result(for: unavailable).get()
+        #expect(refused.response.status.code == 503 && refused.metrics.retryCount == 0)
     }
 
     @Test func theIdleTimeoutEndsAStalledBody() async throws {
         let session = try SessionSupport.session(servers.fast)
         var request = SessionRequest(.get, "stall?body=10&max_s=10")
         request.timeouts = TransferTimeouts(connect: .seconds(5), request: nil, idle: .milliseconds(1500))
-        let response = await session.response(for: request)
+        let response = try await session.result(for: request).get()
         #expect(response.error?.code == .timedOut)
         #expect(response.error?.message.contains("idle") == true)
     }
@@ -259,10 +264,10 @@ struct SessionLoopbackTests {
         let stalled = session.task(for: SessionRequest(.get, "stall?body=10&max_s=10"))
         try await Task.sleep(for: .milliseconds(200))
         session.invalidateAndCancel()
-        let response = await stalled.response
+        let response = await stalled.result
         #expect(response.error?.code == .cancelled)
         #expect(response.error?.message.contains("shut down") == true)
-        let later = await session.response(for: SessionRequest(.get, "large/10"))
+        let later = await session.result(for: SessionRequest(.get, "large/10"))
         #expect(later.error?.code == .cancelled)
         session.invalidateAndCancel()  // a second call returns at once
     }
@@ -276,12 +281,12 @@ struct SessionLoopbackTests {
             for session in sessions { group.addTask { await session.shutdown() } }
         }
         for task in stalled {
-            let response = await task.response
+            let response = await task.result
             #expect(response.error?.code == .cancelled, "\(String(describing: response.error))")
         }
         await sessions[0].shutdown()  // a second call returns at once
         sessions[0].invalidateAndCancel()  // and so does the blocking form after it
-        #expect(await sessions[1].response(for: SessionRequest(.get, "large/10")).error?.code == .cancelled)
+        #expect(await sessions[1].result(for: SessionRequest(.get, "large/10")).error?.code == .cancelled)
     }
 
     @Test func streamedBodiesApplyBackpressure() async throws {
@@ -304,16 +309,16 @@ struct SessionLoopbackTests {
         let session = try Session(
             baseURL: servers.fast.absoluteString, configuration: SessionConfiguration(),
             registry: .standard(limits: limits))
-        let declared = await session.response(for: SessionRequest(.get, "large/2000000"))
+        let declared = try await session.result(for: SessionRequest(.get, "large/2000000")).get()
         #expect(declared.error?.code == .limitExceeded)
         #expect(declared.error?.limit == "maxBodyBytes")
         let httpbin = try Session(
             baseURL: servers.httpbin.absoluteString, configuration: SessionConfiguration(),
             registry: .standard(limits: limits))
-        let chunked = await httpbin.response(for: SessionRequest(.get, "stream-bytes/100000?chunk_size=10000"))
-        #expect(chunked.response?.headerFields[.contentLength] == nil)
+        let chunked = try await httpbin.result(for: SessionRequest(.get, "stream-bytes/100000?chunk_size=10000")).get()
+        #expect(chunked.response.headerFields[.contentLength] == nil)
         #expect(chunked.error == nil || chunked.error?.code == .unacceptableContentType)
-        let over = await httpbin.response(for: SessionRequest(.get, "stream-bytes/100001?chunk_size=10000"))
+        let over = try await httpbin.result(for: SessionRequest(.get, "stream-bytes/100001?chunk_size=10000")).get()
         #expect(over.error?.code == .limitExceeded)
     }
 

@@ -36,16 +36,22 @@ struct SessionResponseTests {
         #expect(labelled.response == labelled.decoded?.response)
     }
 
-    @Test func aTransportFailureHasNoDecodedResponse() async throws {
+    /// A request that got no response head is a failure, never a `DataResponse`.
+    @Test func aTransportFailureIsAFailureWithoutAResponse() async throws {
         let unreachable = try Session(baseURL: "http://127.0.0.1:1/", registry: .standard())
-        let response = await unreachable.response(for: SessionRequest(.get, "x"))
-        #expect(response.decoded == nil)
-        #expect(response.error?.code == .cannotConnect)
-        #expect(throws: SatchelError.self) { _ = try response.decode([String: String].self) }
+        guard case let .failure(error) = await unreachable.result(for: SessionRequest(.get, "x")) else {
+            Issue.record("a refused connection gave a response")
+            return
+        }
+        #expect(error.code == .cannotConnect)
+        await #expect(throws: SatchelError.self) { _ = try await unreachable.get("x") }
+        let task = unreachable.task(for: SessionRequest(.get, "x"))
+        await #expect(throws: SatchelError.self) { _ = try await task.response }
+        #expect(await task.result.failure?.code == .cannotConnect)
     }
 
     @Test func anUnacceptableStatusStillDecodesAndThrowsOnDecode() async throws {
-        let response = await session.response(for: SessionRequest(.get, "status/500"))
+        let response = try await session.result(for: SessionRequest(.get, "status/500")).get()
         #expect(response.decoded?.response.status.code == 500)
         #expect(response.error?.code == .unacceptableStatusCode)
         #expect(response.decoded?.error?.code == .unacceptableStatusCode)
@@ -106,8 +112,9 @@ struct SessionResponseTests {
         }
         #expect(counting.counts.values.withLock { $0 } == 2)
         // A body that fails validation is decoded at once, to travel with the error.
-        let refused = await loopback.response(
-            for: SessionRequest(.get, "typed-as", parameters: ["type": "application/x-unknown", "body": "?"]))
+        let refused = try await loopback.result(
+            for: SessionRequest(.get, "typed-as", parameters: ["type": "application/x-unknown", "body": "?"])
+        ).get()
         #expect(refused.failure?.code == .unacceptableContentType)
         guard case .decoded = refused.state else {
             Issue.record("a refused body is decoded at once: \(refused.state)")
@@ -179,8 +186,9 @@ struct SessionResponseTests {
             misread.message.contains(
                 "(the body, Content-Type text/html, was read by the \(html.serializerName ?? "?") serializer)"),
             "\(misread)")
-        let missing = await loopback.response(
-            for: SessionRequest(.get, "retry?key=\(UUID().uuidString)&fail=1&status=404"))
+        let missing = try await loopback.result(
+            for: SessionRequest(.get, "retry?key=\(UUID().uuidString)&fail=1&status=404")
+        ).get()
         #expect(missing.error?.code == .unacceptableStatusCode)
         #expect(
             missing.error?.message.hasPrefix(missing.url + ": status 404") == true,
@@ -208,7 +216,7 @@ struct SessionResponseTests {
                 ])
         }
         let large = try await catalog(repeat: 30_000)
-        #expect(large.body.count > 1 << 20 && large.response?.headerFields[.contentLength] == nil)
+        #expect(large.body.count > 1 << 20 && large.response.headerFields[.contentLength] == nil)
         let entries = try large.decode(Catalog.self).entry
         #expect(entries.count == 30_000 && entries.allSatisfy { $0 == Catalog.Entry(id: 4, name: "four") })
         // A model the document does not fit: the XML mapping's error, with its key path and the response.

@@ -23,7 +23,7 @@ import Testing
     @Test(arguments: ["ftp://h.test/file", "file:///etc/passwd", "http://", "not a url at all\u{0}", ""])
     func nonHTTPURLsAreRejected(url: String) async throws {
         let session = try Session(registry: .standard())
-        let response = await session.response(for: SessionRequest(.get, url))
+        let response = await session.result(for: SessionRequest(.get, url))
         #expect(response.error?.code == .invalidArgument)
         #expect(response.response == nil)
     }
@@ -38,7 +38,7 @@ import Testing
                 == "api.example.com/v1 has no scheme: an absolute URL starts with http:// or https:// (https://api.example.com/v1)"
         }
         let session = try Session(registry: .standard())
-        let foreign = await session.response(for: SessionRequest(.get, "ftp://h.test/file"))
+        let foreign = await session.result(for: SessionRequest(.get, "ftp://h.test/file"))
         #expect(foreign.error?.message == "ftp://h.test/file has the scheme ftp: Satchel sends http and https URLs")
     }
 
@@ -55,7 +55,7 @@ import Testing
                 configuration.retryPolicy = .disabled
                 return configuration
             }(), registry: .standard())
-        let response = await session.response(for: SessionRequest(.get, "x"))
+        let response = await session.result(for: SessionRequest(.get, "x"))
         #expect(response.error?.code == .cannotConnect)
         #expect(response.error?.underlying is CurlFailure)
     }
@@ -158,7 +158,7 @@ import Testing
 
     @Test func missingUploadFilesFailBeforeSending() async throws {
         let session = try Session(baseURL: "http://127.0.0.1:9/", registry: .standard())
-        let response = await session.response(
+        let response = await session.result(
             for: SessionRequest(.put, "x", body: .file(path: "/nonexistent/file", contentType: nil)))
         #expect(response.error?.code == .io)
     }

@@ -30,7 +30,7 @@ struct TransportMemoryTests {
         form.append("probe", name: "kind")
         try form.append(fileAt: path, name: "data")
         let expected = try form.makeBodyStream().length
-        _ = await session.response(for: SessionRequest(.get, "retry-count"))  // warm up
+        _ = try await session.result(for: SessionRequest(.get, "retry-count")).get()  // warm up
         try ProcessMemory.resetPeak()
         let before = try ProcessMemory.peakResident
         let response = try await session.upload(.multipart(form), to: "discard")
@@ -46,7 +46,7 @@ struct TransportMemoryTests {
         let session = try SessionSupport.session(servers.fast)
         let destination = SessionSupport.temporaryPath("gibibyte.download")
         defer { try? FileManager.default.removeItem(atPath: destination) }
-        _ = await session.response(for: SessionRequest(.get, "retry-count"))
+        _ = try await session.result(for: SessionRequest(.get, "retry-count")).get()
         try ProcessMemory.resetPeak()
         let before = try ProcessMemory.peakResident
         let result = try await session.download("large/\(Self.gibibyte)", to: destination)

@@ -59,7 +59,7 @@ struct DemoSteps: Sendable {
 
     /// The status line of a response, such as `200 OK application/json`.
     func statusLine(_ response: DataResponse) -> String {
-        guard let head = response.response else { return "no response" }
+        let head = response.response
         let type = head.headerFields[.contentType].map { " \($0)" } ?? ""
         return "\(head.status.code) \(head.status.reasonPhrase)\(type) (\(response.body.count) bytes)"
     }

@@ -72,9 +72,9 @@ extension Request {
         if stream { return try await runStream(request, session: session) }
         if sse { return try await runEventSource(request, session: session) }
         if raw || output != nil { request.responseSerializer = RawBodySerializer() }
-        let response = await session.response(for: request)
+        let result = await session.result(for: request)
         bar?.finish()
-        try report(response)
+        try report(result.get())
     }
 
     /// Adds a `--session` file's headers (where the command gives none of the name) and
@@ -149,12 +149,12 @@ extension Request {
         let printer = ValuePrinter(colors: usesColors)
         printCacheOutcome(response.metrics)
         if var error = response.error {
-            if error.code == .unacceptableContentType, let head = response.response, !noCheckStatus,
+            if error.code == .unacceptableContentType, case let head = response.response, !noCheckStatus,
                 !(200..<300).contains(head.status.code)
             {
                 error = SatchelError(
                     .unacceptableStatusCode, "status \(head.status.code) \(head.status.reasonPhrase) is not acceptable")
-            } else if error.code == .unacceptableContentType, let head = response.response, !response.body.isEmpty,
+            } else if error.code == .unacceptableContentType, case let head = response.response, !response.body.isEmpty,
                 error.response != nil
             {
                 try printHeads(response, printer: printer)
@@ -203,7 +203,7 @@ extension Request {
 
     /// The response's problem details, when it is `application/problem+json` with an object body.
     private func problemDetails(of response: DataResponse) -> ProblemDetails? {
-        guard let value = response.value, let text = response.response?.headerFields[.contentType],
+        guard let value = response.value, let text = response.response.headerFields[.contentType],
             (try? MediaType(parsing: text))?.essence == "application/problem+json"
         else { return nil }
         return ProblemDetails(value)

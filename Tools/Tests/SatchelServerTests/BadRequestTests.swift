@@ -12,9 +12,9 @@ final class BadRequestTests: XCTestCase {
         _ response: DataResponse, _ status: Int, containing text: String, file: StaticString = #filePath,
         line: UInt = #line
     ) {
-        XCTAssertEqual(response.response?.status.code, status, file: file, line: line)
+        XCTAssertEqual(response.response.status.code, status, file: file, line: line)
         XCTAssertEqual(
-            response.response?.headerFields[.contentType], "application/problem+json", file: file, line: line)
+            response.response.headerFields[.contentType], "application/problem+json", file: file, line: line)
         let problem = response.error?.problemDetails
         XCTAssertEqual(problem?.status, status, file: file, line: line)
         XCTAssertTrue(
@@ -27,19 +27,19 @@ final class BadRequestTests: XCTestCase {
         try await ServerTestSupport.withServer(configuration) { server in
             let session = try ServerTestSupport.session(server)
             for path in ["bytes/abc", "bytes/-1", "bytes/1001", "bytes/99999999999999999999", "bytes/1e3"] {
-                Self.assertProblem(await session.fetch(path), 400, containing: "/bytes/N needs N from 0 to 1000")
+                Self.assertProblem(try await session.fetch(path), 400, containing: "/bytes/N needs N from 0 to 1000")
             }
             for path in ["status/99", "status/600", "status/abc", "status/"] {
-                let response = await session.fetch(path)
-                XCTAssertTrue([400, 404].contains(response.response?.status.code ?? 0), path)
+                let response = try await session.fetch(path)
+                XCTAssertTrue([400, 404].contains(response.response.status.code ?? 0), path)
             }
-            Self.assertProblem(await session.fetch("status/1000"), 400, containing: "200 to 599")
-            Self.assertProblem(await session.fetch("redirect/0"), 400, containing: "/redirect/N")
-            Self.assertProblem(await session.fetch("redirect/33"), 400, containing: "/redirect/N")
-            Self.assertProblem(await session.fetch("delay/-1"), 400, containing: "/delay/S")
-            Self.assertProblem(await session.fetch("delay/nan"), 400, containing: "/delay/S")
-            Self.assertProblem(await session.fetch("nothing/here"), 404, containing: "no fixture endpoint")
-            Self.assertProblem(await session.fetch("json/extra"), 404, containing: "no fixture endpoint")
+            Self.assertProblem(try await session.fetch("status/1000"), 400, containing: "200 to 599")
+            Self.assertProblem(try await session.fetch("redirect/0"), 400, containing: "/redirect/N")
+            Self.assertProblem(try await session.fetch("redirect/33"), 400, containing: "/redirect/N")
+            Self.assertProblem(try await session.fetch("delay/-1"), 400, containing: "/delay/S")
+            Self.assertProblem(try await session.fetch("delay/nan"), 400, containing: "/delay/S")
+            Self.assertProblem(try await session.fetch("nothing/here"), 404, containing: "no fixture endpoint")
+            Self.assertProblem(try await session.fetch("json/extra"), 404, containing: "no fixture endpoint")
         }
     }
 
@@ -47,30 +47,31 @@ final class BadRequestTests: XCTestCase {
         try await ServerTestSupport.withServer { server in
             let session = try ServerTestSupport.session(server)
             // The Content-Type as a header, so that one that is not a media type can be sent too.
-            func post(_ body: String, _ contentType: String) async -> DataResponse {
-                await session.response(
+            func post(_ body: String, _ contentType: String) async throws -> DataResponse {
+                try await session.result(
                     for: SessionRequest(
                         .post, "echo", headers: [.contentType: contentType],
-                        body: .bytes(Array(body.utf8), contentType: nil)))
+                        body: .bytes(Array(body.utf8), contentType: nil))
+                ).get()
             }
-            Self.assertProblem(await post(#"{"a": [1, 2"#, "application/json"), 400, containing: "truncatedInput")
-            Self.assertProblem(await post("{'a': 1}", "application/json"), 400, containing: "syntaxError")
-            Self.assertProblem(await post("<a><b></a>", "application/xml"), 400, containing: "the request body")
+            Self.assertProblem(try await post(#"{"a": [1, 2"#, "application/json"), 400, containing: "truncatedInput")
+            Self.assertProblem(try await post("{'a': 1}", "application/json"), 400, containing: "syntaxError")
+            Self.assertProblem(try await post("<a><b></a>", "application/xml"), 400, containing: "the request body")
             Self.assertProblem(
-                await post(
+                try await post(
                     "--x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nhalf", "multipart/form-data; boundary=x"),
                 400, containing: "truncatedInput")
-            Self.assertProblem(await post("a=1", "multipart/form-data"), 400, containing: "boundary")
-            Self.assertProblem(await post("{}", "not a media type"), 400, containing: "the request body")
+            Self.assertProblem(try await post("a=1", "multipart/form-data"), 400, containing: "boundary")
+            Self.assertProblem(try await post("{}", "not a media type"), 400, containing: "the request body")
             Self.assertProblem(
-                await post(String(repeating: "[", count: 5000), "application/json"), 413, containing: "maxDepth")
+                try await post(String(repeating: "[", count: 5000), "application/json"), 413, containing: "maxDepth")
             Self.assertProblem(
-                await post("<!DOCTYPE a [<!ENTITY e SYSTEM \"file:///etc/passwd\">]><a>&e;</a>", "application/xml"),
+                try await post("<!DOCTYPE a [<!ENTITY e SYSTEM \"file:///etc/passwd\">]><a>&e;</a>", "application/xml"),
                 400, containing: "the request body")
-            let query = await session.fetch("echo?a[=1")
-            XCTAssertTrue([200, 400].contains(query.response?.status.code ?? 0))
+            let query = try await session.fetch("echo?a[=1")
+            XCTAssertTrue([200, 400].contains(query.response.status.code ?? 0))
             // Still serving.
-            let still = await session.fetch("json")
+            let still = try await session.fetch("json")
             XCTAssertEqual(try ServerTestSupport.json(still), FixtureDocument.value)
         }
     }
@@ -80,13 +81,15 @@ final class BadRequestTests: XCTestCase {
         configuration.limits.maxBodyBytes = 4096
         try await ServerTestSupport.withServer(configuration) { server in
             let session = try ServerTestSupport.session(server)
-            let big = await session.response(
+            let big = try await session.result(
                 for: SessionRequest(
-                    .post, "echo", body: .bytes([UInt8](repeating: 0x61, count: 100_000), contentType: .plainText)))
+                    .post, "echo", body: .bytes([UInt8](repeating: 0x61, count: 100_000), contentType: .plainText))
+            ).get()
             Self.assertProblem(big, 413, containing: "maxBodyBytes")
-            let fits = await session.response(
+            let fits = try await session.result(
                 for: SessionRequest(
-                    .post, "echo", body: .bytes([UInt8](repeating: 0x61, count: 4096), contentType: .plainText)))
+                    .post, "echo", body: .bytes([UInt8](repeating: 0x61, count: 4096), contentType: .plainText))
+            ).get()
             XCTAssertEqual(try ServerTestSupport.json(fits)["body"], .string(String(repeating: "a", count: 4096)))
             // Inside a batch a generated body must fit the limit too.
             var batch = MultipartFormData(subtype: .mixed)
@@ -94,7 +97,7 @@ final class BadRequestTests: XCTestCase {
                 MultipartPart(
                     mediaType: try MediaType(parsing: "application/http"),
                     body: .bytes(Array("GET /bytes/5000 HTTP/1.1\r\n\r\n".utf8))))
-            let answer = await session.response(for: SessionRequest(.post, "batch", body: .multipart(batch)))
+            let answer = try await session.result(for: SessionRequest(.post, "batch", body: .multipart(batch))).get()
             let parts = try XCTUnwrap(try ServerTestSupport.json(answer).multipartParts)
             XCTAssertEqual((parts.first?.value.httpMessage)?.status, 413)
         }
@@ -113,7 +116,7 @@ final class BadRequestTests: XCTestCase {
                         body: .bytes(Array("GET /json HTTP/1.1\r\n\r\n".utf8))))
             }
             Self.assertProblem(
-                await session.response(for: SessionRequest(.post, "batch", body: .multipart(many))), 413,
+                try await session.result(for: SessionRequest(.post, "batch", body: .multipart(many))).get(), 413,
                 containing: "maxParts")
 
             // A smuggled header (bare CR) and a body shorter than its Content-Length spoil only
@@ -128,7 +131,7 @@ final class BadRequestTests: XCTestCase {
                     MultipartPart(
                         mediaType: try MediaType(parsing: "application/http"), body: .bytes(Array(message.utf8))))
             }
-            let answer = await session.response(for: SessionRequest(.post, "batch", body: .multipart(hostile)))
+            let answer = try await session.result(for: SessionRequest(.post, "batch", body: .multipart(hostile))).get()
             let parts = try XCTUnwrap(try ServerTestSupport.json(answer).multipartParts)
             let statuses = parts.map { ($0.value.httpMessage)?.status }
             XCTAssertEqual(statuses, [400, 400, 200])

@@ -31,10 +31,11 @@ final class BatchTests: XCTestCase {
         try batch.append(Self.part("junk", "this is not an HTTP message"))
 
         try await ServerTestSupport.withServer { server in
-            let response = await (try ServerTestSupport.session(server)).response(
-                for: SessionRequest(.post, "batch", body: .multipart(batch)))
-            XCTAssertEqual(response.response?.status.code, 200)
-            let answerType = try MediaType(parsing: try XCTUnwrap(response.response?.headerFields[.contentType]))
+            let response = try await (try ServerTestSupport.session(server)).result(
+                for: SessionRequest(.post, "batch", body: .multipart(batch))
+            ).get()
+            XCTAssertEqual(response.response.status.code, 200)
+            let answerType = try MediaType(parsing: try XCTUnwrap(response.response.headerFields[.contentType]))
             XCTAssertEqual(answerType.essence, "multipart/mixed")
             XCTAssertNotNil(answerType[parameter: "boundary"])
             let parts = try XCTUnwrap(ServerTestSupport.json(response).multipartParts)
@@ -72,7 +73,7 @@ final class BatchTests: XCTestCase {
 
             // An independent reader: Python's email package splits the same body into six
             // application/http parts, each an HTTP/1.1 status line.
-            let contentType = try XCTUnwrap(response.response?.headerFields[.contentType])
+            let contentType = try XCTUnwrap(response.response.headerFields[.contentType])
             let summary = try ServerTestSupport.runPython(
                 """
                 import sys, email
@@ -115,22 +116,24 @@ final class BatchTests: XCTestCase {
     func testBadBatchesAreProblems() async throws {
         try await ServerTestSupport.withServer { server in
             let session = try ServerTestSupport.session(server)
-            let get = await session.fetch("batch")
-            XCTAssertEqual(get.response?.status.code, 405)
-            XCTAssertEqual(get.response?.headerFields[.allow], "POST")
+            let get = try await session.fetch("batch")
+            XCTAssertEqual(get.response.status.code, 405)
+            XCTAssertEqual(get.response.headerFields[.allow], "POST")
 
-            let json = await session.response(
-                for: SessionRequest(.post, "batch", body: .bytes(Array("{}".utf8), contentType: .json)))
-            XCTAssertEqual(json.response?.status.code, 400)
+            let json = try await session.result(
+                for: SessionRequest(.post, "batch", body: .bytes(Array("{}".utf8), contentType: .json))
+            ).get()
+            XCTAssertEqual(json.response.status.code, 400)
             XCTAssertEqual(json.error?.problemDetails?.detail, "/batch takes multipart/mixed, not application/json")
 
             let truncated = "--b\r\nContent-Type: application/http\r\n\r\nGET /json HTTP/1.1\r\n\r\n"
-            let cut = await session.response(
+            let cut = try await session.result(
                 for: SessionRequest(
                     .post, "batch",
                     body: .bytes(
-                        Array(truncated.utf8), contentType: try MediaType(parsing: "multipart/mixed; boundary=b"))))
-            XCTAssertEqual(cut.response?.status.code, 400)
+                        Array(truncated.utf8), contentType: try MediaType(parsing: "multipart/mixed; boundary=b")))
+            ).get()
+            XCTAssertEqual(cut.response.status.code, 400)
             XCTAssertTrue(
                 cut.error?.problemDetails?.detail?.contains("truncatedInput") ?? false,
                 "\(String(describing: cut.error))")
@@ -139,7 +142,7 @@ final class BatchTests: XCTestCase {
             try nested.append(
                 Self.part("inner", "POST /batch HTTP/1.1\r\nContent-Type: multipart/mixed; boundary=z\r\n\r\n--z--\r\n")
             )
-            let answer = await session.response(for: SessionRequest(.post, "batch", body: .multipart(nested)))
+            let answer = try await session.result(for: SessionRequest(.post, "batch", body: .multipart(nested))).get()
             let inner = try XCTUnwrap(try ServerTestSupport.json(answer).multipartParts)
             let message = try XCTUnwrap(inner.first?.value.httpMessage)
             XCTAssertEqual(message.status, 400)

@@ -14,33 +14,33 @@ final class ByteRangeTests: XCTestCase {
 
     private static func get(
         _ session: Session, _ path: String, _ fields: [String: String] = [:], method: HTTPRequest.Method = .get
-    ) async -> DataResponse {
+    ) async throws -> DataResponse {
         var headers = HTTPFields()
         for (name, value) in fields { headers[HTTPField.Name(name)!] = value }
         var request = SessionRequest(method, path, headers: headers)
         request.responseSerializer = BytesOnly()
-        return await session.response(for: request)
+        return try await session.result(for: request).get()
     }
 
     func testBytesStreamsTheDeterministicPatternWithLengthAndEntityTag() async throws {
         try await ServerTestSupport.withServer { server in
             let session = try ServerTestSupport.session(server)
-            let response = await Self.get(session, "bytes/300000")
-            XCTAssertEqual(response.response?.status.code, 200)
-            XCTAssertEqual(response.response?.headerFields[.contentLength], "300000")
-            XCTAssertEqual(response.response?.headerFields[.eTag], "\"bytes-300000\"")
-            XCTAssertEqual(response.response?.headerFields[.acceptRanges], "bytes")
+            let response = try await Self.get(session, "bytes/300000")
+            XCTAssertEqual(response.response.status.code, 200)
+            XCTAssertEqual(response.response.headerFields[.contentLength], "300000")
+            XCTAssertEqual(response.response.headerFields[.eTag], "\"bytes-300000\"")
+            XCTAssertEqual(response.response.headerFields[.acceptRanges], "bytes")
             XCTAssertEqual(response.body, Self.expected(0..<300_000))
 
-            let chunked = await Self.get(session, "bytes/70000?chunked=1")
-            XCTAssertNil(chunked.response?.headerFields[.contentLength])
-            XCTAssertEqual(chunked.response?.headerFields[.transferEncoding], "chunked")
+            let chunked = try await Self.get(session, "bytes/70000?chunked=1")
+            XCTAssertNil(chunked.response.headerFields[.contentLength])
+            XCTAssertEqual(chunked.response.headerFields[.transferEncoding], "chunked")
             XCTAssertEqual(chunked.body, Self.expected(0..<70_000))
 
-            let head = await Self.get(session, "bytes/1234", method: .head)
-            XCTAssertEqual(head.response?.headerFields[.contentLength], "1234")
+            let head = try await Self.get(session, "bytes/1234", method: .head)
+            XCTAssertEqual(head.response.headerFields[.contentLength], "1234")
             XCTAssertEqual(head.body, [])
-            let empty = await Self.get(session, "bytes/0")
+            let empty = try await Self.get(session, "bytes/0")
             XCTAssertEqual(empty.body, [])
         }
     }
@@ -53,10 +53,10 @@ final class ByteRangeTests: XCTestCase {
                 ("bytes=990-5000", 990..<1000), ("bytes=0-0", 0..<1), ("bytes=-5000", 0..<1000),
             ]
             for (header, range) in cases {
-                let response = await Self.get(session, "bytes/1000", ["Range": header])
-                XCTAssertEqual(response.response?.status.code, 206, header)
+                let response = try await Self.get(session, "bytes/1000", ["Range": header])
+                XCTAssertEqual(response.response.status.code, 206, header)
                 XCTAssertEqual(
-                    response.response?.headerFields[.contentRange],
+                    response.response.headerFields[.contentRange],
                     "bytes \(range.lowerBound)-\(range.upperBound - 1)/1000", header)
                 XCTAssertEqual(response.body, Self.expected(range), header)
             }
@@ -66,24 +66,25 @@ final class ByteRangeTests: XCTestCase {
     func testUnsatisfiableIgnoredAndConditionalRanges() async throws {
         try await ServerTestSupport.withServer { server in
             let session = try ServerTestSupport.session(server)
-            let past = await Self.get(session, "bytes/1000", ["Range": "bytes=1000-"])
-            XCTAssertEqual(past.response?.status.code, 416)
-            XCTAssertEqual(past.response?.headerFields[.contentRange], "bytes */1000")
-            XCTAssertEqual(past.response?.headerFields[.contentType], "application/problem+json")
-            let nothing = await Self.get(session, "bytes/0", ["Range": "bytes=-1"])
-            XCTAssertEqual(nothing.response?.status.code, 416)
+            let past = try await Self.get(session, "bytes/1000", ["Range": "bytes=1000-"])
+            XCTAssertEqual(past.response.status.code, 416)
+            XCTAssertEqual(past.response.headerFields[.contentRange], "bytes */1000")
+            XCTAssertEqual(past.response.headerFields[.contentType], "application/problem+json")
+            let nothing = try await Self.get(session, "bytes/0", ["Range": "bytes=-1"])
+            XCTAssertEqual(nothing.response.status.code, 416)
 
             for ignored in ["bytes=0-1,5-6", "items=0-1", "bytes=5-2", "bytes=x-"] {
-                let response = await Self.get(session, "bytes/100", ["Range": ignored])
-                XCTAssertEqual(response.response?.status.code, 200, ignored)
+                let response = try await Self.get(session, "bytes/100", ["Range": ignored])
+                XCTAssertEqual(response.response.status.code, 200, ignored)
                 XCTAssertEqual(response.body, Self.expected(0..<100), ignored)
             }
 
-            let matching = await Self.get(session, "bytes/100", ["Range": "bytes=50-", "If-Range": "\"bytes-100\""])
-            XCTAssertEqual(matching.response?.status.code, 206)
+            let matching = try await Self.get(
+                session, "bytes/100", ["Range": "bytes=50-", "If-Range": "\"bytes-100\""])
+            XCTAssertEqual(matching.response.status.code, 206)
             XCTAssertEqual(matching.body, Self.expected(50..<100))
-            let stale = await Self.get(session, "bytes/100", ["Range": "bytes=50-", "If-Range": "\"bytes-99\""])
-            XCTAssertEqual(stale.response?.status.code, 200)
+            let stale = try await Self.get(session, "bytes/100", ["Range": "bytes=50-", "If-Range": "\"bytes-99\""])
+            XCTAssertEqual(stale.response.status.code, 200)
             XCTAssertEqual(stale.body, Self.expected(0..<100))
         }
     }

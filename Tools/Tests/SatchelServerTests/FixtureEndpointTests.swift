@@ -13,10 +13,10 @@ final class FixtureEndpointTests: XCTestCase {
             let session = try ServerTestSupport.session(server)
             var headers = HTTPFields()
             headers[HTTPField.Name("X-Fixture-Test")!] = "Yes"
-            let response = await session.response(
+            let response = try await session.result(
                 for: SessionRequest(
                     .post, "echo/deeper?x=1&tags[]=a&tags[]=b", parameters: ["name": "Ada", "n": "3"], headers: headers)
-            )
+            ).get()
             let echo = try ServerTestSupport.json(response)
             XCTAssertEqual(echo["method"], "POST")
             XCTAssertEqual(echo["path"], "/echo/deeper")
@@ -34,18 +34,18 @@ final class FixtureEndpointTests: XCTestCase {
             let document: Value = ["user": ["id": 7, "tags": ["x", "y"], "ratio": 0.5, "active": false, "none": nil]]
             var request = SessionRequest(.put, "anything", parameters: document)
             request.requestSerializer = JSONRequestSerializer()
-            let jsonEcho = try ServerTestSupport.json(await session.response(for: request))
+            let jsonEcho = try ServerTestSupport.json(try await session.result(for: request).get())
             XCTAssertEqual(jsonEcho["body"], document)
 
             let date = Date(timeIntervalSince1970: 1_700_000_000)
             request = SessionRequest(.post, "echo", parameters: ["when": .date(date), "blob": .bytes([1, 2, 3])])
             request.requestSerializer = PropertyListRequestSerializer(format: .binary)
-            let plistEcho = try ServerTestSupport.json(await session.response(for: request))
+            let plistEcho = try ServerTestSupport.json(try await session.result(for: request).get())
             XCTAssertEqual(plistEcho["body"], ["when": ["$date": "2023-11-14T22:13:20Z"], "blob": ["$data": "AQID"]])
 
             request = SessionRequest(.post, "echo", parameters: ["note": ["@lang": "en", "#text": "hi"]])
             request.requestSerializer = XMLRequestSerializer()
-            let xmlEcho = try ServerTestSupport.json(await session.response(for: request))
+            let xmlEcho = try ServerTestSupport.json(try await session.result(for: request).get())
             let root = try XCTUnwrap(xmlEcho["body"]?["$xml"]?["children"]?[0])
             XCTAssertEqual(root["name"], "note")
             XCTAssertEqual(root["attributes"]?["lang"], "en")
@@ -63,7 +63,7 @@ final class FixtureEndpointTests: XCTestCase {
             // file's size rather than megabytes of base64.
             let blob = (0..<1_500_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
             try form.append(blob, name: "blob", filename: "blob.bin", mediaType: .octetStream)
-            let response = await session.response(for: SessionRequest(.post, "echo", body: .multipart(form)))
+            let response = try await session.result(for: SessionRequest(.post, "echo", body: .multipart(form))).get()
             let parts = try XCTUnwrap(ServerTestSupport.json(response)["body"]?["$multipart"]?.arrayValue)
             XCTAssertEqual(parts.count, 3)
             XCTAssertEqual(parts[0]["name"], "greeting")
@@ -80,12 +80,13 @@ final class FixtureEndpointTests: XCTestCase {
     func testEchoShowsBytesOfAnUnknownTypeAsData() async throws {
         try await ServerTestSupport.withServer { server in
             let session = try ServerTestSupport.session(server)
-            let response = await session.response(
+            let response = try await session.result(
                 for: SessionRequest(
                     .post, "echo",
                     body: .bytes(
                         [0xDE, 0xAD, 0xBE, 0xEF], contentType: MediaType(type: "application", subtype: "x-satchel-test")
-                    )))
+                    ))
+            ).get()
             XCTAssertEqual(try ServerTestSupport.json(response)["body"], ["$data": "3q2+7w=="])
             let empty = try ServerTestSupport.json(await session.fetch("get"))
             XCTAssertEqual(empty["body"], .null)
@@ -96,18 +97,18 @@ final class FixtureEndpointTests: XCTestCase {
     func testFormatEndpointsServeTheDocumentInEachFormat() async throws {
         try await ServerTestSupport.withServer { server in
             let session = try ServerTestSupport.session(server)
-            let json = await session.fetch("json")
-            XCTAssertEqual(json.response?.headerFields[.contentType], "application/json")
+            let json = try await session.fetch("json")
+            XCTAssertEqual(json.response.headerFields[.contentType], "application/json")
             XCTAssertEqual(try ServerTestSupport.json(json), FixtureDocument.value)
             for path in ["plist", "plist-binary"] {
-                let plist = await session.fetch(path)
-                XCTAssertEqual(plist.response?.headerFields[.contentType], "application/x-plist")
+                let plist = try await session.fetch(path)
+                XCTAssertEqual(plist.response.headerFields[.contentType], "application/x-plist")
                 XCTAssertEqual(try ServerTestSupport.json(plist), FixtureDocument.propertyListValue, path)
             }
-            let binary = await session.fetch("plist-binary")
+            let binary = try await session.fetch("plist-binary")
             XCTAssertEqual(Array(binary.body.prefix(8)), Array("bplist00".utf8))
-            let xml = await session.fetch("xml")
-            XCTAssertEqual(xml.response?.headerFields[.contentType], "application/xml; charset=utf-8")
+            let xml = try await session.fetch("xml")
+            XCTAssertEqual(xml.response.headerFields[.contentType], "application/xml; charset=utf-8")
             let document = try XCTUnwrap(try ServerTestSupport.json(xml).xmlDocument)
             XCTAssertEqual(try document.nodes(xpath: "/fixture/owner/login")[0]["children"], ["satchel"])
 
@@ -134,8 +135,8 @@ final class FixtureEndpointTests: XCTestCase {
             let session = try ServerTestSupport.session(server)
             let expectedHex = FixtureImages.pixels().map { String(format: "%02x", $0) }.joined()
             for (path, format) in [("png", ImageFormat.png), ("jpeg", ImageFormat.jpeg)] {
-                let response = await session.fetch(path)
-                XCTAssertEqual(response.response?.headerFields[.contentType], "image/\(path)")
+                let response = try await session.fetch(path)
+                XCTAssertEqual(response.response.headerFields[.contentType], "image/\(path)")
                 let image = try XCTUnwrap(try ServerTestSupport.json(response).image, path)
                 XCTAssertEqual(image.format, format)
                 XCTAssertEqual([image.width, image.height], [FixtureImages.width, FixtureImages.height])
@@ -151,7 +152,7 @@ final class FixtureEndpointTests: XCTestCase {
             }
             // Deterministic: a second encoding is byte for byte the same.
             let again = try FixtureImages()
-            let png = await session.fetch("png"), jpeg = await session.fetch("jpeg")
+            let png = try await session.fetch("png"), jpeg = try await session.fetch("jpeg")
             XCTAssertEqual(png.body, again.png)
             XCTAssertEqual(jpeg.body, again.jpeg)
         }
@@ -160,41 +161,41 @@ final class FixtureEndpointTests: XCTestCase {
     func testStatusAnswersTheCodeWithAProblemFromFourHundredOn() async throws {
         try await ServerTestSupport.withServer { server in
             let session = try ServerTestSupport.session(server)
-            let teapot = await session.fetch("status/418")
-            XCTAssertEqual(teapot.response?.status.code, 418)
-            XCTAssertEqual(teapot.response?.headerFields[.contentType], "application/problem+json")
+            let teapot = try await session.fetch("status/418")
+            XCTAssertEqual(teapot.response.status.code, 418)
+            XCTAssertEqual(teapot.response.headerFields[.contentType], "application/problem+json")
             XCTAssertEqual(teapot.error?.code, .unacceptableStatusCode)
             XCTAssertEqual(teapot.error?.problemDetails?.status, 418)
             XCTAssertEqual(teapot.error?.problemDetails?.title, "I'm a teapot")
-            let forbidden = await session.fetch("status/403")
+            let forbidden = try await session.fetch("status/403")
             XCTAssertEqual(forbidden.error?.problemDetails?.title, "Forbidden")
-            let noContent = await session.fetch("status/204")
-            XCTAssertEqual(noContent.response?.status.code, 204)
+            let noContent = try await session.fetch("status/204")
+            XCTAssertEqual(noContent.response.status.code, 204)
             XCTAssertNil(noContent.error)
             XCTAssertEqual(noContent.body, [])
 
             var head = SessionRequest(.head, "json")
             head.validation = ResponseValidation()
-            let headResponse = await session.response(for: head)
-            XCTAssertEqual(headResponse.response?.status.code, 200)
+            let headResponse = try await session.result(for: head).get()
+            XCTAssertEqual(headResponse.response.status.code, 200)
             XCTAssertEqual(headResponse.body, [])
-            let full = await session.fetch("json")
-            XCTAssertEqual(headResponse.response?.headerFields[.contentLength], String(full.body.count))
+            let full = try await session.fetch("json")
+            XCTAssertEqual(headResponse.response.headerFields[.contentLength], String(full.body.count))
         }
     }
 
     func testRedirectChainsDownToGet() async throws {
         try await ServerTestSupport.withServer { server in
             let followed = try await ServerTestSupport.session(server).fetch("redirect/3")
-            XCTAssertEqual(followed.response?.status.code, 200)
+            XCTAssertEqual(followed.response.status.code, 200)
             XCTAssertEqual(followed.url, server.baseURL + "/get")
             XCTAssertEqual(try ServerTestSupport.json(followed)["path"], "/get")
 
-            let single = await (try ServerTestSupport.session(server, redirects: false)).fetch("redirect/3")
-            XCTAssertEqual(single.response?.status.code, 302)
-            XCTAssertEqual(single.response?.headerFields[.location], "/redirect/2")
-            let last = await (try ServerTestSupport.session(server, redirects: false)).fetch("redirect/1")
-            XCTAssertEqual(last.response?.headerFields[.location], "/get")
+            let single = try await (try ServerTestSupport.session(server, redirects: false)).fetch("redirect/3")
+            XCTAssertEqual(single.response.status.code, 302)
+            XCTAssertEqual(single.response.headerFields[.location], "/redirect/2")
+            let last = try await (try ServerTestSupport.session(server, redirects: false)).fetch("redirect/1")
+            XCTAssertEqual(last.response.headerFields[.location], "/get")
         }
     }
 

@@ -10,7 +10,7 @@ final class LifecycleTests: XCTestCase {
     func testStopLetsARequestInFlightFinish() async throws {
         let server = try await FixtureServer.start(FixtureServerConfiguration())
         let session = try ServerTestSupport.session(server)
-        let slow = Task { await session.fetch("delay/0.5") }
+        let slow = Task { try await session.fetch("delay/0.5") }
         // Stop once the request has reached the server: the echo it is waiting to send
         // must still arrive whole.
         for _ in 0..<100 {
@@ -18,8 +18,8 @@ final class LifecycleTests: XCTestCase {
             if await Self.isConnected(to: server) { break }
         }
         await server.stop()
-        let response = await slow.value
-        XCTAssertEqual(response.response?.status.code, 200, "\(String(describing: response.error))")
+        let response = try await slow.value
+        XCTAssertEqual(response.response.status.code, 200, "\(String(describing: response.error))")
         XCTAssertEqual(response.value?["path"], "/delay/0.5")
         try await server.waitUntilStopped()
         await server.stop()
@@ -28,8 +28,12 @@ final class LifecycleTests: XCTestCase {
         let again = try await FixtureServer.start(FixtureServerConfiguration(port: server.port))
         XCTAssertEqual(again.port, server.port)
         await again.stop()
-        let refused = await session.fetch("json")
-        XCTAssertEqual(refused.error?.code, .cannotConnect)
+        do {
+            _ = try await session.fetch("json")
+            XCTFail("a stopped server answered")
+        } catch {
+            XCTAssertEqual(error.code, .cannotConnect)
+        }
     }
 
     func testBaseURLBracketsIPv6Hosts() async throws {
@@ -40,7 +44,7 @@ final class LifecycleTests: XCTestCase {
             throw XCTSkip("no IPv6 loopback here")
         }
         XCTAssertEqual(server.baseURL, "http://[::1]:\(server.port)")
-        let response = await (try ServerTestSupport.session(server)).fetch("json")
+        let response = try await (try ServerTestSupport.session(server)).fetch("json")
         XCTAssertEqual(response.value, FixtureDocument.value)
         await server.stop()
     }

@@ -49,7 +49,7 @@ final class ServeCommandTests: XCTestCase {
             }
             var configuration = SessionConfiguration()
             configuration.securityPolicy = policy
-            let response = await (try Session(baseURL: url, configuration: configuration)).fetch("json")
+            let response = try await (try Session(baseURL: url, configuration: configuration)).fetch("json")
             XCTAssertNil(response.error, "\(String(describing: response.error))")
             XCTAssertEqual(response.value?["fixture"]?["name"], "Satchel")
 

@@ -53,8 +53,9 @@ enum ServerTestSupport {
 }
 
 extension Session {
-    /// GET `path` without throwing: a failure is in the response's `error`.
-    func fetch(_ path: String) async -> DataResponse {
-        await response(for: SessionRequest(.get, path))
+    /// GET `path`; an unacceptable status is in the response's `error`.
+    /// - Throws: the failure when no response arrived.
+    func fetch(_ path: String) async throws(SatchelError) -> DataResponse {
+        try await result(for: SessionRequest(.get, path)).get()
     }
 }

@@ -22,28 +22,26 @@ final class TLSTests: XCTestCase {
 
             let byAuthority = try ServerTestSupport.session(
                 server, policy: .certificateAuthorities(path: identity.certificateAuthorityPath))
-            let trusted = await byAuthority.fetch("json")
+            let trusted = try await byAuthority.fetch("json")
             XCTAssertEqual(try ServerTestSupport.json(trusted), FixtureDocument.value)
             // The leaf names localhost too (a DNS SAN beside the IP SAN).
-            let byName = await byAuthority.fetch("https://localhost:\(server.port)/json")
+            let byName = try await byAuthority.fetch("https://localhost:\(server.port)/json")
             XCTAssertNil(byName.error, "\(String(describing: byName.error))")
 
             // A pin alone (curl's --pinnedpubkey with -k): the chain is not checked, the key is.
             var pinOnly = SecurityPolicy.publicKeys([identity.publicKeySHA256])
             pinOnly.allowInvalidCertificates = true
             let byPin = try ServerTestSupport.session(server, policy: pinOnly)
-            let pinned = await byPin.fetch("json")
+            let pinned = try await byPin.fetch("json")
             XCTAssertEqual(try ServerTestSupport.json(pinned), FixtureDocument.value)
             // Transport computes the same pin from the leaf certificate on its own.
             let leaf = try XCTUnwrap(PinnedCertificate.certificates(pem: identity.leafCertificatePEM).first)
             XCTAssertEqual("sha256//" + leaf.publicKeySHA256, identity.publicKeyPin)
 
-            let untrusted = await (try ServerTestSupport.session(server)).fetch("json")
-            XCTAssertEqual(untrusted.error?.code, .tlsFailure)
+            await Self.expectTLSFailure(try ServerTestSupport.session(server))
             var wrongPinPolicy = SecurityPolicy.publicKeys(["AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="])
             wrongPinPolicy.allowInvalidCertificates = true
-            let wrongPin = await (try ServerTestSupport.session(server, policy: wrongPinPolicy)).fetch("json")
-            XCTAssertEqual(wrongPin.error?.code, .tlsFailure)
+            await Self.expectTLSFailure(try ServerTestSupport.session(server, policy: wrongPinPolicy))
         }
     }
 
@@ -86,5 +84,18 @@ final class TLSTests: XCTestCase {
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Asserts that a GET of `/json` through `session` fails in the TLS handshake, with no response.
+    private static func expectTLSFailure(
+        _ session: @autoclosure () throws -> Session, file: StaticString = #filePath, line: UInt = #line
+    ) async {
+        guard let session = try? session() else { return XCTFail("no session", file: file, line: line) }
+        switch await session.result(for: SessionRequest(.get, "json")) {
+        case .success(let response):
+            XCTFail("the handshake passed: \(response.response.status)", file: file, line: line)
+        case .failure(let error):
+            XCTAssertEqual(error.code, .tlsFailure, "\(error)", file: file, line: line)
+        }
     }
 }
