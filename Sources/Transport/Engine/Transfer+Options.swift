@@ -64,8 +64,8 @@ extension Transfer {
         try handle.set(CURLOPT_NOSIGNAL, true)
         // A rate limit is kept between reads of the buffer: a buffer as large as a second of the
         // limit would let a whole small body through in one go.
-        try handle.set(
-            CURLOPT_BUFFERSIZE, min(Self.bufferSize, max(1024, (options.route.rateLimit.download ?? .max) / 16)))
+        try handle.set(CURLOPT_BUFFERSIZE, options.bufferSize)
+        handle.bufferSize = options.bufferSize
 
         try handle.set(CURLOPT_FOLLOWLOCATION, false)  // the session follows redirects itself
         try handle.set(CURLOPT_SUPPRESS_CONNECT_HEADERS, true)
@@ -162,6 +162,7 @@ extension Transfer {
         if !options.sendsExpectContinue {
             list = Self.append("Expect:", to: list)  // no 100-continue round trip, as NSURLSession
         }
+        if let headerList { curl_slist_free_all(headerList) }  // a first handle refused the attempt
         headerList = list
         try handle.set(CURLOPT_HTTPHEADER, pointer: UnsafeMutableRawPointer(list))
     }

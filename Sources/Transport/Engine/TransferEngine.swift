@@ -5,15 +5,24 @@ import Glibc
 import SerializerRegistry
 import Synchronization
 
-/// One libcurl multi handle and the thread that drives it: every transfer of a session runs
+/// One libcurl multi handle and the threads that drive it: every transfer of a session runs
 /// here, many at once, sharing connections, DNS and cookies.
 ///
-/// Other threads talk to the engine only through ``enqueue(_:)``: a command goes on a locked
-/// queue and `curl_multi_wakeup` interrupts `curl_multi_poll`. The multi handle, the easy
-/// handles and the running transfers are touched only by the engine thread.
+/// One thread at a time holds the *wheel* and drives the multi handle: the engine's own thread,
+/// or a caller's thread that found nobody driving and leads its own transfer
+/// (``start(_:leading:)``): a request alone on its session then runs on the thread that asked
+/// for it, with no hand-off to the engine thread and back (one context switch per request
+/// instead of three). The leader gives the wheel to the engine thread when its transfer ends
+/// with others still running, or after ``leadBudget``, so a caller's thread is never held long.
+///
+/// Other threads talk to the driver only through ``enqueue(_:)``: a command goes on a locked
+/// queue and `curl_multi_wakeup` interrupts `curl_multi_poll` (or the idle engine thread is
+/// given the wheel). The multi handle, the easy handles and the running transfers are touched
+/// only by the thread holding the wheel.
 final class TransferEngine: @unchecked Sendable {
-    // @unchecked: `multi`, `running` and `idleHandles` are confined to the engine
-    // thread (see the type's documentation); `queue` is a Mutex.
+    // @unchecked: `multi`, `running` and `idleHandles` are touched only by the thread holding
+    // the wheel (see the type's documentation), which is handed over under `queue`'s lock, so
+    // each holder sees what the previous one did; `queue` is a Mutex.
 
     enum Command {
         case start(Transfer)
@@ -31,10 +40,21 @@ final class TransferEngine: @unchecked Sendable {
     private let cookieStores: Mutex<[CookieStore]>
     /// The sessions using the engine: the last one to go shuts it down.
     private let users = Atomic<Int>(0)
+    /// Who drives the multi handle.
+    enum Wheel {
+        /// Nobody: no transfer runs and no command waits; the engine thread sleeps.
+        case idle
+        /// The engine thread.
+        case engine
+        /// A caller's thread, leading its own transfer.
+        case caller
+    }
+
     private struct Queue {
         var commands: [Command] = []
         /// Set by the shutdown command: later commands are refused.
         var isClosed = false
+        var wheel = Wheel.idle
     }
 
     private let queue = Mutex(Queue())
@@ -43,6 +63,18 @@ final class TransferEngine: @unchecked Sendable {
     private let wakersInFlight = Atomic<Int>(0)
     /// Signalled once the engine thread has released libcurl's handles.
     private let stopped = DispatchSemaphore(value: 0)
+    /// Signalled once each time the wheel goes from nobody to the engine thread.
+    private let engineWake = DispatchSemaphore(value: 0)
+    /// The longest a caller's thread leads its transfer before it hands the wheel to the engine
+    /// thread: a thread of Swift's cooperative pool is blocked while it leads.
+    static let leadBudget = Duration.milliseconds(5)
+    /// How many transfers a caller's thread led (for the tests and the measurements).
+    let ledTransfers = Atomic<Int>(0)
+    /// How many easy handles the engine made (the others were reused; for the tests).
+    let handlesMade = Atomic<Int>(0)
+    /// Whether callers may lead (`SATCHEL_ENGINE_CALLERS_LEAD=0` turns it off, to measure the
+    /// engine thread alone beside it: scripts/measure-engine-hops).
+    static let callersLead = getenv("SATCHEL_ENGINE_CALLERS_LEAD").map { String(cString: $0) != "0" } ?? true
     /// The engine thread until a shutdown joins or detaches it (exactly one of them does).
     private let thread = Mutex<pthread_t?>(nil)
     /// The async shutdowns waiting for the handles to be released, or `nil` once they are.
@@ -86,23 +118,28 @@ final class TransferEngine: @unchecked Sendable {
         self.thread.withLock { $0 = thread }
     }
 
-    /// Hands a command to the engine thread and wakes it. After shutdown, a transfer that
-    /// would start ends at once with ``SatchelError/Code/cancelled``.
+    /// Hands a command to the thread driving the multi handle and wakes it (the engine thread
+    /// when nobody drives). After shutdown, a transfer that would start ends at once with
+    /// ``SatchelError/Code/cancelled``.
     func enqueue(_ command: Command) {
-        let outcome = queue.withLock { queue -> (accepted: Bool, wakes: Bool) in
-            guard !queue.isClosed else { return (false, false) }
-            // A queue that already held commands was woken for them and the engine has not
+        let outcome = queue.withLock { queue -> (accepted: Bool, wakes: Bool, handsWheel: Bool) in
+            guard !queue.isClosed else { return (false, false, false) }
+            // A queue that already held commands was woken for them and the driver has not
             // taken them yet: the pending wakeup makes its next poll return, and it takes the
             // whole batch, this command included (one write to libcurl's wakeup pipe per
-            // batch instead of per command).
-            let wakes = queue.commands.isEmpty
+            // batch instead of per command). Nobody polls while nobody drives: the engine
+            // thread is given the wheel instead, and takes the batch first.
+            let handsWheel = queue.wheel == .idle
+            let wakes = queue.commands.isEmpty && !handsWheel
             queue.commands.append(command)
             if case .shutdown = command { queue.isClosed = true }
+            if handsWheel { queue.wheel = .engine }
             // Counted under the lock, before a shutdown can close the queue: the engine waits
             // for the count to drain before it cleans up the multi handle.
             if wakes { wakersInFlight.add(1, ordering: .relaxed) }
-            return (true, wakes)
+            return (true, wakes, handsWheel)
         }
+        if outcome.handsWheel { engineWake.signal() }
         if outcome.wakes {
             // Woken outside the lock: the engine, woken at once, takes its batch under the
             // lock, and would otherwise wait for this thread to leave the write system call
@@ -115,6 +152,69 @@ final class TransferEngine: @unchecked Sendable {
                 transfer.abandon(SatchelError(.cancelled, "\(transfer.options.url): the session was shut down"))
             }
         }
+    }
+
+    /// Starts `transfer`. When `leading` and nobody drives the multi handle, the calling thread
+    /// takes the wheel and drives libcurl until its transfer has ended or ``leadBudget`` has
+    /// passed, then gives the wheel to the engine thread if other transfers run (else to
+    /// nobody); otherwise the transfer is queued for the driver, as ``enqueue(_:)`` does.
+    ///
+    /// Lead only with a transfer whose callbacks never wait for another task: a body read
+    /// from memory or a file, a response collected in memory.
+    func start(_ transfer: Transfer, leading: Bool) {
+        let leads =
+            leading && Self.callersLead
+            && queue.withLock { queue -> Bool in
+                guard !queue.isClosed, queue.wheel == .idle else { return false }
+                queue.wheel = .caller
+                queue.commands.append(.start(transfer))
+                return true
+            }
+        guard leads else { return enqueue(.start(transfer)) }
+        ledTransfers.add(1, ordering: .relaxed)
+        drive(until: transfer)
+    }
+
+    /// Drives the multi handle on the calling thread, which holds the wheel, until `transfer`
+    /// has ended, ``leadBudget`` has passed or a shutdown is queued; then hands the wheel on.
+    private func drive(until transfer: Transfer) {
+        let deadline = ContinuousClock.now + Self.leadBudget
+        var active: Int32 = 0
+        while true {
+            // A queued shutdown is the engine thread's to run: it joins nothing and outlives
+            // every transfer.
+            guard let batch = takeCommands(unlessClosed: true) else { break }
+            for command in batch { execute(command) }
+            curl_multi_perform(multi, &active)
+            collectFinished()
+            let left = deadline - .now
+            if transfer.isFinished || left <= .zero { break }
+            poll(atMost: Int(left.wholeMilliseconds) + 1)
+        }
+        let wakesEngine = queue.withLock { queue -> Bool in
+            queue.wheel = running.isEmpty && queue.commands.isEmpty ? .idle : .engine
+            return queue.wheel == .engine
+        }
+        if wakesEngine { engineWake.signal() }
+    }
+
+    /// The queued commands, taken; `nil` (and nothing taken) when `unlessClosed` and a shutdown
+    /// is queued.
+    private func takeCommands(unlessClosed: Bool) -> [Command]? {
+        queue.withLock { queue in
+            if unlessClosed && queue.isClosed { return nil }
+            defer { queue.commands.removeAll(keepingCapacity: true) }
+            return queue.commands
+        }
+    }
+
+    /// Waits in `curl_multi_poll` for the sockets, libcurl's next timer or a wakeup, for
+    /// `limit` milliseconds at most.
+    private func poll(atMost limit: Int) {
+        var timeout = limit
+        curl_multi_timeout(multi, &timeout)
+        if timeout < 0 || timeout > limit { timeout = limit }
+        if timeout > 0 { curl_multi_poll(multi, nil, 0, Int32(timeout), nil) }
     }
 
     /// Counts a session that uses the engine, keeping its cookie store alive with it.
@@ -181,28 +281,33 @@ final class TransferEngine: @unchecked Sendable {
         }
     }
 
-    /// The engine loop: run commands, let libcurl move data, finish completed transfers, wait.
+    /// The engine thread: wait for the wheel, then run commands, let libcurl move data, finish
+    /// completed transfers and wait on the sockets, until no transfer runs and no command waits.
     private func run() {
         var active: Int32 = 0
         while true {
-            let batch = queue.withLock { queue in
-                let batch = queue.commands
-                queue.commands.removeAll(keepingCapacity: true)
-                return batch
-            }
-            for command in batch {
-                if case .shutdown = command {
-                    stop()
-                    return
+            engineWake.wait()
+            while true {
+                for command in takeCommands(unlessClosed: false) ?? [] {
+                    if case .shutdown = command {
+                        stop()
+                        return
+                    }
+                    execute(command)
                 }
-                execute(command)
+                curl_multi_perform(multi, &active)
+                collectFinished()
+                if running.isEmpty {
+                    let idle = queue.withLock { queue -> Bool in
+                        guard queue.commands.isEmpty else { return false }
+                        queue.wheel = .idle
+                        return true
+                    }
+                    if idle { break }
+                    continue
+                }
+                poll(atMost: 1000)
             }
-            curl_multi_perform(multi, &active)
-            collectFinished()
-            var timeout = 1000
-            curl_multi_timeout(multi, &timeout)
-            if timeout < 0 || timeout > 1000 { timeout = 1000 }
-            if timeout > 0 { curl_multi_poll(multi, nil, 0, Int32(timeout), nil) }
         }
     }
 
@@ -214,13 +319,21 @@ final class TransferEngine: @unchecked Sendable {
             // a new one.
             let wanted = transfer.options.bufferSize
             let fitting = idleHandles.lastIndex { $0.bufferSize == wanted }
-            let handle = fitting.map { idleHandles.remove(at: $0) } ?? EasyHandle()
-            guard let handle else {
+            var handle = fitting.map { idleHandles.remove(at: $0) } ?? makeHandle()
+            var configured = handle.map { handle in Result { () throws(SatchelError) in try transfer.configure(handle) }
+            }
+            if fitting != nil, case .failure? = configured {
+                // libcurl 7.88 can refuse even the same buffer size on a used handle (while it
+                // still holds the buffer of an aborted transfer): the handle goes, a new one
+                // takes the transfer.
+                handle = makeHandle()
+                configured = handle.map { handle in Result { () throws(SatchelError) in try transfer.configure(handle) }
+                }
+            }
+            guard let handle, let configured else {
                 return transfer.abandon(SatchelError(.internal, "libcurl could not create an easy handle"))
             }
-            do {
-                try transfer.configure(handle)
-            } catch {
+            if case let .failure(error) = configured {
                 transfer.abandon(error)
                 return recycle(handle, keepingOptions: false)
             }
@@ -248,6 +361,11 @@ final class TransferEngine: @unchecked Sendable {
         case .shutdown:
             break
         }
+    }
+
+    private func makeHandle() -> EasyHandle? {
+        handlesMade.add(1, ordering: .relaxed)
+        return EasyHandle()
     }
 
     private func collectFinished() {

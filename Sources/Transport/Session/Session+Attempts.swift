@@ -154,7 +154,10 @@ extension Session {
                 }
             }
             telemetry.inject(course.span, into: &options.request.headerFields)
-            outcome = await send(options, sink: cacheSink ?? sink, cancellation: cancellation)
+            // A body collected in memory, sent from memory or a file, waits on no other task:
+            // the caller's thread may drive it (TransferEngine.start(_:leading:)).
+            let leading = sink is MemorySink && !(options.body is BodyPipe)
+            outcome = await send(options, sink: cacheSink ?? sink, leading: leading, cancellation: cancellation)
             pipe?.close()
             await settleCache(
                 cacheStep, outcome: &outcome, options: options, sink: sink, cacheSink: cacheSink,
@@ -280,12 +283,13 @@ extension Session {
 
     /// Runs one attempt on the engine and waits for it; task cancellation cancels it.
     private func send(
-        _ options: Transfer.Options, sink: any ResponseSink, cancellation: TransferCancellation
+        _ options: Transfer.Options, sink: any ResponseSink, leading: Bool, cancellation: TransferCancellation
     ) async -> Transfer.Outcome {
         let url = options.url
         return await withTaskCancellationHandler {
             let outcome = await withCheckedContinuation { continuation in
-                cancellation.start(Transfer(options: options, sink: sink) { continuation.resume(returning: $0) })
+                cancellation.start(
+                    Transfer(options: options, sink: sink) { continuation.resume(returning: $0) }, leading: leading)
             }
             // The transfer holds its sink, which may hold the cancellation (a stream's channel does):
             // let go of it once it has ended.

@@ -35,14 +35,17 @@ final class TransferCancellation: Sendable {
         waiter?.resume()
     }
 
-    /// Starts `transfer` on the engine, cancelled at once when the request already is.
-    func start(_ transfer: Transfer) {
+    /// Starts `transfer` on the engine, cancelled at once when the request already is; the
+    /// calling thread drives it when `leading` and nobody else drives the engine
+    /// (``TransferEngine/start(_:leading:)``).
+    func start(_ transfer: Transfer, leading: Bool) {
         let reason: SatchelError? = state.withLock { state in
             state.transfer = transfer
             return state.reason
         }
+        guard let reason else { return engine.start(transfer, leading: leading) }
         engine.enqueue(.start(transfer))
-        if let reason { engine.enqueue(.cancel(transfer, reason)) }
+        engine.enqueue(.cancel(transfer, reason))
     }
 
     /// Forgets the attempt that has ended (a later ``cancel(_:)`` still stops later attempts).

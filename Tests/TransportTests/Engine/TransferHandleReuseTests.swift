@@ -71,4 +71,15 @@ struct TransferHandleReuseTests {
         #expect(after.response.status.code == 200)
         #expect(after.body == SessionSupport.largeBytes(0..<1000))
     }
+
+    /// Requests one after another reuse the session's easy handles (and with them libcurl's
+    /// receive buffer) instead of making one per request.
+    @Test func requestsOneAfterAnotherReuseTheirHandles() async throws {
+        let session = try SessionSupport.session(servers.fast)
+        defer { session.invalidateAndCancel() }
+        for index in 0..<10 {
+            #expect(try await session.get("echo-headers?i=\(index)").response.status.code == 200)
+        }
+        #expect(session.engine.handlesMade.load(ordering: .relaxed) <= 2)
+    }
 }

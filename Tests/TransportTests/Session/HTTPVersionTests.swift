@@ -41,14 +41,20 @@ struct HTTPVersionTests {
     }
 
     /// 64 requests at once: one connection over HTTP/2 (all 64 are streams of it), several over
-    /// HTTP/1.1. nginx's `$connection` counts the connections.
+    /// HTTP/1.1. nginx's `$connection` counts the connections. Each body comes in two slices
+    /// 20 ms apart, so the requests overlap however the tasks are scheduled (a request alone
+    /// would be driven by its caller and over before the next one starts).
     @Test(arguments: [HTTPVersionPolicy.http2WhenOffered, .http1_1])
     func concurrentRequestsShareOneConnectionOverHTTP2(version: HTTPVersionPolicy) async throws {
         let session = try session(nginx.tls, version)
         let marker = UUID().uuidString
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<64 {
-                group.addTask { _ = try await session.get("echo-headers?\(marker)=\(index)") }
+                group.addTask {
+                    let path = "large/2048?slice=1024&pace_ms=20&\(marker)=\(index)"
+                    let response = try await session.result(for: SessionRequest(.get, path)).get()
+                    #expect(response.body.count == 2048)
+                }
             }
             try await group.waitForAll()
         }

@@ -57,7 +57,7 @@ struct NetworkFaultTests {
             $0.timeouts = TransferTimeouts(connect: .seconds(1), idle: .seconds(1))
         }
         try lab.setLink(up: false)
-        let failed = try await session.result(for: SessionRequest(.get, "json")).get()
+        let failed = await session.result(for: SessionRequest(.get, "json"))
         try lab.setLink(up: true)
         let code = try #require(failed.failure?.code)
         #expect([.timedOut, .cannotConnect].contains(code), "\(String(describing: failed.failure))")
