@@ -23,7 +23,7 @@ bench_server_start() {
   cat > "$prefix/nginx.conf" <<CONF
 daemon off; master_process off; worker_processes 1;
 pid $prefix/nginx.pid; error_log $prefix/error.log;
-events { worker_connections 1024; }
+events { worker_connections 4096; }
 http {
   log_format bench '\$request \$status \$body_bytes_sent \$request_length';
   access_log $prefix/access.log bench;

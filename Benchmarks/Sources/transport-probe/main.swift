@@ -5,7 +5,8 @@
 //   transport-probe satchel|c|ahc URL COUNT [IN_FLIGHT [SWITCHES]]
 //
 // `ahc`: async-http-client 1.37's `execute`, `body.collect(upTo:)` and `JSONDecoder` into the
-// same struct as Satchel's `typed` switch.
+// same struct as Satchel's `typed` switch, configured as in satchel-bench (a connection per
+// request in flight).
 //
 // Instructions per request: run under callgrind with two counts (200 and 1200) and divide the
 // difference by 1000, which cancels start-up. Valgrind 3.19 cannot read Swift 6.3's DWARF 5, so
@@ -47,7 +48,14 @@ case "c":
     decoded = satchel_bench_curl_loop_run(loop, count, &bytes)
     satchel_bench_curl_loop_destroy(loop)
 case "ahc":
-    let client = HTTPClient(eventLoopGroupProvider: .singleton)
+    // As satchel-bench configures it: as many connections as requests in flight (AHC's default
+    // is 8 per host, where Satchel's session opens one per transfer), kept 300 s, decompression
+    // off.
+    var configuration = HTTPClient.Configuration()
+    configuration.connectionPool = .init(
+        idleTimeout: .seconds(300), concurrentHTTP1ConnectionsPerHostSoftLimit: max(8, inFlight))
+    configuration.decompression = .disabled
+    let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     decoded = runConcurrently(count: count, inFlight: inFlight) {
         guard let response = try? await client.execute(HTTPClientRequest(url: url), timeout: .seconds(30)),
             let body = try? await response.body.collect(upTo: 1 << 20)

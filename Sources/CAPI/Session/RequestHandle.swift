@@ -69,7 +69,7 @@ final class RequestHandle: CHandle {
     }
 }
 
-/// A C progress callback and its userdata, called on the session's transfer thread.
+/// A C progress callback and its userdata, called on the thread driving the transfer.
 struct ProgressCallback: @unchecked Sendable {
     // Safe to send: the header makes the caller keep `userdata` valid, and callable from a
     // library thread, until the transfer ends.

@@ -237,7 +237,7 @@ final class CacheDirectory: Sendable {
 extension CacheDirectory {
     /// Writes one entry: the body as it arrives, then the metadata and trailer; ``commit(_:)``
     /// renames it into place, ``discard()`` deletes it. Used by one thread at a time.
-    // @unchecked: a writer belongs to one transfer, whose sink calls it on the engine thread only.
+    // @unchecked: a writer belongs to one transfer, whose sink calls it from the thread driving the transfer, one at a time.
     final class Writer: @unchecked Sendable {
         private let directory: CacheDirectory
         private var descriptor: Int32

@@ -6,7 +6,7 @@ import SerializerRegistry
 /// Passes a response on to the sink of its consumer and stores it in an ``HTTPCache`` as it
 /// arrives, when RFC 9111 §3 allows: the body goes to a temporary file in the cache directory
 /// (and to memory when small), bytes the consumer took only, and the entry is put in place
-/// when the body has ended whole. Called on the engine thread, as every sink.
+/// when the body has ended whole. Called by the thread driving the transfer, one at a time, as every sink.
 final class CacheSink: ResponseSink {
     private let inner: any ResponseSink
     private let cache: HTTPCache

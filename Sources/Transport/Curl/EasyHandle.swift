@@ -2,7 +2,7 @@
 import CSatchelCurl
 import SerializerRegistry
 
-/// One libcurl easy handle, with typed option setters. Used only on its engine's thread.
+/// One libcurl easy handle, with typed option setters. Used only by the thread holding its engine's wheel.
 final class EasyHandle {
     /// The `CURL *`.
     let raw: UnsafeMutableRawPointer

@@ -3,7 +3,7 @@ import HTTPTypes
 import SerializerRegistry
 
 /// Collects a response body in memory, up to `Limits.maxBodyBytes`, whatever its length or
-/// framing: the engine thread only copies bytes, and the caller's task decodes them once the body
+/// framing: the thread driving the transfer only copies bytes, and the caller's task decodes them once the body
 /// is whole (``Session/result(for:)``). Decoding as the bytes arrive is what the record
 /// streams, ``Session/bytes(for:)`` and the incremental readers are for.
 final class MemorySink: ResponseSink {

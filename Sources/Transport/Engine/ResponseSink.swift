@@ -4,7 +4,7 @@ import SerializerRegistry
 
 /// Where a transfer's response body goes. Called in order — ``begin(_:)`` once the final head
 /// is in, ``write(_:)`` per chunk, ``finish(error:)`` once — from one thread at a time: the
-/// engine thread for a transfer, the caller's task for a response the cache answers.
+/// thread driving a transfer (one at a time: ``TransferEngine``), the caller's task for a response the cache answers.
 protocol ResponseSink: AnyObject {
     /// The final response head arrived.
     /// - Throws: ``SatchelError`` to abort the transfer (the sink refuses this response).

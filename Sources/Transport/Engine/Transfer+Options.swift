@@ -4,8 +4,11 @@ import HTTPTypes
 import SerializerRegistry
 
 extension Transfer {
-    /// libcurl's read buffer: large enough to move a loopback download at full speed.
+    /// libcurl's read buffer for streams and downloads: large enough to move a loopback download
+    /// at full speed.
     static let bufferSize = 256 * 1024
+    /// libcurl's read buffer for a body collected in memory: libcurl's default.
+    static let collectedBufferSize = 16 * 1024
 
     /// The options of an attempt without a body or pinning that are the same from one such
     /// attempt to the next (everything but the URL, the header list and the pointers to the

@@ -7,8 +7,9 @@ import SerializerRegistry
 /// One attempt of a request on the engine: its options, its libcurl handle while it runs, and
 /// what came back.
 ///
-/// Everything mutable is touched only on the engine thread (options are applied, callbacks run
-/// and the completion fires there), which is why the class is `@unchecked Sendable`; other
+/// Everything mutable is touched only by the thread holding the engine's wheel (see
+/// ``TransferEngine``): options are applied, callbacks run and the completion fires there,
+/// which is why the class is `@unchecked Sendable`; other
 /// threads only hand it to the engine.
 final class Transfer: @unchecked Sendable {
     /// What to send.
@@ -37,10 +38,18 @@ final class Transfer: @unchecked Sendable {
         /// The target's URL, as libcurl is given it and messages name it.
         var url: String { target.absolute }
 
-        /// libcurl's receive buffer for the attempt: a sixteenth of a second's worth under a
-        /// download rate limit (paced between deliveries of the buffer), else ``bufferSize``.
+        /// Whether the response body is collected in memory (not streamed or saved to a file).
+        var collectsBody = false
+
+        /// libcurl's receive buffer for the attempt, which libcurl allocates for every transfer:
+        /// 16 KiB (libcurl's default) for a body collected in memory, most of which are small,
+        /// else ``Transfer/bufferSize`` for the streams and downloads that move large bodies; a
+        /// sixteenth of a second's worth under a download rate limit (paced between deliveries
+        /// of the buffer).
         var bufferSize: Int {
-            min(Transfer.bufferSize, max(1024, (route.rateLimit.download ?? .max) / 16))
+            min(
+                collectsBody ? Transfer.collectedBufferSize : Transfer.bufferSize,
+                max(1024, (route.rateLimit.download ?? .max) / 16))
         }
 
         /// Whether the attempt may go over HTTP/2, so that it can share a connection.

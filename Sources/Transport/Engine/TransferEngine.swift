@@ -12,8 +12,9 @@ import Synchronization
 /// or a caller's thread that found nobody driving and leads its own transfer
 /// (``start(_:leading:)``): a request alone on its session then runs on the thread that asked
 /// for it, with no hand-off to the engine thread and back (one context switch per request
-/// instead of three). The leader gives the wheel to the engine thread when its transfer ends
-/// with others still running, or after ``leadBudget``, so a caller's thread is never held long.
+/// instead of three). The leader gives the wheel to the engine thread as soon as another
+/// transfer runs beside its own, or after ``leadBudget``, so a caller's thread is never held
+/// long.
 ///
 /// Other threads talk to the driver only through ``enqueue(_:)``: a command goes on a locked
 /// queue and `curl_multi_wakeup` interrupts `curl_multi_poll` (or the idle engine thread is
@@ -68,6 +69,9 @@ final class TransferEngine: @unchecked Sendable {
     /// The longest a caller's thread leads its transfer before it hands the wheel to the engine
     /// thread: a thread of Swift's cooperative pool is blocked while it leads.
     static let leadBudget = Duration.milliseconds(5)
+    /// The requests collected in memory between their send and their decoded response
+    /// (``Session/result(for:)``), of every session on the engine.
+    let requestsInProgress = Atomic<Int>(0)
     /// How many transfers a caller's thread led (for the tests and the measurements).
     let ledTransfers = Atomic<Int>(0)
     /// How many easy handles the engine made (the others were reused; for the tests).
@@ -154,16 +158,21 @@ final class TransferEngine: @unchecked Sendable {
         }
     }
 
-    /// Starts `transfer`. When `leading` and nobody drives the multi handle, the calling thread
-    /// takes the wheel and drives libcurl until its transfer has ended or ``leadBudget`` has
-    /// passed, then gives the wheel to the engine thread if other transfers run (else to
-    /// nobody); otherwise the transfer is queued for the driver, as ``enqueue(_:)`` does.
+    /// Starts `transfer`. When `leading`, no other request is in progress and nobody drives the
+    /// multi handle, the calling thread takes the wheel and drives libcurl until its transfer
+    /// has ended, ``leadBudget`` has passed or another transfer has started beside it, then
+    /// gives the wheel to the engine thread if transfers remain (else to nobody); otherwise the
+    /// transfer is queued for the driver, as ``enqueue(_:)`` does.
+    ///
+    /// A request alone has nothing else to do while it waits, so waiting on its own thread
+    /// saves the two hand-offs; beside other requests (being decoded on the pool, say) the
+    /// thread is worth more to them, and the engine thread drives.
     ///
     /// Lead only with a transfer whose callbacks never wait for another task: a body read
     /// from memory or a file, a response collected in memory.
     func start(_ transfer: Transfer, leading: Bool) {
         let leads =
-            leading && Self.callersLead
+            leading && Self.callersLead && requestsInProgress.load(ordering: .relaxed) <= 1
             && queue.withLock { queue -> Bool in
                 guard !queue.isClosed, queue.wheel == .idle else { return false }
                 queue.wheel = .caller
@@ -176,7 +185,8 @@ final class TransferEngine: @unchecked Sendable {
     }
 
     /// Drives the multi handle on the calling thread, which holds the wheel, until `transfer`
-    /// has ended, ``leadBudget`` has passed or a shutdown is queued; then hands the wheel on.
+    /// has ended, ``leadBudget`` has passed, another transfer runs or a shutdown is queued;
+    /// then hands the wheel on.
     private func drive(until transfer: Transfer) {
         let deadline = ContinuousClock.now + Self.leadBudget
         var active: Int32 = 0
@@ -187,8 +197,10 @@ final class TransferEngine: @unchecked Sendable {
             for command in batch { execute(command) }
             curl_multi_perform(multi, &active)
             collectFinished()
+            // Others' transfers are the engine thread's to drive, beside the callers' threads
+            // that decode (the leader would hold a thread of the pool for them).
             let left = deadline - .now
-            if transfer.isFinished || left <= .zero { break }
+            if transfer.isFinished || left <= .zero || running.count > 1 { break }
             poll(atMost: Int(left.wholeMilliseconds) + 1)
         }
         let wakesEngine = queue.withLock { queue -> Bool in

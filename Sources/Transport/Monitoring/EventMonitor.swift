@@ -5,7 +5,8 @@ import SerializerRegistry
 /// An observer of a session's requests (Alamofire's `EventMonitor`): every method has an
 /// empty default, so a monitor implements only what it needs.
 ///
-/// Methods are called on the session's transfer thread or the calling task; they must be quick
+/// Methods are called on the thread driving the transfer (the session's transfer thread, or a
+/// caller's thread driving its request alone) or the calling task; they must be quick
 /// and must not block.
 public protocol EventMonitor: Sendable {
     /// An attempt is about to be sent (the first, after a redirect, or a retry).

@@ -135,6 +135,7 @@ extension Session {
         }
         let headDecision = HeadDecision(policy: policy(course))
         let sink = makeSink(headDecision.isFinal)
+        options.collectsBody = sink is MemorySink
         let cacheStep = cacheStep(for: &options, policy: course.request.cachePolicy)
         var attempt = Attempt(url: options.url, request: course.head, sink: sink, headDecision: headDecision)
         for monitor in configuration.eventMonitors { monitor.requestDidStart(course.head, url: options.url) }
@@ -156,7 +157,7 @@ extension Session {
             telemetry.inject(course.span, into: &options.request.headerFields)
             // A body collected in memory, sent from memory or a file, waits on no other task:
             // the caller's thread may drive it (TransferEngine.start(_:leading:)).
-            let leading = sink is MemorySink && !(options.body is BodyPipe)
+            let leading = options.collectsBody && !(options.body is BodyPipe)
             outcome = await send(options, sink: cacheSink ?? sink, leading: leading, cancellation: cancellation)
             pipe?.close()
             await settleCache(

@@ -168,6 +168,10 @@ extension Session {
         let validation = request.validation ?? registry.validation
         let limits = registry.limits
         var sink: MemorySink?
+        // Counted from the send to the decoded response: a caller drives its transfer only when
+        // no other request is between the two (TransferEngine.start(_:leading:)).
+        engine.requestsInProgress.add(1, ordering: .relaxed)
+        defer { engine.requestsInProgress.subtract(1, ordering: .relaxed) }
         let attempt = await run(request, cancellation: cancellation) { _ in
             let attemptSink = MemorySink(limits: limits)
             sink = attemptSink

@@ -26,7 +26,7 @@ public struct SessionRequest: Sendable {
     /// Timeouts for this request; `nil` for the session's.
     public var timeouts: TransferTimeouts?
     /// Called with the transfer's progress, at most once per the session's progress interval
-    /// and once at the end, on the session's transfer thread.
+    /// and once at the end, on the thread driving the transfer (see "Who drives libcurl" in Sessions).
     public var progress: (@Sendable (TransferProgress) -> Void)?
     /// Whether this request sends the session's cookies for its URL and keeps the cookies its
     /// response sets (AFNetworking's `HTTPShouldHandleCookies`); `nil` for the session's
