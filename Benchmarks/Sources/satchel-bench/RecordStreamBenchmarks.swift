@@ -202,7 +202,9 @@ struct RecordStreamBenchmarks {
         var deltas: [Delta] = []
         for chunk in chunks(body) {
             try chunk.withUnsafeBytes {
-                try parser.feed($0) { deltas.append(try $0.decoded(as: Delta.self, with: decoder).data) }
+                try parser.feed($0) { (event) throws(SatchelError) in
+                    deltas.append(try event.decoded(as: Delta.self, with: decoder).data)
+                }
             }
         }
         return deltas
