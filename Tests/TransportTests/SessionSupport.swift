@@ -91,3 +91,16 @@ extension Result where Success == DataResponse, Failure == SatchelError {
     /// The response, when one arrived.
     var response: DataResponse? { try? get() }
 }
+
+extension Result where Success == DownloadResponse, Failure == SatchelError {
+    /// The failure (no response arrived), or the download's own error.
+    var error: SatchelError? {
+        switch self {
+        case let .success(response): response.error
+        case let .failure(error): error
+        }
+    }
+
+    /// The download's response, when one arrived.
+    var response: DownloadResponse? { try? get() }
+}

@@ -18,7 +18,7 @@ final class SatchelClient: TransportClient {
         let session = self.session
         try? FileManager.default.removeItem(atPath: path)
         let status = try waitFor {
-            try await session.download(name, to: path, resume: false).response?.status.code ?? 0
+            try await session.download(name, to: path, resume: false).response.status.code
         }
         let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
         guard status == 200, size == TransportBenchmarks.bigSize else {

@@ -106,17 +106,18 @@ final class TaskHandle: Sendable, CHandle {
         case .memory:
             return Outcome(result: await session.task(for: request).result)
         case .file(let path, let resume, let durability):
-            let result = await session.downloadResponse(for: request, to: path, resume: resume, durability: durability)
-            guard let head = result.response else {
-                return Outcome(result: .failure(result.error ?? SatchelError(.internal, "\(result.url): no response")))
+            switch await session.downloadResponse(for: request, to: path, resume: resume, durability: durability) {
+            case let .failure(error):
+                return Outcome(result: .failure(error))
+            case let .success(result):
+                let saved = result.error == nil ? (result.fileSize, result.resumedFrom) : nil
+                return Outcome(
+                    result: .success(
+                        DataResponse(
+                            request: result.request, url: result.url, response: result.response, body: result.errorBody,
+                            decoded: nil, error: result.error, metrics: result.metrics)),
+                    download: saved)
             }
-            let saved = result.error == nil ? (result.fileSize, result.resumedFrom) : nil
-            return Outcome(
-                result: .success(
-                    DataResponse(
-                        request: result.request, url: result.url, response: head, body: result.errorBody,
-                        decoded: nil, error: result.error, metrics: result.metrics)),
-                download: saved)
         case .callback(let callback):
             return Outcome(
                 result: await stream(request, on: session) { request in

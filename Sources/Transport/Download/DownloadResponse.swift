@@ -8,8 +8,8 @@ public struct DownloadResponse: Sendable {
     public var request: HTTPRequest
     /// The URL the last request went to.
     public var url: String
-    /// The response head, or `nil` when none arrived.
-    public var response: HTTPResponse?
+    /// The response head (a download that got none ends in an error instead).
+    public var response: HTTPResponse
     /// Where the file is (complete only when ``error`` is `nil`).
     public var destination: String
     /// The size of the downloaded file.

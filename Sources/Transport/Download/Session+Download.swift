@@ -27,17 +27,20 @@ extension Session {
     ) async throws(SatchelError) -> DownloadResponse {
         var request = SessionRequest(.get, url, parameters: parameters, headers: headers)
         request.progress = progress
-        let result = await downloadResponse(for: request, to: destination, resume: resume, durability: durability)
+        let result = try await downloadResponse(for: request, to: destination, resume: resume, durability: durability)
+            .get()
         if let error = result.error { throw error }
         return result
     }
 
     /// Sends `request` and saves its body to the file `destination`, as
-    /// ``download(_:to:parameters:headers:resume:durability:progress:)`` does; never throws —
-    /// failures are in ``DownloadResponse/error`` (the form the C ABI uses).
+    /// ``download(_:to:parameters:headers:resume:durability:progress:)`` does, without throwing:
+    /// `.failure` when no response arrived, else the response, whose
+    /// ``DownloadResponse/error`` says whether its status, transfer or file failed (as
+    /// ``result(for:)``; the form the C ABI uses).
     public func downloadResponse(
         for request: SessionRequest, to destination: String, resume: Bool = true, durability: DownloadDurability? = nil
-    ) async -> DownloadResponse {
+    ) async -> Result<DownloadResponse, SatchelError> {
         let durability = durability ?? configuration.downloadDurability
         var request = request
         let resolved = (try? ResolvedURL(request.url, relativeTo: baseURL))?.absolute ?? request.url
@@ -60,28 +63,38 @@ extension Session {
             }
             var result = await download(
                 request, from: resolved, to: destination, offset: offset, durability: durability)
-            if offset > 0, result.response?.status.code == 416, !restarted {
+            if offset > 0, case let .success(response) = result, response.response.status.code == 416, !restarted {
                 // The bytes on disk do not fit the resource any more: start over, once.
                 ResumeData.discard(for: destination)
                 restarted = true
                 continue
             }
-            result.metrics.retryCount = retries
+            let error: SatchelError?
+            switch result {
+            case var .success(response):
+                response.metrics.retryCount = retries
+                error = response.error
+                result = .success(response)
+            case let .failure(failure):
+                error = failure
+            }
             // A transport failure is retried from the bytes now on disk (never by resending
             // the same Range, which would duplicate what arrived meanwhile).
-            guard let error = result.error, retries < policy.retryLimit,
-                policy.retryableErrorCodes.contains(error.code), !Task.isCancelled
+            guard let error, retries < policy.retryLimit, policy.retryableErrorCodes.contains(error.code),
+                !Task.isCancelled
             else { return result }
             let delay = policy.backoff(beforeRetry: retries)
+            let head = HTTPRequest(method: request.method, scheme: nil, authority: nil, path: resolved)
             for monitor in configuration.eventMonitors {
-                monitor.requestWillRetry(
-                    result.request, url: result.url, retry: retries + 1, delay: delay, reason: error)
+                monitor.requestWillRetry(head, url: resolved, retry: retries + 1, delay: delay, reason: error)
             }
             do {
                 try await Task.sleep(for: delay)
             } catch {
-                result.error = SatchelError(.cancelled, "\(result.url): cancelled while waiting to retry the download")
-                return result
+                let cancelled = SatchelError(.cancelled, "\(resolved): cancelled while waiting to retry the download")
+                guard case var .success(response) = result else { return .failure(cancelled) }
+                response.error = cancelled
+                return .success(response)
             }
             retries += 1
         }
@@ -90,7 +103,7 @@ extension Session {
     private func download(
         _ request: SessionRequest, from resolved: String, to destination: String, offset: Int64,
         durability: DownloadDurability
-    ) async -> DownloadResponse {
+    ) async -> Result<DownloadResponse, SatchelError> {
         let cancellation = TransferCancellation(engine: engine)
         let validation = request.validation ?? registry.validation
         let attempt = await run(request, cancellation: cancellation, identityEncoding: true, retryPolicy: .disabled) {
@@ -100,12 +113,18 @@ extension Session {
                 durability: durability, isFinal: isFinal)
         }
         let sink = attempt.sink as? DownloadSink
+        guard let head = attempt.response else {
+            let error =
+                attempt.error ?? SatchelError(.internal, "\(attempt.url): the download ended without a response")
+            reportCompletion(attempt, error: error)
+            return .failure(error)
+        }
         var result = DownloadResponse(
-            request: attempt.request, url: attempt.url, response: attempt.response, destination: destination,
-            fileSize: 0,
+            request: attempt.request, url: attempt.url, response: head, destination: destination, fileSize: 0,
             resumedFrom: sink?.resumedFrom ?? 0, errorBody: sink?.capturedBody ?? [], error: attempt.error,
             metrics: attempt.metrics)
-        if result.error == nil, let response = attempt.response, let sink {
+        if result.error == nil, let sink {
+            let response = head
             if validation.accepts(status: response.status.code), sink.writesFile {
                 do {
                     try sink.commit()
@@ -121,6 +140,6 @@ extension Session {
             }
         }
         reportCompletion(attempt, error: result.error)
-        return result
+        return .success(result)
     }
 }

@@ -12,8 +12,9 @@ extension Request {
         var request = SessionRequest(.get, plan.url, headers: plan.headers)
         request.progress = progress
         request.cachePolicy = transfer.cachePolicy ?? .useProtocol
-        let result = await session.downloadResponse(for: request, to: destination, resume: true)
+        let outcome = await session.downloadResponse(for: request, to: destination, resume: true)
         bar?.finish()
+        let result = try outcome.get()
         printCacheOutcome(result.metrics)
         if let error = result.error { throw error }
         try printHeads(

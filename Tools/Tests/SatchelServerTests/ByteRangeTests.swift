@@ -105,7 +105,7 @@ final class ByteRangeTests: XCTestCase {
             try record.write(to: URL(fileURLWithPath: ResumeData.recordPath(for: destination)))
             let resumed = try await session.download(url, to: destination, resume: true)
             XCTAssertNil(resumed.error)
-            XCTAssertEqual(resumed.response?.status.code, 206)
+            XCTAssertEqual(resumed.response.status.code, 206)
             XCTAssertEqual(resumed.resumedFrom, 123_457)
             XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: destination))), Self.expected(0..<500_000))
         }
