@@ -104,7 +104,9 @@ final class TaskHandle: Sendable, CHandle {
     ) async -> Outcome {
         switch destination {
         case .memory:
-            return Outcome(result: await session.task(for: request).result)
+            // On this task, not a SessionTask's own: one task less to wake (cancelling this task
+            // cancels the transfer, as `cancel()` does).
+            return Outcome(result: await session.result(for: request))
         case .file(let path, let resume, let durability):
             switch await session.downloadResponse(for: request, to: path, resume: resume, durability: durability) {
             case let .failure(error):
