@@ -66,6 +66,9 @@ extension ImageFormat {
         ("QOI", { $0.starts(with: Array("qoif".utf8)) }),
     ]
 
+    /// How many leading bytes ``sniff(_:)`` reads at most.
+    static let sniffedLength = 16
+
     /// The format of `bytes`, from their magic bytes (a Content-Type is never trusted).
     ///
     /// - Throws: ``SatchelError/Code/unsupportedFormat`` naming a recognised format Satchel does
@@ -80,7 +83,7 @@ extension ImageFormat {
             throw SatchelError(
                 .truncatedInput, "truncated \(name) signature (\(bytes.count) bytes)", offset: bytes.count)
         }
-        let head = bytes.prefix(16)
+        let head = bytes.prefix(sniffedLength)
         if let known = unsupported.first(where: { $0.matches(head) }) {
             throw SatchelError(.unsupportedFormat, "unsupported image format: \(known.name)")
         }

@@ -39,8 +39,7 @@ public struct ImageReader: Sendable {
     /// - Throws: As ``read(_:)-([UInt8])``.
     /// - Complexity: O(pixels).
     public func read(_ buffer: UnsafeRawBufferPointer) throws(SatchelError) -> DecodedImage {
-        // The sniffer reads the first 16 bytes at most.
-        let format = try ImageFormat.sniff(Array(buffer.prefix(16)))
+        let format = try ImageFormat.sniff(Array(buffer.prefix(ImageFormat.sniffedLength)))
         return try decode(buffer.assumingMemoryBound(to: UInt8.self), format: format)
     }
 

@@ -331,16 +331,17 @@ final class TransferEngine: @unchecked Sendable {
             // a new one.
             let wanted = transfer.options.bufferSize
             let fitting = idleHandles.lastIndex { $0.bufferSize == wanted }
-            var handle = fitting.map { idleHandles.remove(at: $0) } ?? makeHandle()
-            var configured = handle.map { handle in Result { () throws(SatchelError) in try transfer.configure(handle) }
+            func configure(_ handle: EasyHandle?) -> Result<Void, SatchelError>? {
+                handle.map { handle in Result { () throws(SatchelError) in try transfer.configure(handle) } }
             }
+            var handle = fitting.map { idleHandles.remove(at: $0) } ?? makeHandle()
+            var configured = configure(handle)
             if fitting != nil, case .failure? = configured {
                 // libcurl 7.88 can refuse even the same buffer size on a used handle (while it
                 // still holds the buffer of an aborted transfer): the handle goes, a new one
                 // takes the transfer.
                 handle = makeHandle()
-                configured = handle.map { handle in Result { () throws(SatchelError) in try transfer.configure(handle) }
-                }
+                configured = configure(handle)
             }
             guard let handle, let configured else {
                 return transfer.abandon(SatchelError(.internal, "libcurl could not create an easy handle"))

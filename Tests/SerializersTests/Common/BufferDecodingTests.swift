@@ -11,14 +11,14 @@ import Testing
     let dispatching = Registry.standard().dispatchingSerializer
 
     func both(
-        _ body: [UInt8], _ type: MediaType?
+        _ body: [UInt8], _ type: MediaType?, limits: Limits = .default
     ) -> (array: Result<Value?, SatchelError>, buffer: Result<Value?, SatchelError>) {
         let array = Result { () throws(SatchelError) in
-            try dispatching.decode(body, contentType: type, limits: .default)
+            try dispatching.decode(body, contentType: type, limits: limits)
         }
         let buffer = body.withUnsafeBytes { bytes in
             Result { () throws(SatchelError) in
-                try dispatching.decode(buffer: bytes, contentType: type, limits: .default)
+                try dispatching.decode(buffer: bytes, contentType: type, limits: limits)
             }
         }
         return (array, buffer)
@@ -41,8 +41,8 @@ import Testing
         try expectSame(Array(text.utf8), type)
     }
 
-    func expectSame(_ body: [UInt8], _ type: String) throws {
-        let (array, buffer) = both(body, try MediaType(parsing: type))
+    func expectSame(_ body: [UInt8], _ type: String, limits: Limits = .default) throws {
+        let (array, buffer) = both(body, try MediaType(parsing: type), limits: limits)
         switch (array, buffer) {
         case let (.success(a), .success(b)): #expect(a == b, "\(type)")
         case let (.failure(a), .failure(b)): #expect(a.code == b.code && a.message == b.message, "\(a) / \(b)")
@@ -83,5 +83,31 @@ import Testing
             try expectSame(Array(image.prefix(image.count / 2)), type)
             try expectSame(Array(image.prefix(5)), type)
         }
+    }
+
+    /// A body over the limits fails from the buffer as from the array, for every format that
+    /// reads the buffer in place: over `maxBodyBytes`, and nested past `maxDepth`.
+    @Test func oversizedAndDeepBuffersFailAlike() throws {
+        var small = Limits.default
+        small.maxBodyBytes = 64
+        let plist = try PropertyListWriter(format: .binary).write(.array(Array(repeating: "some text", count: 20)))
+        let deep = Array(String(repeating: "<a>", count: 300).utf8) + Array(String(repeating: "</a>", count: 300).utf8)
+        for (body, type) in [
+            (plist, "application/x-plist"), (Array(String(repeating: "<a>x</a>", count: 20).utf8), "application/xml"),
+            (Array(String(repeating: "[", count: 100).utf8), "application/json"),
+        ] {
+            try expectSame(body, type, limits: small)
+            #expect(Self.code(both(body, try MediaType(parsing: type), limits: small).buffer) == .limitExceeded)
+        }
+        var shallow = Limits.default
+        shallow.maxDepth = 16
+        try expectSame(deep, "application/xml", limits: shallow)
+        #expect(
+            Self.code(both(deep, try MediaType(parsing: "application/xml"), limits: shallow).buffer) == .limitExceeded)
+    }
+
+    static func code(_ result: Result<Value?, SatchelError>) -> SatchelError.Code? {
+        guard case let .failure(error) = result else { return nil }
+        return error.code
     }
 }
