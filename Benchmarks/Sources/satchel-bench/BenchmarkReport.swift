@@ -4,7 +4,8 @@ enum BenchmarkReport {
     /// The groups in report order, as `--only` names them, with their headings.
     static let groups = [
         ("json", "JSON"), ("form", "Form"), ("image", "Images"), ("xml", "XML"), ("plist", "Property lists"),
-        ("multipart", "Multipart"), ("streams", "Record streams"), ("capi", "C ABI"), ("transport", "Transport"),
+        ("multipart", "Multipart"), ("streams", "Record streams"),
+        ("documents", "Documents as record streams"), ("capi", "C ABI"), ("transport", "Transport"),
     ]
 
     /// Runs the selected groups and returns the report as Markdown: the machine, the method, a
@@ -50,6 +51,13 @@ enum BenchmarkReport {
                 tables.append(multipart.parse)
             case "streams":
                 tables += try RecordStreamBenchmarks(corpus: corpus, sampler: sampler).run()
+            case "documents":
+                tables += try DocumentStreamBenchmarks(corpus: corpus, sampler: sampler, options: options).run()
+                let memory = DocumentStreamContender.report(
+                    try DocumentStreamContender.measure(
+                        input: corpus.directory.appendingPathComponent("transport/small.json").path))
+                extra.append(memory.markdown)
+                memory.summary.forEach { summary.add(line: $0) }
             case "capi":
                 tables += try CABIBenchmarks(corpus: corpus, sampler: sampler).run()
             case "transport":

@@ -16,6 +16,7 @@ enum IsolatedContender {
     /// report lines: its run times and its peak resident set size.
     static func runChild(contender name: String, input path: String, sampler: Sampler) throws -> String {
         if let memory = TransportMemoryContender(rawValue: name) { return try memory.runChild(input: path) }
+        if let document = DocumentStreamContender(rawValue: name) { return try document.runChild(input: path) }
         let work: Sampler.Work
         if let contender = XMLContender(rawValue: name) {
             work = try contender.work(input: path)
