@@ -68,10 +68,17 @@ public struct XMLModelDecoder: Sendable {
             guard let root = xmlDocGetRootElement(document.document) else {
                 throw SatchelError(.valueNotFound, "the document has no root element")
             }
-            let context = XMLModelContext(decoder: self)
-            let node = XMLModelNode(items: [.element(root)], parent: nil, key: nil, context: context)
-            return try SatchelError.decoding(type) { try node.decodeValue(type) }
+            return try decode(type, element: root, context: XMLModelContext(decoder: self))
         }
+    }
+
+    /// Decodes a `T` from `element` with a context made once for many elements (the records of
+    /// an ``XMLElementReader``).
+    func decode<T: Decodable>(
+        _ type: T.Type, element: xmlNodePtr, context: XMLModelContext
+    ) throws(SatchelError) -> T {
+        let node = XMLModelNode(items: [.element(element)], parent: nil, key: nil, context: context)
+        return try SatchelError.decoding(type) { try node.decodeValue(type) }
     }
 }
 

@@ -20,6 +20,9 @@ final class XMLParseContext {
         case document
         /// Our callbacks deliver ``XMLEvent``s and build nothing.
         case events((XMLEvent) throws -> Void)
+        /// libxml2 builds the elements a selection matches, each freed once it is handed over
+        /// (``XMLElementReader``); what lies outside them is freed as it ends.
+        case elements(XMLElementSelection)
     }
 
     let limits: Limits
@@ -27,6 +30,8 @@ final class XMLParseContext {
     /// The event handler of ``Mode/events(_:)``, kept apart so delivering an event does not copy
     /// the enum.
     let handler: ((XMLEvent) throws -> Void)?
+    /// The selection of ``Mode/elements(_:)``.
+    let selection: XMLElementSelection?
     /// The first error: a libxml2 error, a ``Limits`` hit, or the event handler's failure.
     @exclusivity(unchecked) var failure: SatchelError?
     /// What the event handler threw, when it stopped the parse: ``XMLEventReader`` rethrows it
@@ -75,6 +80,7 @@ final class XMLParseContext {
         } else {
             handler = nil
         }
+        if case .elements(let selection) = mode { self.selection = selection } else { selection = nil }
     }
 
     /// The options every parse uses: no network, no error printing (errors reach us through the
@@ -122,6 +128,14 @@ final class XMLParseContext {
             sax.pointee.comment = XMLCallbacks.eventComment
             sax.pointee.processingInstruction = XMLCallbacks.eventProcessingInstruction
             sax.pointee.reference = nil
+        case .elements:
+            sax.pointee.startElementNs = XMLCallbacks.elementsStartElement
+            sax.pointee.endElementNs = XMLCallbacks.elementsEndElement
+            sax.pointee.characters = XMLCallbacks.elementsCharacters
+            sax.pointee.ignorableWhitespace = XMLCallbacks.elementsCharacters
+            sax.pointee.cdataBlock = XMLCallbacks.elementsCDATA
+            sax.pointee.comment = XMLCallbacks.elementsComment
+            sax.pointee.processingInstruction = XMLCallbacks.elementsProcessingInstruction
         }
     }
 
