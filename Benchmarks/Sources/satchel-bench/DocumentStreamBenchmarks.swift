@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Satchel
+import XMLCoder
 
 /// Huge single documents read as record streams (issue 40): the elements of a JSON array at a
-/// pointer, fed in 256 KiB chunks as a transport would, against the whole-document typed
-/// decoders that hold the body and the model array; and the peak memory of a 1 GiB document
-/// read that way, in a process of its own (``DocumentStreamContender``).
+/// pointer and the entries of an Atom feed, fed in 256 KiB chunks as a transport would, against
+/// the whole-document typed decoders that hold the body and the model array; and the peak
+/// memory of a 1 GiB document read that way, in a process of its own
+/// (``DocumentStreamContender``).
 ///
-/// The bodies are made in memory from `transport/small.json` (one element per record, each with
-/// its own `id`), like the record-stream group's.
+/// The bodies are made in memory, like the record-stream group's: the JSON from
+/// `transport/small.json` (one element per record, each with its own `id`), the feed from
+/// ``AtomEntry/text(_:)``.
 struct DocumentStreamBenchmarks {
     let corpus: Corpus
     let sampler: Sampler
@@ -54,7 +57,66 @@ struct DocumentStreamBenchmarks {
             peerCall: "JSONDecoder().decode(Page.self, from: Data(body)) (the body and [APIRecord] held)",
             sizeNote: size)
         foundation.rows.append(Comparison(input: "page.json", bytes: page.count, satchel: json[0], peer: json[2]))
-        return [whole, foundation]
+        return [whole, foundation] + (try atomTables())
+    }
+
+    /// Atom entries into models against XMLCoder (the target: 2× per byte) and Satchel's own
+    /// whole-document model decoder, on a feed XMLCoder can hold.
+    private func atomTables() throws -> [ComparisonTable] {
+        let feed = Self.atomFeed(bytes: options.quick ? 2_000_000 : 50_000_000)
+        let streamed = try Self.satchelEntries(feed, keeping: true)
+        let peer = try XMLCoder.XMLDecoder().decode(AtomFeed.self, from: Data(feed))
+        guard streamed == peer.entry, try XMLModelDecoder().decode(AtomFeed.self, from: feed) == peer,
+            streamed.count > 1000
+        else { throw BenchmarkFailure.guardFailed("the XML element reader and the whole-document decoders disagree") }
+        Progress.note("documents: Atom entries into models")
+        let xml = try sampler.measure([
+            { try Self.satchelEntries(feed, keeping: false).count },
+            { try XMLCoder.XMLDecoder().decode(AtomFeed.self, from: Data(feed)).entry.count },
+            { try XMLModelDecoder().decode(AtomFeed.self, from: feed).entry.count },
+        ])
+        let call = "XMLElementReader(path: \"/feed/entry\").feed(chunk, as: AtomEntry.self) { … } per 256 KiB chunk"
+        var coder = ComparisonTable(
+            title: "Atom feed entries into models: Satchel's element reader vs XMLCoder", satchelCall: call,
+            peerName: "XMLCoder 0.18.2",
+            peerCall: "XMLCoder.XMLDecoder().decode(AtomFeed.self, from: data) (the body and [AtomEntry] held)",
+            sizeNote: "the feed")
+        coder.target = 2
+        coder.rows.append(Comparison(input: "feed.atom", bytes: feed.count, satchel: xml[0], peer: xml[1]))
+        var own = ComparisonTable(
+            title: "Atom feed entries into models: Satchel's element reader vs its whole-document decoder",
+            satchelCall: call, peerName: "whole document",
+            peerCall: "XMLModelDecoder().decode(AtomFeed.self, from: bytes) (the body and [AtomEntry] held)",
+            sizeNote: "the feed")
+        own.rows.append(Comparison(input: "feed.atom", bytes: feed.count, satchel: xml[0], peer: xml[2]))
+        return [coder, own]
+    }
+
+    /// An Atom feed of about `bytes`.
+    static func atomFeed(bytes: Int) -> [UInt8] {
+        var feed = Array(AtomEntry.feedHead.utf8)
+        feed.reserveCapacity(bytes + 4096)
+        var index = 0
+        while feed.count < bytes {
+            feed += Array(AtomEntry.text(index).utf8)
+            index += 1
+        }
+        return feed + Array(AtomEntry.feedTail.utf8)
+    }
+
+    static func satchelEntries(_ feed: [UInt8], keeping: Bool) throws -> [AtomEntry] {
+        let reader = try XMLElementReader(path: "/feed/entry")
+        var entries: [AtomEntry] = []
+        var start = 0
+        while start < feed.count {
+            let end = min(start + chunkSize, feed.count)
+            try feed[start..<end].withUnsafeBytes { chunk in
+                try reader.feed(chunk, as: AtomEntry.self) { if keeping { entries.append($0) } }
+            }
+            start = end
+        }
+        try reader.finish(as: AtomEntry.self) { if keeping { entries.append($0) } }
+        return entries
     }
 
     // MARK: Inputs

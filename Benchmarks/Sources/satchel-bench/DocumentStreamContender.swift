@@ -11,6 +11,7 @@ import Satchel
 /// 31 MB), the records it read and the seconds it took.
 enum DocumentStreamContender: String, CaseIterable, Sendable {
     case json = "documents-json-1gib"
+    case atom = "documents-atom-1gib"
 
     /// The document's size.
     static let documentBytes = 1 << 30
@@ -22,6 +23,8 @@ enum DocumentStreamContender: String, CaseIterable, Sendable {
         switch self {
         case .json:
             "1 GiB `{\"data\":{\"items\":[…]}}` of small.json records → `APIRecord` (`JSONElementReader(pointer: \"/data/items\")`)"
+        case .atom:
+            "1 GiB Atom feed → `AtomEntry` (`XMLElementReader(path: \"/feed/entry\")`)"
         }
     }
 
@@ -35,6 +38,7 @@ enum DocumentStreamContender: String, CaseIterable, Sendable {
         let count: Int
         switch self {
         case .json: count = try Self.readJSON(record: record)
+        case .atom: count = try Self.readAtom()
         }
         let seconds = (ContinuousClock.now - started) / .seconds(1)
         guard let peak = Self.status("VmHWM:"), count > 1_000_000 else {
@@ -68,6 +72,27 @@ enum DocumentStreamContender: String, CaseIterable, Sendable {
         try reader.feed(chunk, as: APIRecord.self) { _ in count += 1 }
         try reader.finish(as: APIRecord.self) { _ in count += 1 }
         return reader.rest?["next"] == "cursor-2" ? count : 0
+    }
+
+    private static func readAtom() throws -> Int {
+        let reader = try XMLElementReader(path: "/feed/entry")
+        var chunk = Array(AtomEntry.feedHead.utf8)
+        chunk.reserveCapacity(DocumentStreamBenchmarks.chunkSize + 4096)
+        var total = 0
+        var count = 0
+        var index = 0
+        while total < documentBytes {
+            chunk += Array(AtomEntry.text(index).utf8)
+            index += 1
+            guard chunk.count >= DocumentStreamBenchmarks.chunkSize else { continue }
+            total += chunk.count
+            try reader.feed(chunk, as: AtomEntry.self) { _ in count += 1 }
+            chunk.removeAll(keepingCapacity: true)
+        }
+        chunk += Array(AtomEntry.feedTail.utf8)
+        try reader.feed(chunk, as: AtomEntry.self) { _ in count += 1 }
+        try reader.finish(as: AtomEntry.self) { _ in count += 1 }
+        return count == index ? count : 0
     }
 
     /// A `/proc/self/status` line's value in bytes.
