@@ -232,8 +232,10 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
                                         the client closes (or max_s seconds)
     GET /records/FORMAT?count=N[&gate=KEY]
                                         N records, chunked, each in its own chunk: FORMAT sse
-                                        (`id: I` and `data: {"i":I}` lines), ndjson, json-seq or
-                                        multipart (multipart/mixed, JSON parts);
+                                        (`id: I` and `data: {"i":I}` lines), ndjson, json-seq,
+                                        multipart (multipart/mixed, JSON parts), or one document
+                                        of N elements: json-page ({"data":{"items":[{"i":I},…]},
+                                        "next":"cursor"}) or atom (<feed><entry><i>I</i>…);
                                         with gate=KEY record I+1 is sent only once /gate has
                                         been asked for KEY and I (30 s at most, then the
                                         connection closes)
@@ -703,6 +705,13 @@ class FastHandler(http.server.BaseHTTPRequestHandler):
                       lambda i, n: ("--rec\r\n" if i == 0 else "")
                       + f'Content-Type: application/json\r\n\r\n{{"i":{i}}}\r\n--rec'
                       + ("--\r\n" if i == n - 1 else "\r\n")),
+        # One large document whose elements are the records (Session.records(for:each:)).
+        "json-page": ("application/json",
+                      lambda i, n: ('{"data":{"items":[' if i == 0 else ",") + f'{{"i":{i}}}'
+                      + (']},"next":"cursor"}' if i == n - 1 else "")),
+        "atom": ("application/atom+xml",
+                 lambda i, n: ('<feed xmlns="http://www.w3.org/2005/Atom">' if i == 0 else "")
+                 + f"<entry><i>{i}</i></entry>" + ("</feed>" if i == n - 1 else "")),
     }
 
     def records(self, format_name, query):

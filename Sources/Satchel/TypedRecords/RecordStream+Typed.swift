@@ -98,6 +98,34 @@ extension RecordStream where Record == Value {
         }
     }
 
+    /// The elements of a document read with `Session.records(for:each:namespaces:)`, each
+    /// decoded straight into `T`: JSON by the typed JSON decoder from the element's bytes, XML by
+    /// ``XMLModelDecoder``'s mapping with the element as the root.
+    ///
+    /// ```swift
+    /// let entries = try await session.records("feed.atom", each: "/feed/entry")
+    /// for try await entry in try entries.elements(of: Entry.self) { print(entry.title) }
+    /// ```
+    /// - Throws: ``SatchelError/Code/unacceptableContentType`` when the stream is not a
+    ///   document's elements. Iteration throws for an element that is not `T` (naming the
+    ///   element, with the key path).
+    public func elements<T: Decodable & SendableMetatype>(of type: T.Type) throws(SatchelError) -> RecordStream<T> {
+        guard let serializer = serializer as? ElementRecordsSerializer else {
+            throw refusal("a document read with records(for:each:)")
+        }
+        let (contentType, limits) = (contentType, limits)
+        return reading {
+            do {
+                let reader = try serializer.makeElementReader(contentType: contentType, limits: limits)
+                return RecordDecoder(
+                    toTheEnd: { try reader.feed($0, as: T.self, into: $1) },
+                    finish: { try reader.finish(as: T.self, into: $0) })
+            } catch {
+                return RecordDecoder(toTheEnd: { _, _ in throw error }, finish: { _ in throw error })
+            }
+        }
+    }
+
     /// The parts of a `multipart/*` response as they complete, each with its value decoded by
     /// its own Content-Type (a large part spills to a temporary file, as in a whole-body decode).
     ///

@@ -116,3 +116,20 @@ extension JSONResponseSerializer {
         }
     }
 }
+
+extension JSONResponseSerializer: ElementReadingSerializer {
+    /// A reader of the elements of the array at the JSON Pointer `path` (``JSONElementReader``),
+    /// read with ``options``.
+    /// - Throws: ``SatchelError/Code/invalidArgument`` for a path that is not a JSON Pointer;
+    ///   ``SatchelError/Code/unsupportedFormat`` for a body labelled UTF-16 or UTF-32 (elements
+    ///   are read from UTF-8 as they arrive).
+    public func makeElementReader(
+        path: String, namespaces: [String: String], contentType: MediaType?, limits: Limits
+    ) throws(SatchelError) -> any ElementRecordReader {
+        if let charset = contentType?.charset?.lowercased(), charset.hasPrefix("utf-16") || charset.hasPrefix("utf-32")
+        {
+            throw SatchelError(.unsupportedFormat, "JSON elements are read from UTF-8 as they arrive, not \(charset)")
+        }
+        return JSONElementReader(pointer: try JSONPointer(path), options: options, limits: limits)
+    }
+}

@@ -28,7 +28,7 @@ import SerializerRegistry
 /// try reader.finish(as: Order.self) { order in print(order.id) }
 /// print(reader.rest?["next"] ?? "no next page")
 /// ```
-public final class JSONElementReader: RecordReader {
+public final class JSONElementReader: ElementRecordReader {
     /// Where the array is.
     public let pointer: JSONPointer
     /// Records handed over so far.

@@ -88,3 +88,17 @@ extension XMLDocumentResponseSerializer {
             ? MediaType(type: "application", subtype: "xml") : nil
     }
 }
+
+extension XMLDocumentResponseSerializer: ElementReadingSerializer {
+    /// A reader of the elements `path` matches (``XMLElementReader``), decoding typed records
+    /// with this serializer's model mapping.
+    /// - Throws: ``SatchelError/Code/invalidArgument`` for a path it cannot read or a prefix
+    ///   `namespaces` lacks.
+    public func makeElementReader(
+        path: String, namespaces: [String: String], contentType: MediaType?, limits: Limits
+    ) throws(SatchelError) -> any ElementRecordReader {
+        try XMLElementReader(
+            path: path, namespaces: namespaces, limits: limits, encoding: contentType?.charset,
+            modelDecoder: Self.modelDecoder(limits))
+    }
+}

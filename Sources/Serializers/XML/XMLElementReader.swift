@@ -32,11 +32,13 @@ import SerializerRegistry
 /// }
 /// try reader.finish(as: Entry.self) { entry in print(entry.title) }
 /// ```
-public final class XMLElementReader: RecordReader {
+public final class XMLElementReader: ElementRecordReader {
     /// The path the records match, as given.
     public var path: String { selection.path.text }
     /// Records handed over so far.
     public private(set) var recordCount = 0
+    /// Always `nil`: nothing outside the matched elements is kept.
+    public var rest: Value? { nil }
     private let selection: XMLElementSelection
     private let session: XMLParseSession
     private let limits: Limits

@@ -57,6 +57,13 @@ public struct RecordStream<Record>: AsyncSequence, Sendable {
             makeDecoder: makeDecoder)
     }
 
+    /// The rest of a document read with ``Session/records(for:each:namespaces:)`` once iteration
+    /// has ended: JSON's envelope with the array left empty (its `next` cursor, its totals);
+    /// `nil` before the end, for XML, and for the other record streams.
+    public var rest: Value? {
+        (serializer as? ElementRecordsSerializer)?.rest
+    }
+
     /// Ends the transfer; iteration then throws ``SatchelError/Code/cancelled``.
     public func cancel() {
         body.cancel()

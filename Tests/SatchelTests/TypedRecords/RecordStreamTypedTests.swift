@@ -90,8 +90,30 @@ struct RecordStreamTypedTests {
         #expect(types == Array(repeating: "application/json", count: 3))
     }
 
+    @Test(arguments: [("json-page", "/data/items"), ("atom", "/a:feed/a:entry")])
+    func elementsAreDecodedIntoModels(format: String, path: String) async throws {
+        let elements = try await session.records(
+            "records/\(format)?count=5", each: path, namespaces: ["a": "http://www.w3.org/2005/Atom"])
+        var seen: [Record] = []
+        for try await record in try elements.elements(of: Record.self) { seen.append(record) }
+        #expect(seen == (0..<5).map(Record.init))
+        #expect(elements.rest == (format == "json-page" ? ["data": ["items": []], "next": "cursor"] : nil))
+        let others = try await session.records(
+            "records/\(format)?count=2", each: path, namespaces: ["a": "http://www.w3.org/2005/Atom"])
+        do {
+            for try await _ in try others.elements(of: Other.self) {}
+            Issue.record("an element without a name decoded")
+        } catch let error as SatchelError {
+            #expect(error.code == .valueNotFound)
+            #expect(
+                error.message.hasPrefix(format == "json-page" ? "/data/items/0: " : "/a:feed/a:entry[1]: "),
+                "\(error.message)")
+        }
+    }
+
     @Test func aTypedFormOfAnotherFormatIsRefused() async throws {
         let cases: [(String, (RecordStream<Value>) throws -> Void)] = [
+            ("records/sse", { _ = try $0.elements(of: Record.self) }),
             ("records/ndjson", { _ = try $0.events() }),
             ("records/sse", { _ = try $0.lines(of: Record.self) }),
             ("records/ndjson", { _ = try $0.parts }),

@@ -78,4 +78,41 @@ struct RecordStreamTests {
         let log = try await retrying.get("event-source-log?key=\(key)").value
         #expect(log == ["lastEventIDs": [""]])
     }
+
+    /// One large document's elements (`records(for:each:)`) arrive as the records do: each one
+    /// before the server sends the next.
+    @Test(arguments: [("json-page", ""), ("atom", "/feed/entry")])
+    func eachElementArrivesBeforeTheNextIsSent(format: String, path: String) async throws {
+        let gate = UUID().uuidString
+        let pointer = format == "json-page" ? "/data/items" : path
+        let elements = try await session.records("records/\(format)?count=4&gate=\(gate)", each: pointer)
+        #expect(elements.serializerName == (format == "json-page" ? "json" : "xml"))
+        var seen: [Value] = []
+        for try await element in elements {
+            seen.append(format == "json-page" ? element : element["children"]?[0]?["children"]?[0] ?? .null)
+            #expect(elements.rest == nil)  // not before the end
+            _ = try await session.result(for: SessionRequest(.get, "gate?key=\(gate)&i=\(seen.count - 1)")).get()
+        }
+        #expect(seen == (format == "json-page" ? (0..<4).map { ["i": .integer(Int64($0))] } : ["0", "1", "2", "3"]))
+        #expect(elements.rest == (format == "json-page" ? ["data": ["items": []], "next": "cursor"] : nil))
+    }
+
+    @Test func elementsNeedAJSONOrXMLDocumentAndAPathItsFormatReads() async throws {
+        do {
+            _ = try await session.records("records/ndjson?count=2", each: "")
+            Issue.record("JSON Lines is not one document")
+        } catch {
+            #expect(error.code == .unacceptableContentType && error.response?.status.code == 200)
+        }
+        for (format, path) in [("json-page", "data/items"), ("atom", "/feed/x:entry")] {
+            do {
+                _ = try await session.records("records/\(format)?count=2&gate=\(UUID().uuidString)", each: path)
+                Issue.record("\(path) is no path for \(format)")
+            } catch {
+                #expect(error.code == .invalidArgument)
+            }
+        }
+        let nothing = try await session.records("records/json-page?count=2", each: "/data/missing")
+        await #expect(throws: SatchelError.self) { for try await _ in nothing {} }
+    }
 }
