@@ -39,7 +39,8 @@ struct AtomEntry: Decodable, Equatable, Sendable {
     }
 
     /// The feed's start, up to its first entry.
-    static let feedHead = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>Example feed</title>\n"
+    static let feedHead =
+        "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>Example feed</title>\n"
     /// The feed's end.
     static let feedTail = "</feed>\n"
 }
