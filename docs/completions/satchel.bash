@@ -188,7 +188,7 @@ _satchel_decode() {
     repeating_flags=()
     non_repeating_flags=(--pretty --remove-nulls --no-top-level-scalars --raw-parts --lenient --crlf-only --xml-events --version -h --help)
     repeating_options=(--namespace)
-    non_repeating_options=(--content-type -c --big-integers --dump-pixels --image-scale --xpath --max-body-bytes --max-depth --max-string-bytes --max-pairs --max-parts --max-part-header-bytes --max-image-pixels --max-entity-expansions)
+    non_repeating_options=(--content-type -c --big-integers --dump-pixels --image-scale --xpath --each --max-body-bytes --max-depth --max-string-bytes --max-pairs --max-parts --max-part-header-bytes --max-image-pixels --max-entity-expansions)
     __satchel_offer_flags_options 1
 
     # Offer option value completions
@@ -209,6 +209,9 @@ _satchel_decode() {
         return
         ;;
     '--namespace')
+        return
+        ;;
+    '--each')
         return
         ;;
     '--max-body-bytes')
@@ -293,8 +296,8 @@ _satchel_encode() {
 _satchel_request() {
     repeating_flags=()
     non_repeating_flags=(--form --json --multipart --plist --no-check-status --raw --stream --sse --download -d --verbose -v --headers --quiet -q --progress --no-follow -k --insecure --no-cookies --http1.1 --http2 --http2-prior-knowledge --version -h --help)
-    repeating_options=(--header --pin-sha256 --resolve --connect-to)
-    non_repeating_options=(--auth --auth-type --session --output -o --durability --color --timeout --connect-timeout --max-redirects --retries --cacert --cert --key --cert-type --pass --cookie-jar --cache --cache-policy --unix-socket --limit-rate --proxy --noproxy --proxy-user --proxy-cacert --max-body-bytes --max-depth --max-string-bytes --max-pairs --max-parts --max-part-header-bytes --max-image-pixels --max-entity-expansions)
+    repeating_options=(--header --namespace --pin-sha256 --resolve --connect-to)
+    non_repeating_options=(--auth --auth-type --session --output -o --each --durability --color --timeout --connect-timeout --max-redirects --retries --cacert --cert --key --cert-type --pass --cookie-jar --cache --cache-policy --unix-socket --limit-rate --proxy --noproxy --proxy-user --proxy-cacert --max-body-bytes --max-depth --max-string-bytes --max-pairs --max-parts --max-part-header-bytes --max-image-pixels --max-entity-expansions)
     __satchel_offer_flags_options -1
 
     # Offer option value completions
@@ -315,6 +318,12 @@ _satchel_request() {
         ;;
     '--output'|'-o')
         __satchel_add_completions -f
+        return
+        ;;
+    '--each')
+        return
+        ;;
+    '--namespace')
         return
         ;;
     '--durability')

@@ -141,6 +141,19 @@ enum CommandIO {
         }
     }
 
+    /// The prefix map of `--namespace p=URI` options.
+    /// - Throws: ``SatchelError/Code/invalidArgument`` for one that is not `p=URI`.
+    static func namespaces(_ declarations: [String]) throws -> [String: String] {
+        var namespaces: [String: String] = [:]
+        for declaration in declarations {
+            guard let equals = declaration.firstIndex(of: "="), equals != declaration.startIndex else {
+                throw SatchelError(.invalidArgument, "--namespace '\(declaration)' is not p=URI")
+            }
+            namespaces[String(declaration[..<equals])] = String(declaration[declaration.index(after: equals)...])
+        }
+        return namespaces
+    }
+
     /// Prints `satchel: <error>` on one line of standard error and returns the exit code for it.
     static func fail(_ error: any Error) -> ExitCode {
         if let exit = error as? ExitCode { return exit }

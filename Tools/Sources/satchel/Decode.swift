@@ -36,6 +36,13 @@ struct Decode: ParsableCommand {
             soon as it is complete (also while standard input is still open): an event as \
             {"event": TYPE, "data": DATA, "id": LAST_EVENT_ID}. A malformed record exits 65 after \
             the records before it (Sources/Satchel/Satchel.docc/RecordStreams.md).
+
+            --each PATH reads one large JSON or XML document as a record stream of its elements \
+            at PATH, printed the same way as each completes, in memory bounded by the largest \
+            element: for JSON a JSON Pointer to an array ('' for a top-level array, /data/items \
+            inside an envelope), for XML an element path (/feed/entry, //item, a:entry with \
+            --namespace a=URI). A path that matches nothing exits 65 at the end; a malformed \
+            document exits 65 after the elements before it.
             """
     )
 
@@ -84,8 +91,14 @@ struct Decode: ParsableCommand {
 
     @Option(
         name: .customLong("namespace"),
-        help: ArgumentHelp("XML: a prefix for --xpath, as p=URI (repeatable).", valueName: "p=URI"))
+        help: ArgumentHelp("XML: a prefix for --xpath or --each, as p=URI (repeatable).", valueName: "p=URI"))
     var xpathNamespaces: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "Print the elements at PATH of one large JSON or XML document as they complete (a JSON Pointer to an array, or an XML element path).",
+            valueName: "PATH"))
+    var each: String?
 
     @OptionGroup var limits: LimitOptions
 
@@ -131,8 +144,17 @@ struct Decode: ParsableCommand {
             registry.register(JSONLinesResponseSerializer(options: options), priority: 1)
             registry.register(JSONTextSequenceResponseSerializer(options: options), priority: 1)
 
+            if let each {
+                guard let base = registry.responseSerializer(for: mediaType) as? any ElementReadingSerializer else {
+                    throw SatchelError(
+                        .unsupportedFormat, "--each reads a JSON or XML document, not \(mediaType.essence)")
+                }
+                let elements = ElementRecordsSerializer(
+                    base: base, path: each, namespaces: try CommandIO.namespaces(xpathNamespaces))
+                return try printRecords(of: try elements.makeElementReader(contentType: mediaType, limits: limits))
+            }
             if let records = registry.responseSerializer(for: mediaType) as? any RecordStreamSerializer {
-                return try printRecords(of: records, mediaType: mediaType, limits: limits)
+                return try printRecords(of: records.makeRecordReader(contentType: mediaType, limits: limits))
             }
             let body = try CommandIO.read(file, limit: registry.limits.maxBodyBytes)
             guard var value = try registry.decode(body, contentType: mediaType) else { return }
@@ -150,11 +172,10 @@ struct Decode: ParsableCommand {
         }
     }
 
-    /// Reads `file` as a record stream and prints each record as it completes: the records a
-    /// chunk of input completes are written together, before the next chunk is read. The body
-    /// is never held, so `maxBodyBytes` does not apply; records obey `maxRecordBytes`.
-    private func printRecords(of serializer: any RecordStreamSerializer, mediaType: MediaType, limits: Limits) throws {
-        let reader = serializer.makeRecordReader(contentType: mediaType, limits: limits)
+    /// Reads `file` with `reader` and prints each record as it completes: the records a chunk of
+    /// input completes are written together, before the next chunk is read. The body is never
+    /// held, so `maxBodyBytes` does not apply; records obey `maxRecordBytes`.
+    private func printRecords(of reader: any RecordReader) throws {
         var output: [UInt8] = []
         let collect = { (record: Value) in output += Array((record.canonicalJSON() + "\n").utf8) }
         // Records before a malformed one are printed before the error.
@@ -172,13 +193,6 @@ struct Decode: ParsableCommand {
         guard let document = value.xmlDocument else {
             throw SatchelError(.invalidArgument, "--xpath needs an XML document (without --xml-events)")
         }
-        var namespaces: [String: String] = [:]
-        for declaration in xpathNamespaces {
-            guard let equals = declaration.firstIndex(of: "="), equals != declaration.startIndex else {
-                throw SatchelError(.invalidArgument, "--namespace '\(declaration)' is not p=URI")
-            }
-            namespaces[String(declaration[..<equals])] = String(declaration[declaration.index(after: equals)...])
-        }
-        return .array(try document.nodes(xpath: expression, namespaces: namespaces))
+        return .array(try document.nodes(xpath: expression, namespaces: try CommandIO.namespaces(xpathNamespaces)))
     }
 }

@@ -25,8 +25,11 @@ extension Request {
             throw UsageError("--download sends a GET without data items")
         }
         if raw && output != nil { throw UsageError("--raw and --output exclude each other") }
-        if stream || sse, raw || output != nil || download || (stream && sse) {
-            throw UsageError("--stream and --sse print records: not with each other, --raw, --output or --download")
+        if [stream, sse, each != nil].filter({ $0 }).count > 1
+            || (stream || sse || each != nil) && (raw || output != nil || download)
+        {
+            throw UsageError(
+                "--stream, --sse and --each print records: not with each other, --raw, --output or --download")
         }
         var plan = try RequestPlan(method: method, url: url, items: parsedItems, format: format, limits: limits)
         if let cacert = transfer.cacert { CommandIO.close(try CommandIO.open(cacert)) }
@@ -70,6 +73,9 @@ extension Request {
         request.cachePolicy = transfer.cachePolicy ?? .useProtocol
         if noCheckStatus { request.validation = ResponseValidation(acceptableStatusCodes: [100..<1000]) }
         if stream { return try await runStream(request, session: session) }
+        if let each {
+            return try await runElements(at: each, request, session: session)
+        }
         if sse { return try await runEventSource(request, session: session) }
         if raw || output != nil { request.responseSerializer = RawBodySerializer() }
         let result = await session.result(for: request)

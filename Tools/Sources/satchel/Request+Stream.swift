@@ -5,7 +5,18 @@ extension Request {
     /// `--stream`: prints the records of a streaming response (Server-Sent Events, JSON Lines,
     /// JSON text sequences, multipart parts) one compact JSON per line, each as it arrives.
     func runStream(_ request: SessionRequest, session: Session) async throws {
-        let records = try await session.records(for: request)
+        try await print(try await session.records(for: request))
+    }
+
+    /// `--each PATH`: prints the elements at `path` of a large JSON or XML response as
+    /// `--stream` prints records.
+    func runElements(at path: String, _ request: SessionRequest, session: Session) async throws {
+        let namespaces = try CommandIO.namespaces(self.namespaces)
+        try await print(try await session.records(for: request, each: path, namespaces: namespaces))
+    }
+
+    /// Prints the response head (with `-v`), then each record as it arrives.
+    private func print(_ records: RecordStream<Value>) async throws {
         try printHeads(request: nil, response: records.response, version: "", printer: ValuePrinter(colors: usesColors))
         if headers { return records.cancel() }
         for try await record in records {

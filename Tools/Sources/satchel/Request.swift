@@ -35,7 +35,9 @@ struct Request: AsyncParsableCommand {
             response one compact JSON per line as each arrives (an event as \
             {"event":TYPE,"data":DATA,"id":LAST_EVENT_ID}); --sse does the same for an event \
             stream and reconnects as a browser's EventSource does, sending Last-Event-ID, until \
-            the server answers 204 or the command is interrupted.
+            the server answers 204 or the command is interrupted. --each PATH prints the elements \
+            at PATH of one large JSON or XML response the same way (a JSON Pointer to an array, \
+            or an XML element path with --namespace p=URI for its prefixes).
 
             Progress bars go to standard error when it is a terminal (--progress forces, --quiet \
             silences). Exit codes (curl's): 6 cannot resolve host, 7 cannot connect, 22 status \
@@ -105,6 +107,17 @@ struct Request: AsyncParsableCommand {
     @Flag(
         help: "Follow an event stream as EventSource does: reconnect with Last-Event-ID until the server answers 204.")
     var sse = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Print the elements at PATH of a large JSON or XML response as they arrive (a JSON Pointer to an array, or an XML element path).",
+            valueName: "PATH"))
+    var each: String?
+
+    @Option(
+        name: .customLong("namespace"),
+        help: ArgumentHelp("With --each: a prefix of the XML path, as p=URI (repeatable).", valueName: "p=URI"))
+    var namespaces: [String] = []
 
     @Flag(name: .shortAndLong, help: "Download a GET to --output (or the URL's last segment), resuming a partial file.")
     var download = false
