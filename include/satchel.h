@@ -480,6 +480,26 @@ typedef struct satchel_reader satchel_reader;
 ** Errors: SATCHEL_E_INVALID_MEDIA_TYPE, SATCHEL_E_UNACCEPTABLE_CONTENT_TYPE (no serializer). */
 SATCHEL_API satchel_status satchel_reader_create(satchel_reader **out_reader, const satchel_registry *registry, const char *content_type, size_t content_type_length);
 
+/** Creates a reader of one large JSON or XML document of `content_type` (borrowed, required)
+** whose records are its elements at `path` (borrowed), each ready as soon as its last byte has
+** been fed, in memory bounded by the largest element: for JSON a JSON Pointer (RFC 6901) to an
+** array -- "" for a top-level array, "/data/items" inside an envelope -- each element its JSON
+** value; for XML an element path -- "/feed/entry", "//item", "a:entry" -- each element as
+** {name, namespace, namespaces, attributes, children}. `namespaces` (borrowed, NULL for none)
+** is an object value of prefix -> namespace URI strings for the XML path's prefixes. A path that
+** matches nothing is SATCHEL_E_NOT_FOUND from satchel_reader_finish; a JSON value there that is
+** not an array is SATCHEL_E_TYPE_MISMATCH from the feed that reaches it. Owned by the caller.
+** Errors: SATCHEL_E_INVALID_MEDIA_TYPE, SATCHEL_E_UNACCEPTABLE_CONTENT_TYPE (neither JSON nor
+** XML), SATCHEL_E_INVALID_ARGUMENT (a path the format cannot read, an unknown prefix),
+** SATCHEL_E_TYPE_MISMATCH (namespaces not an object of strings). */
+SATCHEL_API satchel_status satchel_reader_create_each(satchel_reader **out_reader, const satchel_registry *registry, const char *content_type, size_t content_type_length, const char *path, size_t path_length, const satchel_value *namespaces);
+
+/** The document outside the elements of a satchel_reader_create_each reader once
+** satchel_reader_finish has succeeded: for JSON the envelope with the array left empty (its
+** `next` cursor, its totals), into `*out_value` (owned by the caller). SATCHEL_E_NOT_FOUND
+** before the end, for XML (nothing else is kept) and for other readers. */
+SATCHEL_API satchel_status satchel_reader_rest(satchel_value **out_value, const satchel_reader *reader);
+
 /** Whether the reader yields records as they complete (1) or one value at the end (0). */
 SATCHEL_API int satchel_reader_yields_records(const satchel_reader *reader);
 
@@ -820,6 +840,13 @@ typedef int (*satchel_record_callback)(void *userdata, const satchel_value *reco
 ** destination and a data callback: setting one replaces the other. `userdata` is borrowed and
 ** must stay valid until the transfer ends. */
 SATCHEL_API satchel_status satchel_request_set_record_callback(satchel_request *request, satchel_record_callback on_record, void *userdata);
+
+/** Makes the record callback's records the elements at `path` (borrowed) of one large JSON or
+** XML response, as satchel_reader_create_each reads them (`namespaces` likewise, borrowed, NULL
+** for none), instead of a record stream's records; NULL `path` goes back to record streams. A
+** response that is neither JSON nor XML ends the send with SATCHEL_E_UNACCEPTABLE_CONTENT_TYPE.
+** Errors: SATCHEL_E_TYPE_MISMATCH (namespaces not an object of strings). */
+SATCHEL_API satchel_status satchel_request_set_record_path(satchel_request *request, const char *path, size_t path_length, const satchel_value *namespaces);
 
 /** How a credential is presented. */
 typedef enum satchel_auth {

@@ -19,6 +19,41 @@ public func satchel_reader_create(
 }
 
 @c @implementation
+public func satchel_reader_create_each(
+    _ outReader: UnsafeMutablePointer<OpaquePointer?>?, _ registry: OpaquePointer?,
+    _ contentType: UnsafePointer<CChar>?, _ contentTypeLength: Int, _ path: UnsafePointer<CChar>?,
+    _ pathLength: Int, _ namespaces: OpaquePointer?
+) -> satchel_status {
+    outReader?.pointee = nil
+    return guarded {
+        let out = try Arguments.required(outReader, "out_reader")
+        let registry = try RegistryHandle.from(registry).registry
+        let mediaType = try Arguments.mediaType(contentType, contentTypeLength, "content_type")
+        out.pointee = try ReaderHandle(
+            registry: registry, contentType: mediaType, each: try Arguments.string(path, pathLength, "path"),
+            namespaces: try Arguments.namespaces(namespaces)
+        ).retainedPointer
+    }
+}
+
+@c @implementation
+public func satchel_reader_rest(
+    _ outValue: UnsafeMutablePointer<OpaquePointer?>?, _ reader: OpaquePointer?
+) -> satchel_status {
+    outValue?.pointee = nil
+    var found = true
+    let status = guarded {
+        let out = try Arguments.required(outValue, "out_value")
+        guard let rest = try ReaderHandle.from(reader).rest else {
+            found = false
+            return
+        }
+        out.pointee = ValueHandle.retained(rest)
+    }
+    return found ? status : SATCHEL_E_NOT_FOUND
+}
+
+@c @implementation
 public func satchel_reader_yields_records(_ reader: OpaquePointer?) -> Int32 {
     guard let reader else { return 0 }
     return (try? ReaderHandle.from(reader).yieldsRecords) == true ? 1 : 0

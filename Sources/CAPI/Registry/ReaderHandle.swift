@@ -48,6 +48,30 @@ final class ReaderHandle: CHandle {
         }
     }
 
+    /// A reader of the elements at `path` of one JSON or XML document of `contentType`.
+    /// - Throws: ``SatchelError/Code/unacceptableContentType`` when the registry's serializer
+    ///   for it reads neither; ``SatchelError/Code/invalidArgument`` for a path its format
+    ///   cannot read.
+    init(
+        registry: Registry, contentType: MediaType, each path: String, namespaces: [String: String]
+    ) throws(SatchelError) {
+        limits = registry.limits
+        guard let base = registry.responseSerializer(for: contentType) as? any ElementReadingSerializer else {
+            throw SatchelError(
+                .unacceptableContentType,
+                "content_type: \(contentType) is not a JSON or XML document the registry reads")
+        }
+        mode = .records(
+            try ElementRecordsSerializer(base: base, path: path, namespaces: namespaces)
+                .makeElementReader(contentType: contentType, limits: limits))
+    }
+
+    /// The document outside the elements once the body has ended (JSON's envelope), or `nil`.
+    var rest: Value? {
+        guard isFinished, failure == nil, case .records(let reader) = mode else { return nil }
+        return (reader as? any ElementRecordReader)?.rest
+    }
+
     /// Whether records are ready as they complete.
     var yieldsRecords: Bool {
         if case .records = mode { return true }

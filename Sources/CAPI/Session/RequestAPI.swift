@@ -139,6 +139,18 @@ public func satchel_request_set_record_callback(
 }
 
 @c @implementation
+public func satchel_request_set_record_path(
+    _ request: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ pathLength: Int, _ namespaces: OpaquePointer?
+) -> satchel_status {
+    guarded {
+        let handle = try RequestHandle.from(request)
+        handle.recordPath = try Arguments.optionalString(path, pathLength, "path").map { path throws(SatchelError) in
+            (path, try Arguments.namespaces(namespaces))
+        }
+    }
+}
+
+@c @implementation
 public func satchel_request_set_progress(
     _ request: OpaquePointer?, _ progress: satchel_progress_callback?, _ userdata: UnsafeMutableRawPointer?
 ) -> satchel_status {

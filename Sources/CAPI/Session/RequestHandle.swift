@@ -20,6 +20,9 @@ final class RequestHandle: CHandle {
     var progress: Progress?
     var progressUserdata: UnsafeMutableRawPointer?
     var destination = Destination.memory
+    /// `satchel_request_set_record_path`'s: the record callback then gets the elements at this
+    /// path of a JSON or XML document.
+    var recordPath: (path: String, namespaces: [String: String])?
     var credential: Credential?
     /// `satchel_request_set_rate_limit`'s, or `nil` for the session's.
     var rateLimit: RateLimit?

@@ -58,7 +58,11 @@ final class TaskHandle: Sendable, CHandle {
         let sessionRequest = try request.sessionRequest(registry: session.registry) { [weak handle] in
             handle?.cancel()
         }
-        let destination = request.destination
+        var destination = request.destination
+        if case .records(var callback) = destination {
+            callback.each = request.recordPath
+            destination = .records(callback)
+        }
         let task = Task {
             let outcome = await handle.send(sessionRequest, to: destination, on: session)
             completion(outcome)
@@ -131,7 +135,12 @@ final class TaskHandle: Sendable, CHandle {
         case .records(let callback):
             return Outcome(
                 result: await stream(request, on: session) { request in
-                    let records = try await session.records(for: request)
+                    let records =
+                        if let each = callback.each {
+                            try await session.records(for: request, each: each.path, namespaces: each.namespaces)
+                        } else {
+                            try await session.records(for: request)
+                        }
                     return (records.response, records, records.cancel)
                 } deliver: {
                     callback.deliver($0)
@@ -223,6 +232,9 @@ struct RecordCallback: @unchecked Sendable {
     // the callback callable from a library thread until the transfer ends.
     let function: satchel_record_callback
     let userdata: UnsafeMutableRawPointer?
+    /// The path whose elements are the records (`satchel_request_set_record_path`), or `nil`
+    /// for a record stream's records.
+    var each: (path: String, namespaces: [String: String])?
 
     /// Calls the callback with `record`, borrowed for the call.
     func deliver(_ record: Value) -> Int32 {

@@ -48,6 +48,24 @@ enum Arguments {
         return try string(pointer, length, name)
     }
 
+    /// The prefix map of an XML element path: an object value of prefix → namespace URI
+    /// strings, or NULL for none.
+    /// - Throws: `SATCHEL_E_TYPE_MISMATCH` for another value or a member that is not a string.
+    static func namespaces(_ pointer: OpaquePointer?) throws(SatchelError) -> [String: String] {
+        guard let pointer else { return [:] }
+        guard case let .object(object) = try ValueHandle.from(pointer, "namespaces").value else {
+            throw SatchelError(.typeMismatch, "namespaces: an object of prefix → namespace URI strings is needed")
+        }
+        var namespaces: [String: String] = [:]
+        for (prefix, uri) in object {
+            guard case let .string(uri) = uri else {
+                throw SatchelError(.typeMismatch, "namespaces: the member \"\(prefix)\" is not a string")
+            }
+            namespaces[prefix] = uri
+        }
+        return namespaces
+    }
+
     /// A NUL-terminated path.
     static func path(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(SatchelError) -> String {
         try string(pointer, nulTerminated, name)

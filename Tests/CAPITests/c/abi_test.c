@@ -2009,6 +2009,80 @@ static int next_record_json(satchel_reader *reader, char *out, size_t size) {
 
 /* Readers: records as soon as their last byte is fed, whole-body values at the end, errors
 ** that keep the records before them, limits, misuse. */
+/* Readers of one document's elements at a path: JSON fed a byte at a time, each element ready
+** at its last byte, the envelope afterwards; XML entries; the errors. */
+static void test_element_readers(satchel_registry *registry) {
+    satchel_reader *reader = NULL;
+    satchel_value *value = NULL, *namespaces = NULL, *uri = NULL;
+    char json[256];
+    char *text = NULL;
+    size_t length = 0;
+    const char *page = "{\"data\":{\"items\":[{\"i\":0},{\"i\":1}],\"total\":2},\"next\":\"c2\"}";
+    const char *feed = "<feed xmlns=\"http://www.w3.org/2005/Atom\"><entry><i>0</i></entry><entry><i>1</i></entry></feed>";
+    size_t i, first_at = 0;
+
+    OK(satchel_reader_create_each(&reader, registry, "application/json", SATCHEL_NTS, "/data/items", SATCHEL_NTS, NULL));
+    CHECK(satchel_reader_yields_records(reader) == 1);
+    for (i = 0; i < strlen(page); i++) {
+        OK(satchel_reader_feed(reader, page + i, 1));
+        if (!first_at && next_record_json(reader, json, sizeof json)) {
+            first_at = i;
+            CHECK(strcmp(json, "{\"i\":0}") == 0);
+        }
+    }
+    CHECK(first_at == 24);  /* the '}' that ends the first element */
+    CHECK(next_record_json(reader, json, sizeof json) && strcmp(json, "{\"i\":1}") == 0);
+    CHECK_STATUS(satchel_reader_rest(&value, reader), SATCHEL_E_NOT_FOUND);
+    OK(satchel_reader_finish(reader));
+    OK(satchel_reader_rest(&value, reader));
+    OK(satchel_value_to_json(&text, &length, value, 0));
+    CHECK(strcmp(text, "{\"data\":{\"items\":[],\"total\":2},\"next\":\"c2\"}") == 0);
+    satchel_free(text);
+    satchel_value_free(value);
+    satchel_reader_free(reader);
+
+    /* XML with a prefix from a namespaces object. */
+    OK(satchel_value_create_object(&namespaces));
+    OK(satchel_value_create_string(&uri, "http://www.w3.org/2005/Atom", SATCHEL_NTS));
+    OK(satchel_value_object_set(namespaces, "a", 1, uri));  /* uri is taken */
+    OK(satchel_reader_create_each(&reader, registry, "application/atom+xml", SATCHEL_NTS, "/a:feed/a:entry", SATCHEL_NTS, namespaces));
+    OK(satchel_reader_feed(reader, feed, strlen(feed)));
+    CHECK(next_record_json(reader, json, sizeof json) && strstr(json, "\"name\":\"entry\"") != NULL && strstr(json, "[\"0\"]") != NULL);
+    CHECK(next_record_json(reader, json, sizeof json) && strstr(json, "[\"1\"]") != NULL);
+    OK(satchel_reader_finish(reader));
+    CHECK_STATUS(satchel_reader_rest(&value, reader), SATCHEL_E_NOT_FOUND);
+    satchel_reader_free(reader);
+
+    /* Errors: the elements before a malformed one, a path that matches nothing, a value that is
+    ** not an array, bad paths and namespaces, a format that is neither. */
+    OK(satchel_reader_create_each(&reader, registry, "application/json", SATCHEL_NTS, "", 0, NULL));
+    CHECK_STATUS(satchel_reader_feed(reader, "[1,2,{\"a\":}]", 12), SATCHEL_E_SYNTAX);
+    CHECK(strstr(satchel_last_error_message(), "/2") != NULL);
+    CHECK(next_record_json(reader, json, sizeof json) && strcmp(json, "1") == 0);
+    CHECK(next_record_json(reader, json, sizeof json) && strcmp(json, "2") == 0);
+    satchel_reader_free(reader);
+    OK(satchel_reader_create_each(&reader, registry, "application/json", SATCHEL_NTS, "/items", SATCHEL_NTS, NULL));
+    OK(satchel_reader_feed(reader, "{\"data\":[]}", 11));
+    CHECK_STATUS(satchel_reader_finish(reader), SATCHEL_E_NOT_FOUND);
+    satchel_reader_free(reader);
+    OK(satchel_reader_create_each(&reader, registry, "application/json", SATCHEL_NTS, "/data", SATCHEL_NTS, NULL));
+    CHECK_STATUS(satchel_reader_feed(reader, "{\"data\":{}}", 11), SATCHEL_E_TYPE_MISMATCH);
+    satchel_reader_free(reader);
+    reader = NULL;
+    CHECK_STATUS(satchel_reader_create_each(&reader, registry, "application/json", SATCHEL_NTS, "items", SATCHEL_NTS, NULL), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK(reader == NULL);
+    CHECK_STATUS(satchel_reader_create_each(&reader, registry, "application/xml", SATCHEL_NTS, "/x:feed", SATCHEL_NTS, NULL), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_reader_create_each(&reader, registry, "text/plain", SATCHEL_NTS, "", 0, NULL), SATCHEL_E_UNACCEPTABLE_CONTENT_TYPE);
+    CHECK_STATUS(satchel_reader_create_each(&reader, registry, NULL, 0, "", 0, NULL), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_reader_create_each(&reader, registry, "application/json", SATCHEL_NTS, NULL, 0, NULL), SATCHEL_E_INVALID_ARGUMENT);
+    OK(satchel_value_create_string(&uri, "not an object", SATCHEL_NTS));
+    CHECK_STATUS(satchel_reader_create_each(&reader, registry, "application/xml", SATCHEL_NTS, "/feed", SATCHEL_NTS, uri), SATCHEL_E_TYPE_MISMATCH);
+    satchel_value_free(uri);
+    CHECK_STATUS(satchel_reader_rest(&value, NULL), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_reader_rest(NULL, NULL), SATCHEL_E_INVALID_ARGUMENT);
+    satchel_value_free(namespaces);
+}
+
 static void test_readers(void) {
     satchel_registry *registry = NULL;
     satchel_reader *reader = NULL;
@@ -2099,6 +2173,8 @@ static void test_readers(void) {
     OK(satchel_reader_finish(reader));
     CHECK(next_record_json(reader, json, sizeof json) && strcmp(json, "{\"k\":true}") == 0);
     satchel_reader_free(reader);
+
+    test_element_readers(registry);
 
     /* Limits, unknown types, bad arguments. */
     OK(satchel_registry_set_limit(registry, SATCHEL_LIMIT_RECORD_BYTES, 8));
@@ -2325,6 +2401,32 @@ static void test_record_callbacks(const char *fast, const char *httpbin) {
     satchel_response_free(response);
     OK(satchel_request_set_record_callback(request, NULL, NULL));
     CHECK_STATUS(satchel_request_set_record_callback(NULL, on_record, &seen), SATCHEL_E_INVALID_ARGUMENT);
+    satchel_request_free(request);
+
+    /* The elements of one large JSON document as the records; then the same request refused
+    ** without the path (a JSON document is no record stream), and a record stream refused with one. */
+    sprintf(url, "%s/records/json-page?count=4", fast);
+    OK(satchel_request_create(&request, "GET", 3, url, SATCHEL_NTS));
+    memset(&seen, 0, sizeof seen);
+    OK(satchel_request_set_record_callback(request, on_record, &seen));
+    OK(satchel_request_set_record_path(request, "/data/items", SATCHEL_NTS, NULL));
+    OK(satchel_session_send(&response, session, request));
+    CHECK(satchel_response_status(response) == 200);
+    CHECK(seen.calls == 4 && seen.sum == 0 + 1 + 2 + 3);
+    satchel_response_free(response);
+    OK(satchel_request_set_record_path(request, NULL, 0, NULL));
+    memset(&seen, 0, sizeof seen);
+    CHECK_STATUS(satchel_session_send(&response, session, request), SATCHEL_E_UNACCEPTABLE_CONTENT_TYPE);
+    CHECK(seen.calls == 0);
+    satchel_response_free(response);
+    satchel_request_free(request);
+    sprintf(url, "%s/records/ndjson?count=2", fast);
+    OK(satchel_request_create(&request, "GET", 3, url, SATCHEL_NTS));
+    OK(satchel_request_set_record_callback(request, on_record, &seen));
+    OK(satchel_request_set_record_path(request, "", 0, NULL));
+    CHECK_STATUS(satchel_session_send(&response, session, request), SATCHEL_E_UNACCEPTABLE_CONTENT_TYPE);
+    satchel_response_free(response);
+    CHECK_STATUS(satchel_request_set_record_path(NULL, "", 0, NULL), SATCHEL_E_INVALID_ARGUMENT);
     satchel_request_free(request);
     satchel_session_free(session);
 }
