@@ -56,3 +56,50 @@ def test_limits_and_bad_types():
     with pytest.raises(satchel.SatchelError) as caught:
         satchel.Reader("not a type")
     assert caught.value.code == "invalidMediaType"
+
+
+PAGE = b'{"data":{"items":[{"id":1,"tags":["a"]},{"id":2,"tags":[]}],"total":2},"next":"c2"}'
+FEED = (b'<feed xmlns="http://www.w3.org/2005/Atom" xmlns:m="urn:m"><entry><t>1</t></entry>'
+        b'<m:entry/><entry><t>2</t></entry></feed>')
+
+
+def test_each_gives_a_json_documents_elements_as_they_complete():
+    reader = satchel.Reader("application/json", each="/data/items")
+    seen = []
+    for index in range(len(PAGE)):
+        for element in reader.feed(PAGE[index:index + 1]):
+            seen.append((index, element))
+    assert seen == [(38, {"id": 1, "tags": ["a"]}), (57, {"id": 2, "tags": []})]
+    assert reader.rest is None  # not before the end
+    assert reader.finish() == []
+    assert reader.rest == {"data": {"items": [], "total": 2}, "next": "c2"}
+    assert list(satchel.records([b"[1, 2", b', "x"]'], "application/json", each="")) == [1, 2, "x"]
+
+
+def test_each_gives_an_xml_documents_matched_elements():
+    entries = list(satchel.records([FEED[:50], FEED[50:]], "application/atom+xml", each="/a:feed/a:entry",
+                                   namespaces={"a": "http://www.w3.org/2005/Atom"}))
+    assert [entry["children"][0]["children"] for entry in entries] == [["1"], ["2"]]
+    assert len(list(satchel.records([FEED], "application/xml", each="//entry"))) == 3
+    reader = satchel.Reader("application/xml", each="/feed")
+    reader.feed(FEED)
+    reader.finish()
+    assert reader.rest is None
+
+
+def test_each_errors_keep_the_elements_before_them():
+    reader = satchel.Reader("application/json", each="")
+    with pytest.raises(satchel.SatchelError) as caught:
+        reader.feed(b'[1, 2, {"a":}]')
+    assert caught.value.code == "syntaxError" and "/2" in caught.value.message
+    assert caught.value.records == [1, 2]
+    with pytest.raises(satchel.SatchelError) as caught:
+        list(satchel.records([b'{"data": []}'], "application/json", each="/items"))
+    assert caught.value.code == "valueNotFound"
+    with pytest.raises(satchel.SatchelError) as caught:
+        satchel.Reader("application/json", each="/data").feed(b'{"data": {}}')
+    assert caught.value.code == "typeMismatch"
+    for bad in [("application/json", "items", None), ("application/xml", "/x:feed", None),
+                ("text/plain", "", None), ("application/xml", "/feed", {"a": 1})]:
+        with pytest.raises(satchel.SatchelError):
+            satchel.Reader(bad[0], each=bad[1], namespaces=bad[2])

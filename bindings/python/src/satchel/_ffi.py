@@ -105,6 +105,9 @@ _declare("satchel_registry_set_multipart_flags", ctypes.c_int, Handle, ctypes.c_
 _declare("satchel_registry_load_plugin", ctypes.c_int, Handle, ctypes.c_char_p)
 _declare("satchel_registry_decode", ctypes.c_int, P(Handle), Handle, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t)
 _declare("satchel_reader_create", ctypes.c_int, P(Handle), Handle, ctypes.c_char_p, ctypes.c_size_t)
+_declare("satchel_reader_create_each", ctypes.c_int, P(Handle), Handle, ctypes.c_char_p, ctypes.c_size_t,
+         ctypes.c_char_p, ctypes.c_size_t, Handle)
+_declare("satchel_reader_rest", ctypes.c_int, P(Handle), Handle)
 _declare("satchel_reader_yields_records", ctypes.c_int, Handle)
 _declare("satchel_reader_feed", ctypes.c_int, Handle, ctypes.c_char_p, ctypes.c_size_t)
 _declare("satchel_reader_finish", ctypes.c_int, Handle)
