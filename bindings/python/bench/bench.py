@@ -68,6 +68,7 @@ def main():
     parser.add_argument("--seconds", type=float, default=0.5)
     options = parser.parse_args()
 
+    import ijson
     import orjson
     import multipart as pymultipart
     from PIL import Image
@@ -88,6 +89,15 @@ def main():
     ) + f"--{boundary}--\r\n".encode()
     parts_type = f"multipart/form-data; boundary={boundary}"
     raw = satchel.Registry(raw_parts=True)
+    page = b'{"data":{"items":' + json.dumps([record for _ in range(8) for record in json.loads(large)]).encode() + b'},"next":"c"}'
+    page_chunks = [page[start:start + (1 << 16)] for start in range(0, len(page), 1 << 16)]
+    ijson_c = ijson.get_backend("yajl2_c")
+
+    def satchel_elements():
+        return sum(1 for _ in satchel.records(page_chunks, "application/json", each="/data/items"))
+
+    def ijson_elements():
+        return sum(1 for _ in ijson_c.items(io.BytesIO(page), "data.items.item", use_float=True, buf_size=1 << 16))
 
     def satchel_build():
         body = satchel.MultipartBody()
@@ -126,6 +136,8 @@ def main():
             "satchel": lambda: raw.decode(parts, parts_type), "email": email_parse, "multipart": multipart_parse}),
         ("multipart body with an 8 MiB file, built and read in 64 KiB pieces", {
             "satchel": satchel_build, "requests-toolbelt": toolbelt_build}),
+        (f"JSON document, {len(page) // 1024} KiB, the elements at /data/items one by one, 64 KiB chunks", {
+            "satchel": satchel_elements, "ijson (yajl2_c)": ijson_elements}),
         ("PNG 512×512 RGB → pixels", {
             "satchel": lambda: satchel.decode(image, "image/png").pixels,
             "Pillow": lambda: Image.open(io.BytesIO(image)).convert("RGB").tobytes()}),
