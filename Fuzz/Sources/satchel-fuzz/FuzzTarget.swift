@@ -17,6 +17,7 @@ struct FuzzTarget: Sendable {
     static let all: [FuzzTarget] = [
         .form, .json, .xmlDocument, .xmlEvents, .plistXML, .plistBinary, .png, .jpeg,
         .multipart, .compound, .httpMessage, .mediaType, .typed, .eventStream, .jsonLines, .jsonSequence,
+        .jsonElements, .xmlElements,
     ]
 
     /// The target called `name`, if there is one.

@@ -5,11 +5,12 @@ any other format's value at the end."""
 from __future__ import annotations
 
 import ctypes
+import json
 from typing import Any, Dict, Iterable, Iterator, List, Optional
 
 from ._ffi import Handle, check, lib
 from .errors import SatchelError
-from .values import ValueOwner, build
+from .values import ValueOwner, build, to_json
 
 _NOT_FOUND = 10
 
@@ -72,6 +73,10 @@ class Reader:
                 if prefixes is not None:
                     lib.satchel_value_free(prefixes)
         self._handle: Optional[int] = handle.value
+        # A document's elements hold JSON types only (JSON's, and XML's canonical objects): one
+        # call for each element's canonical text and Python's C parser beat a ctypes call per
+        # value (scripts/bench-python).
+        self._as_json = each is not None
 
     def __del__(self) -> None:
         if getattr(self, "_handle", None):
@@ -116,7 +121,10 @@ class Reader:
                 break
             check(taken, "reader_next")
             with ValueOwner(out.value) as owner:
-                records.append(owner.python())
+                if self._as_json and out.value:
+                    records.append(json.loads(to_json(out.value)))
+                else:
+                    records.append(owner.python())
         if status:
             error = SatchelError.from_status(status, message, what)
             error.records = records
