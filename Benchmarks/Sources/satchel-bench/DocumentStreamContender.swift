@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Satchel
+import XMLCoder
 
 /// A 1 GiB document read as a record stream in a process of its own, for its peak memory
 /// (`satchel-bench --contender NAME --input small.json`): the child makes the document from the
@@ -12,6 +13,16 @@ import Satchel
 enum DocumentStreamContender: String, CaseIterable, Sendable {
     case json = "documents-json-1gib"
     case atom = "documents-atom-1gib"
+    // One timed read each, for scripts/measure-documents (the second harness of the ratios): the
+    // 100 MB page by the element reader and by the whole-document decoder, the 9.5 MB feed by the
+    // element reader and by XMLCoder.
+    case jsonElements = "documents-json-elements"
+    case jsonWhole = "documents-json-whole"
+    case atomElements = "documents-atom-elements"
+    case atomXMLCoder = "documents-atom-xmlcoder"
+
+    /// The contenders of the peak-memory table.
+    static let memoryCases: [DocumentStreamContender] = [.json, .atom]
 
     /// The document's size.
     static let documentBytes = 1 << 30
@@ -25,12 +36,14 @@ enum DocumentStreamContender: String, CaseIterable, Sendable {
             "1 GiB `{\"data\":{\"items\":[…]}}` of small.json records → `APIRecord` (`JSONElementReader(pointer: \"/data/items\")`)"
         case .atom:
             "1 GiB Atom feed → `AtomEntry` (`XMLElementReader(path: \"/feed/entry\")`)"
+        default: rawValue
         }
     }
 
     /// The child's side.
     func runChild(input path: String) throws -> String {
         let record = try Corpus.File(reading: path).bytes
+        if let once = try timedOnce(record: record) { return once }
         guard let idle = Self.status("VmRSS:"),
             (try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)) != nil
         else { throw BenchmarkFailure.guardFailed("cannot read or reset this process's resident memory") }
@@ -39,12 +52,44 @@ enum DocumentStreamContender: String, CaseIterable, Sendable {
         switch self {
         case .json: count = try Self.readJSON(record: record)
         case .atom: count = try Self.readAtom()
+        default: count = 0
         }
         let seconds = (ContinuousClock.now - started) / .seconds(1)
         guard let peak = Self.status("VmHWM:"), count > 1_000_000 else {
             throw BenchmarkFailure.guardFailed("\(rawValue) read \(count) records, or its peak memory is unknown")
         }
         return "peak-rss-bytes: \(peak)\npeak-above-idle-bytes: \(peak - idle)\nrecords: \(count)\nseconds: \(seconds)"
+    }
+
+    /// For the single-read contenders: `seconds: S` of one read after a warm-up read, or `nil`
+    /// for the memory contenders.
+    private func timedOnce(record: [UInt8]) throws -> String? {
+        let work: () throws -> Int
+        switch self {
+        case .json, .atom:
+            return nil
+        case .jsonElements, .jsonWhole:
+            let page = DocumentStreamBenchmarks.jsonPage(from: record, bytes: 100_000_000)
+            work =
+                self == .jsonElements
+                ? { try DocumentStreamBenchmarks.satchelElements(page) }
+                : {
+                    try DocumentStreamBenchmarks.satchelWhole(page)
+                }
+        case .atomElements, .atomXMLCoder:
+            let feed = DocumentStreamBenchmarks.atomFeed(bytes: 9_500_000)
+            work =
+                self == .atomElements
+                ? { try DocumentStreamBenchmarks.satchelEntries(feed, keeping: false).count }
+                : {
+                    try XMLCoder.XMLDecoder().decode(AtomFeed.self, from: Data(feed)).entry.count
+                }
+        }
+        _ = try work()
+        let started = ContinuousClock.now
+        let count = try work()
+        let seconds = (ContinuousClock.now - started) / .seconds(1)
+        return "seconds: \(seconds)\nresult: \(count)"
     }
 
     private static func readJSON(record: [UInt8]) throws -> Int {
@@ -110,7 +155,7 @@ enum DocumentStreamContender: String, CaseIterable, Sendable {
     static func measure(
         input path: String
     ) throws -> [(DocumentStreamContender, peak: Int, above: Int, records: Int, seconds: Double)] {
-        try allCases.map { contender in
+        try memoryCases.map { contender in
             var runs: [(peak: Int, above: Int, records: Int, seconds: Double)] = []
             for _ in 0..<rounds { runs.append(try contender.runProcess(input: path)) }
             let seconds = runs.map(\.seconds).sorted()[runs.count / 2]

@@ -61,13 +61,12 @@ public struct ElementRecordsSerializer: RecordReadingSerializer {
     {
         let reader = try base.makeElementReader(
             path: path, namespaces: namespaces, contentType: contentType, limits: limits)
-        lastRest.reader.withLock { $0 = ReaderBox(reader: reader) }
-        return reader
+        return RestPublishingReader(base: reader, published: lastRest)
     }
 
     /// The rest of the document the last reader made has read, once it has finished.
     public var rest: Value? {
-        lastRest.reader.withLock { $0?.reader.rest }
+        lastRest.value.withLock { $0 }
     }
 
     public func makeRecordReader(contentType: MediaType?, limits: Limits) -> any RecordReader {
@@ -91,14 +90,46 @@ public struct ElementRecordsSerializer: RecordReadingSerializer {
         RecordCollector(reader: makeRecordReader(contentType: contentType, limits: limits), limits: limits)
     }
 
-    private final class LastRest: Sendable {
-        let reader = Mutex<ReaderBox?>(nil)
+}
+
+/// The rest of a document, published by the reader that read it as it finishes.
+final class LastRest: Sendable {
+    let value = Mutex<Value?>(nil)
+}
+
+/// A reader that publishes its base's ``ElementRecordReader/rest`` in a ``LastRest`` once it has
+/// finished, so that the task iterating the records and one asking for the rest never share the
+/// reader itself.
+final class RestPublishingReader: ElementRecordReader {
+    private let base: any ElementRecordReader
+    private let published: LastRest
+
+    init(base: any ElementRecordReader, published: LastRest) {
+        self.base = base
+        self.published = published
     }
 
-    private struct ReaderBox: @unchecked Sendable {
-        // @unchecked: the reader is only read (its `rest`) under the mutex, after the one
-        // task iterating the records has finished with it; a record stream is iterated once.
-        let reader: any ElementRecordReader
+    var rest: Value? { base.rest }
+
+    func feed(_ chunk: UnsafeRawBufferPointer, into deliver: (Value) throws(SatchelError) -> Void) throws(SatchelError)
+    {
+        try base.feed(chunk, into: deliver)
+    }
+
+    func finish(into deliver: (Value) throws(SatchelError) -> Void) throws(SatchelError) {
+        try base.finish(into: deliver)
+        published.value.withLock { $0 = base.rest }
+    }
+
+    func feed<T: Decodable>(
+        _ chunk: UnsafeRawBufferPointer, as type: T.Type, into deliver: (T) throws(SatchelError) -> Void
+    ) throws(SatchelError) {
+        try base.feed(chunk, as: type, into: deliver)
+    }
+
+    func finish<T: Decodable>(as type: T.Type, into deliver: (T) throws(SatchelError) -> Void) throws(SatchelError) {
+        try base.finish(as: type, into: deliver)
+        published.value.withLock { $0 = base.rest }
     }
 }
 
