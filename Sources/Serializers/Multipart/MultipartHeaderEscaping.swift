@@ -4,12 +4,14 @@ import SerializerRegistry
 /// How the multipart builder writes part headers so that no name, file name or header value can
 /// end a header line or a quoted parameter early.
 ///
-/// - Field names and file names go in quoted strings with the escapes the parser reads (see
-///   `ContentDisposition`): a backslash is `\\` and a quote `\"` (RFC 9110 §5.6.4, read by
-///   werkzeug and python-multipart alike); CR and LF, which no quoted string may
-///   carry even escaped, are `%0D` and `%0A` as the WHATWG HTML standard writes them, and so are
-///   the other control characters (below 0x20, and 0x7F) as `%XX`. Everything else, non-ASCII
-///   characters included, is written as it is.
+/// - Field names and file names go in quoted strings written as browsers, curl (since 7.81) and
+///   urllib3 write them: a quote is `%22`, CR `%0D` and LF `%0A` (the WHATWG HTML standard's
+///   form encoding), and so are the other control characters (below 0x20, and 0x7F) as `%XX`.
+///   A backslash is `\\`, as urllib3 writes it: browsers leave it alone, which makes a name
+///   ending in a backslash, or holding two, read differently by every server that follows
+///   RFC 9110 §5.6.4's quoted-pairs (werkzeug and python-multipart among them); the parser reads
+///   both forms (see `ContentDisposition`). Everything else, non-ASCII characters included, is
+///   written as it is.
 /// - A file name with non-ASCII characters gets an ASCII fallback in `filename=`, in which every
 ///   character that is not ASCII is replaced by `_` (no transliteration: it would need locale
 ///   tables and still guess), and the exact name in an RFC 8187 `filename*=UTF-8''…` parameter.
@@ -21,10 +23,10 @@ package enum MultipartHeaderEscaping {
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                output.append(UInt8(ascii: "\\"))
+            if byte == UInt8(ascii: "\\") {
                 output.append(byte)
-            } else if byte < 0x20 || byte == 0x7F {
+                output.append(byte)
+            } else if byte == UInt8(ascii: "\"") || byte < 0x20 || byte == 0x7F {
                 appendPercentEscape(byte, to: &output)
             } else {
                 output.append(byte)

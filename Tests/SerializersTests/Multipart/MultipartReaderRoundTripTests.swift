@@ -131,18 +131,20 @@ struct MultipartReaderRoundTripTests {
             try Data(body).write(to: folder.appendingPathComponent("built.body"))
             try form.contentType.description.write(
                 to: folder.appendingPathComponent("built.content-type"), atomically: true, encoding: .utf8)
-            // CR and LF cannot be in a quoted string even escaped: Satchel writes them as browsers
-            // do (%0D, %0A) and reads them back, werkzeug and python-multipart leave the escapes.
+            // Satchel writes a quote, CR and LF as browsers do (%22, %0D, %0A) and reads them back;
+            // werkzeug undoes %22 and leaves %0D and %0A, python-multipart leaves all three, as
+            // each does in a browser's body.
             let werkzeug = try python("werkzeug", "built", in: folder)
             for size in [1, 7, 4096, 0] {
                 let parsed = try satchel("built", in: folder, chunkSize: size)
                 #expect(
-                    parsed.escapingLineBreaks() == werkzeug, "chunks of \(size):\n\(parsed)\nwerkzeug:\n\(werkzeug)")
+                    parsed.escaping("\r\n") == werkzeug, "chunks of \(size):\n\(parsed)\nwerkzeug:\n\(werkzeug)")
             }
             // python-multipart does not read filename*, so it gets the ASCII fallback of the last name.
             let other = try python("python-multipart", "built", in: folder)
-            #expect(other.fields == werkzeug.fields)
-            #expect(other.files.dropLast() == werkzeug.files.dropLast())
+            let asSent = try satchel("built", in: folder).escaping("\r\n\"")
+            #expect(other.fields == asSent.fields)
+            #expect(other.files.dropLast() == asSent.files.dropLast())
             #expect(other.files.last?[1] == "r_sum_ _ ___.pdf")
             let parts = try parseParts(body, contentType: form.contentType)
             #expect(parts.compactMap(\.name).prefix(names.count) == names[...])
@@ -181,7 +183,9 @@ struct MultipartReaderRoundTripTests {
         }
     }
 
-    @Test("a body Satchel builds with those boundaries and names reads back the same in werkzeug and python-multipart")
+    @Test(
+        "a body Satchel builds with those names reads in werkzeug and python-multipart as a browser's, and in multipart as sent"
+    )
     func satchelBuiltEscapes() throws {
         guard PythonMultipart.available() else { return }
         let escapes = try JSONSerialization.jsonObject(with: PythonMultipart.run(["escapes"])) as? [String: Any]
@@ -201,26 +205,47 @@ struct MultipartReaderRoundTripTests {
                 to: folder.appendingPathComponent("built.content-type"), atomically: true, encoding: .utf8)
             let satchel = try satchel("built", in: folder)
             #expect(satchel.fields.map(\.first) == names)
-            // Non-ASCII file names travel in filename*, which the Python parsers do not read.
-            for parser in ["werkzeug", "python-multipart"] {
+            // werkzeug and python-multipart read the body as they read a browser's: werkzeug undoes
+            // %22, python-multipart leaves it; a backslash, escaped as urllib3 escapes it, comes back
+            // single in both. Non-ASCII file names travel in filename*, which neither reads.
+            for (parser, kept) in [("werkzeug", ""), ("python-multipart", "\"")] {
                 let parsed = try python(parser, "built", in: folder)
-                #expect(parsed.fields == satchel.fields, "\(parser)")
-                #expect(
-                    parsed.files.map { [$0[0], $0[3]] } == satchel.files.map { [$0[0], $0[3]] }, "\(parser)")
+                let expected = satchel.escaping(kept)
+                #expect(parsed.fields == expected.fields, "\(parser)")
+                #expect(parsed.files.map { [$0[0], $0[3]] } == expected.files.map { [$0[0], $0[3]] }, "\(parser)")
                 let ascii = zip(parsed.files, fileNames).filter { $1.utf8.allSatisfy { $0 < 0x80 } }
-                #expect(ascii.allSatisfy { $0[1] == $1 }, "\(parser): \(parsed.files)")
+                #expect(
+                    ascii.allSatisfy { $0[1] == (kept.isEmpty ? $1 : $1.replacingOccurrences(of: "\"", with: "%22")) },
+                    "\(parser): \(parsed.files)")
             }
+            // Python's multipart reads only what browsers write (it undoes %22, %0D and %0A, and
+            // backslash escapes only in a value that also holds \"): every name without a
+            // backslash comes back as it went in; one with a backslash, which browsers leave alone
+            // and Satchel writes as urllib3 does, comes back with it doubled.
+            let browserForm = try python("multipart", "built", in: folder)
+            #expect(browserForm.fields.count == names.count)
+            for (parsed, name) in zip(browserForm.fields, names) {
+                #expect(
+                    parsed.first == (name.contains("\\") ? name.replacingOccurrences(of: "\\", with: "\\\\") : name))
+            }
+            let plainFiles = zip(browserForm.files, fileNames).filter {
+                !$1.contains("\\") && $1.utf8.allSatisfy { $0 < 0x80 }
+            }
+            #expect(!plainFiles.isEmpty && plainFiles.allSatisfy { $0[1] == $1 }, "\(browserForm.files)")
         }
     }
 }
 
 extension PythonMultipart.Form {
-    /// The form with CR and LF in names and file names written as `%0D` and `%0A`.
-    func escapingLineBreaks() -> Self {
+    /// The form with the characters of `kept` (among `"`, CR and LF) in names and file names
+    /// written as `%22`, `%0D` and `%0A`: what a parser that leaves those WHATWG escapes reads.
+    func escaping(_ kept: String) -> Self {
+        let escapes: [Unicode.Scalar: String] = ["\"": "%22", "\r": "%0D", "\n": "%0A"]
         func escape(_ text: String?) -> String? {
             // By scalars: "\r\n" is one Character.
             text.map { text in
-                text.unicodeScalars.map { $0 == "\r" ? "%0D" : $0 == "\n" ? "%0A" : String($0) }.joined()
+                text.unicodeScalars.map { kept.unicodeScalars.contains($0) ? escapes[$0] ?? String($0) : String($0) }
+                    .joined()
             }
         }
         var copy = self

@@ -39,7 +39,7 @@ import Testing
                 + "--AaB03x\r\n"
                 + "Content-Disposition: form-data; name=\"user[tags][]\"\r\n\r\na\r\n"
                 + "--AaB03x\r\n"
-                + "Content-Disposition: form-data; name=\"doc\"; filename=\"a;b \\\"c\\\".txt\"\r\n"
+                + "Content-Disposition: form-data; name=\"doc\"; filename=\"a;b %22c%22.txt\"\r\n"
                 + "Content-Type: text/x-note\r\n\r\nhello\n\r\n"
                 + "--AaB03x\r\n"
                 + "Content-Disposition: form-data; name=\"photo\"; filename=\"photo.png\"\r\n"
