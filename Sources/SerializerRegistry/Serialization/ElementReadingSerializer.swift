@@ -29,10 +29,21 @@ public protocol ElementRecordReader: RecordReader {
     func finish<T: Decodable>(as type: T.Type, into deliver: (T) throws(SatchelError) -> Void) throws(SatchelError)
 }
 
+extension ElementRecordReader {
+    /// Feeds the next chunk, decoding every element it completes into a `T` for `deliver`.
+    public func feed<T: Decodable>(
+        _ chunk: [UInt8], as type: T.Type, into deliver: (T) throws(SatchelError) -> Void
+    ) throws(SatchelError) {
+        try chunk.withUnsafeBufferPointer { (chunk) throws(SatchelError) in
+            try feed(UnsafeRawBufferPointer(chunk), as: type, into: deliver)
+        }
+    }
+}
+
 /// The elements at a path of one large document, read by the registry's serializer for its
 /// format: what `Session.records(for:each:)` streams, and what `satchel decode --each` reads.
-/// A whole-body decode is the array of the elements.
-public struct ElementRecordsSerializer: RecordReadingSerializer {
+/// A whole-body decode is the array of the elements, as for the other record streams.
+public struct ElementRecordsSerializer: RecordStreamSerializer {
     /// The serializer of the document's format.
     public let base: any ElementReadingSerializer
     /// The path of the elements.
@@ -76,20 +87,6 @@ public struct ElementRecordsSerializer: RecordReadingSerializer {
             return FailedRecordReader(error: error)
         }
     }
-
-    /// Every element of a whole body, as an array.
-    public func decode(_ body: [UInt8], contentType: MediaType?, limits: Limits) throws(SatchelError) -> Value? {
-        var records: [Value] = []
-        let reader = try makeElementReader(contentType: contentType, limits: limits)
-        try reader.feed(body) { records.append($0) }
-        try reader.finish { records.append($0) }
-        return .array(records)
-    }
-
-    public func makeIncrementalReader(contentType: MediaType?, limits: Limits) -> (any IncrementalReader)? {
-        RecordCollector(reader: makeRecordReader(contentType: contentType, limits: limits), limits: limits)
-    }
-
 }
 
 /// The rest of a document, published by the reader that read it as it finishes.

@@ -118,15 +118,6 @@ public final class JSONElementReader: ElementRecordReader {
         try feed(chunk, decoding, deliver)
     }
 
-    /// Feeds the next chunk (see ``feed(_:as:into:)-(UnsafeRawBufferPointer,_,_)``).
-    public func feed<T: Decodable>(
-        _ chunk: [UInt8], as type: T.Type, into deliver: (T) throws(SatchelError) -> Void
-    ) throws(SatchelError) {
-        try chunk.withUnsafeBufferPointer { (chunk) throws(SatchelError) in
-            try feed(UnsafeRawBufferPointer(chunk), as: type, into: deliver)
-        }
-    }
-
     /// Ends the body: every element was handed over as it completed, so this checks that the
     /// document is whole and the pointer matched, and makes ``rest``.
     public func finish<T: Decodable>(

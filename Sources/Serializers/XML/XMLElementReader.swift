@@ -89,15 +89,6 @@ public final class XMLElementReader: ElementRecordReader {
         try run(model(T.self), deliver) { () throws(SatchelError) in try session.feed(chunk) }
     }
 
-    /// Feeds the next chunk (see ``feed(_:as:into:)-(UnsafeRawBufferPointer,_,_)``).
-    public func feed<T: Decodable>(
-        _ chunk: [UInt8], as type: T.Type, into deliver: (T) throws(SatchelError) -> Void
-    ) throws(SatchelError) {
-        try chunk.withUnsafeBufferPointer { (chunk) throws(SatchelError) in
-            try feed(UnsafeRawBufferPointer(chunk), as: type, into: deliver)
-        }
-    }
-
     /// Ends the document, decoding the elements its end completes into `T`s.
     public func finish<T: Decodable>(
         as type: T.Type, into deliver: (T) throws(SatchelError) -> Void
