@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import SatchelTestSupport
+import Testing
 
 /// Runs the built `satchel` binary and captures what it prints.
 struct CommandRunner {
@@ -40,6 +41,18 @@ struct CommandRunner {
             status: process.terminationStatus,
             outputBytes: Array(try Data(contentsOf: URL(fileURLWithPath: outputPath))),
             errorOutput: String(decoding: try Data(contentsOf: URL(fileURLWithPath: errorPath)), as: UTF8.self))
+    }
+
+    /// The next line a running command writes to `output`, LF included; fails the test when
+    /// the output ends first.
+    static func nextLine(of output: Pipe) throws -> String {
+        var line: [UInt8] = []
+        while line.last != 0x0A {
+            let byte = output.fileHandleForReading.readData(ofLength: 1)
+            try #require(!byte.isEmpty, "the output ended before a whole line")
+            line += byte
+        }
+        return String(decoding: line, as: UTF8.self)
     }
 
     /// Writes `contents` to a new temporary file and returns its path.

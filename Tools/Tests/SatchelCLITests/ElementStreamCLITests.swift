@@ -66,7 +66,7 @@ struct ElementStreamCLITests {
         input.fileHandleForWriting.write(Data(#"{"items":["#.utf8))
         for index in 0..<3 {
             input.fileHandleForWriting.write(Data(((index == 0 ? "" : ",") + "{\"i\":\(index)}").utf8))
-            #expect(try Self.line(output) == "{\"i\":\(index)}\n")
+            #expect(try CommandRunner.nextLine(of: output) == "{\"i\":\(index)}\n")
         }
         input.fileHandleForWriting.write(Data("]}".utf8))
         try input.fileHandleForWriting.close()
@@ -126,22 +126,11 @@ struct ElementStreamCLITests {
         process.standardOutput = output
         try process.run()
         defer { if process.isRunning { process.terminate() } }
-        #expect(try Self.line(output) == "{\"i\":0}\n")
+        #expect(try CommandRunner.nextLine(of: output) == "{\"i\":0}\n")
         #expect(process.isRunning)
         _ = try CommandRunner.run(["request", "GET", "\(fast)/gate?key=\(gate)&i=0"])
-        #expect(try Self.line(output) == "{\"i\":1}\n")
+        #expect(try CommandRunner.nextLine(of: output) == "{\"i\":1}\n")
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-    }
-
-    /// The next line the command prints.
-    static func line(_ output: Pipe) throws -> String {
-        var line: [UInt8] = []
-        while line.last != 0x0A {
-            let byte = output.fileHandleForReading.readData(ofLength: 1)
-            try #require(!byte.isEmpty, "the output ended before a line")
-            line += byte
-        }
-        return String(decoding: line, as: UTF8.self)
     }
 }

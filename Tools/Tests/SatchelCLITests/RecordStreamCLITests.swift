@@ -46,13 +46,7 @@ import Testing
         defer { if process.isRunning { process.terminate() } }
         for index in 0..<3 {
             input.fileHandleForWriting.write(Data("{\"i\":\(index)}\n".utf8))
-            var line: [UInt8] = []
-            while line.last != 0x0A {
-                let byte = output.fileHandleForReading.readData(ofLength: 1)
-                try #require(!byte.isEmpty, "the output ended before record \(index)")
-                line += byte
-            }
-            #expect(String(decoding: line, as: UTF8.self) == "{\"i\":\(index)}\n")
+            #expect(try CommandRunner.nextLine(of: output) == "{\"i\":\(index)}\n")
         }
         try input.fileHandleForWriting.close()
         process.waitUntilExit()

@@ -38,13 +38,7 @@ struct RequestStreamTests {
         process.standardOutput = output
         try process.run()
         defer { if process.isRunning { process.terminate() } }
-        var line: [UInt8] = []
-        while line.last != 0x0A {
-            let byte = output.fileHandleForReading.readData(ofLength: 1)
-            try #require(!byte.isEmpty, "the output ended before the first record")
-            line += byte
-        }
-        #expect(String(decoding: line, as: UTF8.self) == "{\"i\":0}\n")
+        #expect(try CommandRunner.nextLine(of: output) == "{\"i\":0}\n")
         #expect(process.isRunning)
     }
 
