@@ -31,8 +31,7 @@ extension XMLCallbacks {
             do {
                 try selection.leave(node, depth: depth)
             } catch {
-                if context.failure == nil { context.handlerFailure = error }
-                context.fail(SatchelError(.internal, "the record handler failed", underlying: error), stopping: ctxt)
+                context.fail(handler: error, "the record handler failed", stopping: ctxt)
             }
         }
     }

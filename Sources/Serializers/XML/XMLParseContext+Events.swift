@@ -34,9 +34,15 @@ extension XMLParseContext {
             try handler(event)
         } catch {
             // The handler is the caller's (``XMLEventReader``) and throws any error.
-            if failure == nil { handlerFailure = error }
-            fail(SatchelError(.internal, "the XML event handler failed", underlying: error), stopping: ctxt)
+            fail(handler: error, "the XML event handler failed", stopping: ctxt)
         }
+    }
+
+    /// Stops the parse because the caller's handler (of events, or of matched elements) threw
+    /// `error`: kept as it is in ``handlerFailure`` for the reader to rethrow.
+    func fail(handler error: any Error, _ what: String, stopping ctxt: xmlParserCtxtPtr) {
+        if failure == nil { handlerFailure = error }
+        fail(SatchelError(.internal, what, underlying: error), stopping: ctxt)
     }
 
     /// Adds text or CDATA to the pending run, delivering the pending run first when its kind
