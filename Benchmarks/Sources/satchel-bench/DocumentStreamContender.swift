@@ -44,8 +44,7 @@ enum DocumentStreamContender: String, CaseIterable, Sendable {
     func runChild(input path: String) throws -> String {
         let record = try Corpus.File(reading: path).bytes
         if let once = try timedOnce(record: record) { return once }
-        guard let idle = Self.status("VmRSS:"),
-            (try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)) != nil
+        guard let idle = PeakMemory.currentBytes(), PeakMemory.resetPeak()
         else { throw BenchmarkFailure.guardFailed("cannot read or reset this process's resident memory") }
         let started = ContinuousClock.now
         let count: Int
@@ -55,7 +54,7 @@ enum DocumentStreamContender: String, CaseIterable, Sendable {
         default: count = 0
         }
         let seconds = (ContinuousClock.now - started) / .seconds(1)
-        guard let peak = Self.status("VmHWM:"), count > 1_000_000 else {
+        guard let peak = PeakMemory.residentBytes(), count > 1_000_000 else {
             throw BenchmarkFailure.guardFailed("\(rawValue) read \(count) records, or its peak memory is unknown")
         }
         return "peak-rss-bytes: \(peak)\npeak-above-idle-bytes: \(peak - idle)\nrecords: \(count)\nseconds: \(seconds)"
@@ -138,16 +137,6 @@ enum DocumentStreamContender: String, CaseIterable, Sendable {
         try reader.feed(chunk, as: AtomEntry.self) { _ in count += 1 }
         try reader.finish(as: AtomEntry.self) { _ in count += 1 }
         return count == index ? count : 0
-    }
-
-    /// A `/proc/self/status` line's value in bytes.
-    private static func status(_ field: String) -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-        for line in status.split(separator: "\n") where line.hasPrefix(field) {
-            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            return fields.count >= 2 ? Int(fields[1]).map { $0 * 1024 } : nil
-        }
-        return nil
     }
 
     /// The parent's side: each contender's largest peak over ``rounds`` children, with its

@@ -42,25 +42,13 @@ enum TransportMemoryContender: String, CaseIterable, Sendable {
             case .foundation: URLSessionClient(server: server, maximumConnections: 1)
             }
         _ = try client.firstRecord("small.json")
-        guard let idle = Self.status("VmRSS:"),
-            (try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)) != nil
+        guard let idle = PeakMemory.currentBytes(), PeakMemory.resetPeak()
         else { throw BenchmarkFailure.guardFailed("cannot read or reset this process's resident memory") }
         let records = try client.getArray(name, count: 1)
-        guard let peak = Self.status("VmHWM:"), !records.isEmpty else {
+        guard let peak = PeakMemory.residentBytes(), !records.isEmpty else {
             throw BenchmarkFailure.guardFailed("cannot read this process's peak memory")
         }
         return "peak-above-idle-bytes: \(max(0, peak - idle))"
-    }
-
-    /// A `/proc/self/status` line's value in bytes.
-    private static func status(_ field: String) -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-        for line in status.split(separator: "\n") where line.hasPrefix(field) {
-            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            guard fields.count >= 2, let kibibytes = Int(fields[1]) else { return nil }
-            return kibibytes * 1024
-        }
-        return nil
     }
 
     /// The parent's side: each contender's median peak above idle, in bytes, over ``rounds``
