@@ -142,6 +142,11 @@ import Testing
         #expect(try elements("[[[[[1]]]]]", limits: limits).error?.limit == "maxDepth")
         let deepOutside = try elements(#"{"x":[[[[1]]]],"items":[1]}"#, at: "/items", limits: limits)
         #expect(deepOutside.error?.limit == "maxDepth")
+        // A member name on the way to the array is read whole, and bounded as a string.
+        limits = Limits()
+        limits.maxStringBytes = 8
+        let longName = try elements(#"{"0123456789":[1],"items":[2]}"#, at: "/items", limits: limits)
+        #expect(longName.records.isEmpty && longName.error?.limit == "maxStringBytes")
         limits = Limits()
         limits.maxRecords = 2
         let many = try elements("[1,2,3]", limits: limits)
