@@ -33,6 +33,7 @@ enum BenchmarkReport {
             case "json":
                 tables += try JSONParseBenchmarks(corpus: corpus, sampler: sampler).run()
                 tables += try JSONDecodeBenchmarks(corpus: corpus, sampler: sampler).run()
+                tables += try JSONSmallDocumentBenchmarks(sampler: sampler).run()
                 tables += try JSONWriteBenchmarks(corpus: corpus, sampler: sampler).run()
             case "form":
                 tables += try FormBenchmarks(corpus: corpus, sampler: sampler).run()

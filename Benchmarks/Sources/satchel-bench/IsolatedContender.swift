@@ -26,10 +26,13 @@ enum IsolatedContender {
             work = try contender.work(on: try Corpus.File(reading: path))
         } else if let contender = PropertyListContender(rawValue: name) {
             work = try contender.work(input: path)
+        } else if let contender = RecordStreamContender(rawValue: name) {
+            work = try contender.work(input: path)
         } else {
             let known =
                 XMLContender.allCases.map(\.rawValue) + MultipartBuildContender.allCases.map(\.rawValue)
                 + JSONContender.allCases.map(\.rawValue) + PropertyListContender.allCases.map(\.rawValue)
+                + RecordStreamContender.allCases.map(\.rawValue)
             throw BenchmarkFailure.usage("unknown contender \(name) (known: \(known.joined(separator: ", ")))")
         }
         let samples = try sampler.measure([work])[0]

@@ -210,6 +210,26 @@ struct RecordStreamBenchmarks {
         return deltas
     }
 
+    /// Satchel's event parser with each event's data decoded by `JSONDecoder` (for
+    /// `scripts/callgrind streams`).
+    static func foundationDecodedEvents(_ body: [UInt8]) throws -> [Delta] {
+        var parser = ServerSentEventParser(limits: Limits(maxBodyBytes: .max))
+        let decoder = JSONDecoder()
+        var deltas: [Delta] = []
+        for chunk in chunks(body) {
+            try chunk.withUnsafeBytes {
+                try parser.feed($0) { (event) throws(SatchelError) in
+                    do {
+                        deltas.append(try decoder.decode(Delta.self, from: Data(event.data.utf8)))
+                    } catch {
+                        throw SatchelError(.typeMismatch, "\(error)")
+                    }
+                }
+            }
+        }
+        return deltas
+    }
+
     static func openAPIDecodedEvents(_ body: [UInt8]) throws -> [Delta] {
         let chunks = chunks(body)
         return try waitFor {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
+import Synchronization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -21,6 +22,10 @@ import SerializerRegistry
 /// offset, line and column) and indexed in one pass; the model is then read from that index
 /// without building a tree, converting only the values it asks for. A type mismatch, a missing
 /// member or a number out of range names the key path and the byte offset of the value.
+///
+/// Reuse one decoder for many documents, such as the records of a stream: it keeps the buffers
+/// of its index between decodes (up to a record's size; copies share them, and decodes on several
+/// threads at once each get their own).
 ///
 /// Numbers convert between kinds only when exact (`2.0` decodes as the `Int` 2, `2.5` does
 /// not), integers are exact to 64 bits signed and unsigned, and `Decimal` reads the number's
@@ -78,6 +83,9 @@ public struct JSONModelDecoder: Sendable {
     public var limits: Limits
     /// Values made available to `Decodable` implementations through `Decoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    /// The scanner's buffers, kept between decodes: a decoder reused for the records of a
+    /// stream does not allocate them per record. Copies of the decoder share them.
+    private let scratch = JSONTapeScratch()
 
     /// Creates a decoder.
     public init(options: JSONReadingOptions = JSONReadingOptions(), limits: Limits = .default) {
@@ -104,36 +112,41 @@ public struct JSONModelDecoder: Sendable {
     public func decode<T: Decodable>(_ type: T.Type, from buffer: UnsafeRawBufferPointer) throws(SatchelError) -> T {
         try limits.checkBody(count: buffer.count)
         let text = buffer.bindMemory(to: UInt8.self)
-        var document = try JSONTapeDocument(
-            borrowing: text, tape: tape(of: text), options: options, maxPairs: limits.maxPairs)
-        // A model that kept a decoder (or a container) keeps the document: it gets its own copy
-        // of the text before `buffer` may go away.
-        defer { if !isKnownUniquelyReferenced(&document) { document.ownText() } }
+        var tape = scratch.take()
+        defer { scratch.keep(&tape) }
+        try scan(text, into: &tape)
         do {
-            return try decodeRoot(type, document)
+            return try decodeRoot(type, text, tape.entries)
         } catch var error {
             if let offset = error.offset { error.locate(offset: offset, in: buffer) }
             throw error
         }
     }
 
-    /// Decodes the root value; its decoder ends with this call unless the model keeps it.
+    /// Decodes the root value; the document and its decoders end with this call unless the model
+    /// keeps one (the tape's entries are then the document's, and the next scan makes new ones).
     @inline(never)
-    private func decodeRoot<T: Decodable>(_ type: T.Type, _ document: JSONTapeDocument) throws(SatchelError) -> T {
-        let decoder = JSONTapeDecoder(
-            document: document, strategies: Strategies(self), index: 0, parent: nil, key: nil)
+    private func decodeRoot<T: Decodable>(
+        _ type: T.Type, _ text: UnsafeBufferPointer<UInt8>, _ entries: [JSONTape.Entry]
+    ) throws(SatchelError) -> T {
+        var document = JSONTapeDocument(
+            borrowing: text, entries: entries, options: options, maxPairs: limits.maxPairs,
+            strategies: Strategies(self))
+        // A model that kept a decoder (or a container) keeps the document: it gets its own copy
+        // of the text before the caller's buffer may go away.
+        defer { if !isKnownUniquelyReferenced(&document) { document.ownText() } }
+        let decoder = JSONTapeDecoder(document: document, index: 0, parent: nil, key: nil)
         return try SatchelError.decoding(type) { try decoder.decodeValue(type) }
     }
 
-    /// The tape of the text; for text the scanner refuses, the error ``JSONReader`` gives.
-    private func tape(of text: UnsafeBufferPointer<UInt8>) throws(SatchelError) -> JSONTape {
-        let tape = JSONTapeScanner(options: options, limits: limits).scan(text)
-        if let tape, !tape.needsLexerVerdict { return tape }
+    /// Scans the text into `tape`; for text the scanner refuses, the error ``JSONReader`` gives.
+    private func scan(_ text: UnsafeBufferPointer<UInt8>, into tape: inout JSONTape) throws(SatchelError) {
+        let scanned = JSONTapeScanner(options: options, limits: limits).scan(text, into: &tape)
+        if scanned && !tape.needsLexerVerdict { return }
         _ = try JSONReader(options: options, limits: limits).read(UnsafeRawBufferPointer(text))
-        guard let tape else {
+        guard scanned else {
             throw SatchelError(.internal, "the JSON index refused text that the JSON reader accepts")
         }
-        return tape
     }
 
     /// What the decoders of one decode share.
@@ -164,5 +177,28 @@ public struct JSONModelDecoder: Sendable {
             default: return nil
             }
         }
+    }
+}
+
+/// A ``JSONTape`` kept for the next decode, with the capacity of its arrays; a decode that finds
+/// it taken (another thread decoding with a copy of the same decoder) scans into a new one.
+final class JSONTapeScratch: Sendable {
+    /// The largest tape kept (entries of 16 bytes): what a record or a small response needs;
+    /// a large document's tape is freed with its decode.
+    static let maximumKeptEntries = 1 << 14
+
+    private let slot = Mutex<JSONTape?>(nil)
+
+    /// The kept tape, or an empty one.
+    func take() -> JSONTape {
+        slot.withLock { $0.take() } ?? JSONTape()
+    }
+
+    /// Keeps `tape` for the next decode unless it is large.
+    func keep(_ tape: inout JSONTape) {
+        guard tape.entries.capacity <= Self.maximumKeptEntries else { return }
+        let kept = tape
+        tape = JSONTape()
+        slot.withLock { $0 = kept }
     }
 }

@@ -60,9 +60,12 @@ struct JSONTape: Sendable {
     }
 
     /// The entries; the document's value is the first.
-    var entries: [Entry]
+    var entries: [Entry] = []
     /// Whether the lexer must confirm the text before the tape is used.
     var needsLexerVerdict = false
+    /// The scanner's stacks of open containers, kept with their capacity for the next scan.
+    fileprivate var open: [UInt32] = []
+    fileprivate var counts: [UInt32] = []
 }
 
 /// Builds a ``JSONTape`` in one strict pass over a whole text.
@@ -80,14 +83,25 @@ struct JSONTapeScanner {
     /// The largest text the tape's 32-bit offsets can index.
     static let maximumLength = Int(UInt32.max) - 1
 
-    /// The tape of `text`, or `nil` when the text is not valid JSON under the options and limits
+    /// Scans `text` into `tape`, reusing the capacity of its arrays (a stream of records pays for
+    /// their memory once); `false` when the text is not valid JSON under the options and limits
     /// (or longer than ``maximumLength``).
-    func scan(_ text: UnsafeBufferPointer<UInt8>) -> JSONTape? {
-        guard text.count <= Self.maximumLength, let base = text.baseAddress else { return nil }
+    func scan(_ text: UnsafeBufferPointer<UInt8>, into tape: inout JSONTape) -> Bool {
+        guard text.count <= Self.maximumLength, let base = text.baseAddress else { return false }
         var run = Run(base: base, count: text.count, scanner: self)
+        swap(&run.entries, &tape.entries)
+        swap(&run.open, &tape.open)
+        swap(&run.counts, &tape.counts)
+        run.entries.removeAll(keepingCapacity: true)
+        run.open.removeAll(keepingCapacity: true)
+        run.counts.removeAll(keepingCapacity: true)
         run.entries.reserveCapacity(text.count / 6 + 8)
-        guard run.scanDocument() else { return nil }
-        return JSONTape(entries: run.entries, needsLexerVerdict: run.needsLexerVerdict)
+        let scanned = run.scanDocument()
+        swap(&run.entries, &tape.entries)
+        swap(&run.open, &tape.open)
+        swap(&run.counts, &tape.counts)
+        tape.needsLexerVerdict = run.needsLexerVerdict
+        return scanned
     }
 
     /// One pass: the cursor, the entries so far and the open containers.

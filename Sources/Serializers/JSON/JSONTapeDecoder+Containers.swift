@@ -40,13 +40,13 @@ struct KeyedJSONTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// The members' names after a key decoding strategy other than `.useDefaultKeys`, made once.
     private func convertedNames() -> [String]? {
-        if case .useDefaultKeys = decoder.strategies.keyDecoding { return nil }
+        if case .useDefaultKeys = document.strategies.keyDecoding { return nil }
         if let names = decoder.convertedNames { return names }
         var names: [String] = []
         var name = decoder.index + 1
         let end = Int(document.entries[decoder.index].next)
         while name < end {
-            names.append(decoder.strategies.keyDecoding.key(document.string(name) ?? ""))
+            names.append(document.strategies.keyDecoding.key(document.string(name) ?? ""))
             name = Int(document.entries[name + 1].next)
         }
         decoder.convertedNames = names
@@ -158,6 +158,9 @@ struct KeyedJSONTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(key) }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(key) }
 
+    // Inlined into each concrete `decode`, so that `I` is known there: a generic helper in this
+    // generic container would ask the runtime for `I?`'s metadata on every call.
+    @inline(__always)
     private func integer<I: FixedWidthInteger>(_ key: Key) throws -> I {
         try decoder.unboxInteger(member(key), as: I.self, key: key)
     }
@@ -194,6 +197,8 @@ struct KeyedJSONTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try presentInteger(key) }
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try presentInteger(key) }
 
+    // Inlined for the same reason as `integer(_:)`.
+    @inline(__always)
     private func presentInteger<I: FixedWidthInteger>(_ key: Key) throws -> I? {
         try presentMember(key).map { try decoder.unboxInteger($0, as: I.self, key: key) }
     }
@@ -303,6 +308,8 @@ struct UnkeyedJSONTapeContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try integer() }
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer() }
 
+    // Inlined for the same reason as `integer(_:)`.
+    @inline(__always)
     private mutating func integer<I: FixedWidthInteger>() throws -> I {
         let (entry, key) = try next()
         return try decoder.unboxInteger(entry, as: I.self, key: key)

@@ -1,8 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// Scalars and arrays of scalars decoded in place, without a child decoder, a boxed container
-/// and generic metadata look-ups per array and per element.
+/// and generic metadata look-ups per array and per element; and the types whose JSON form is
+/// not their `Codable` form (dates, data, URLs, decimals, ``Value``).
 ///
 /// Each returns `nil` exactly where the general path throws, or for a type it does not handle;
 /// the general path then decodes or throws the error it always threw, so values, errors and key
@@ -40,30 +47,76 @@ extension JSONTapeDecoder {
         return elements
     }
 
-    /// `entry` decoded as `T` without the `Decodable` machinery, for the scalar types and arrays
-    /// of them; `nil` when `T` is another type or the entry does not fit.
+    /// The types read without their own `Decodable` implementation: scalars and arrays of them
+    /// in place (a fast path), and the types whose JSON form is not their `Codable` form.
+    enum OwnForm {
+        case string, int, double, bool, int64, doubles, strings, ints, int64s, bools
+        case date, data, url, decimal, value
+    }
+
+    /// The form `type` is read in, or `nil` for a type read by its `Decodable` implementation.
     ///
-    /// Metatype comparisons, not `is` casts: in this unspecialized generic code a cast calls into
-    /// the runtime, a comparison is a load and a compare.
-    func fastValue<T>(_ type: T.Type, at entry: Int) -> T? {
-        // Each `unsafeBitCast` reinterprets a value as the very type the comparison before it
-        // proved `T` to be.
-        if type == String.self { return document.string(entry).map { unsafeBitCast($0, to: T.self) } }
-        if type == Int.self { return document.integer(entry, as: Int.self).map { unsafeBitCast($0, to: T.self) } }
-        if type == Double.self { return finiteDouble(entry).map { unsafeBitCast($0, to: T.self) } }
-        if type == Bool.self { return document.bool(entry).map { unsafeBitCast($0, to: T.self) } }
-        if type == Int64.self { return document.integer(entry, as: Int64.self).map { unsafeBitCast($0, to: T.self) } }
-        if type == ArrayTypes.doubles { return arrayValue(entry, finiteDouble).map { unsafeBitCast($0, to: T.self) } }
-        if type == ArrayTypes.strings {
-            return arrayValue(entry, document.string).map { unsafeBitCast($0, to: T.self) }
-        }
-        if type == ArrayTypes.ints {
-            return arrayValue(entry, { document.integer($0, as: Int.self) }).map { unsafeBitCast($0, to: T.self) }
-        }
-        if type == ArrayTypes.int64s {
-            return arrayValue(entry, { document.integer($0, as: Int64.self) }).map { unsafeBitCast($0, to: T.self) }
-        }
-        if type == ArrayTypes.bools { return arrayValue(entry, document.bool).map { unsafeBitCast($0, to: T.self) } }
+    /// Metatype comparisons, not `is` casts, and no `T?` in the caller: in this unspecialized
+    /// generic code a cast calls into the runtime and an optional of a generic type asks it for
+    /// that type's metadata, while a comparison is a load and a compare.
+    static func ownForm(of type: Any.Type) -> OwnForm? {
+        if type == String.self { return .string }
+        if type == Int.self { return .int }
+        if type == Double.self { return .double }
+        if type == Bool.self { return .bool }
+        if type == Int64.self { return .int64 }
+        if type == ArrayTypes.doubles { return .doubles }
+        if type == ArrayTypes.strings { return .strings }
+        if type == ArrayTypes.ints { return .ints }
+        if type == ArrayTypes.int64s { return .int64s }
+        if type == ArrayTypes.bools { return .bools }
+        if type == Date.self { return .date }
+        if type == Data.self { return .data }
+        if type == URL.self { return .url }
+        if type == Decimal.self { return .decimal }
+        if type == Value.self { return .value }
         return nil
+    }
+
+    /// `entry` decoded as `T`, whose form is `form`: in place when it fits, else by `fallback`
+    /// (the general path, which then decodes or throws the error it always threw).
+    @inline(never)
+    func decode<T: Decodable>(
+        _ type: T.Type, _ form: OwnForm, at entry: Int, key: (any CodingKey)?, fallback: () throws -> T
+    ) throws -> T {
+        // Each `unsafeBitCast` and `as! T` reinterprets a value as the very type `form` proved
+        // `T` to be.
+        switch form {
+        case .string: if let value = document.string(entry) { return unsafeBitCast(value, to: T.self) }
+        case .int: if let value = document.integer(entry, as: Int.self) { return unsafeBitCast(value, to: T.self) }
+        case .double: if let value = finiteDouble(entry) { return unsafeBitCast(value, to: T.self) }
+        case .bool: if let value = document.bool(entry) { return unsafeBitCast(value, to: T.self) }
+        case .int64:
+            if let value = document.integer(entry, as: Int64.self) { return unsafeBitCast(value, to: T.self) }
+        case .doubles: if let value = arrayValue(entry, finiteDouble) { return unsafeBitCast(value, to: T.self) }
+        case .strings: if let value = arrayValue(entry, document.string) { return unsafeBitCast(value, to: T.self) }
+        case .ints:
+            if let value = arrayValue(entry, { document.integer($0, as: Int.self) }) {
+                return unsafeBitCast(value, to: T.self)
+            }
+        case .int64s:
+            if let value = arrayValue(entry, { document.integer($0, as: Int64.self) }) {
+                return unsafeBitCast(value, to: T.self)
+            }
+        case .bools: if let value = arrayValue(entry, document.bool) { return unsafeBitCast(value, to: T.self) }
+        case .date: return try date(at: entry, key: key) as! T
+        case .data: return try data(at: entry, key: key) as! T
+        case .url:
+            guard let text = document.string(entry), let url = URL(string: text) else {
+                throw mismatch("a URL string", at: entry, key: key)
+            }
+            return url as! T
+        case .decimal:
+            guard document.entries[entry].kind == .number, let number = Decimal(string: document.numberText(entry))
+            else { throw mismatch("a number", at: entry, key: key) }
+            return number as! T
+        case .value: return try value(at: entry, key: key) as! T
+        }
+        return try fallback()
     }
 }

@@ -15,8 +15,8 @@ import SerializerRegistry
 /// that reads its keys in document order finds each at once. Numbers convert only when exact
 /// (`2.0` is the `Int` 2, `2.5` is not), as ``ValueDecoder`` converts them.
 final class JSONTapeDecoder: Decoder, CodingPathNode {
+    /// The text, its tape and the decode's strategies, shared by every decoder of one decode.
     let document: JSONTapeDocument
-    let strategies: JSONModelDecoder.Strategies
     /// The entry this decoder reads.
     let index: Int
     let parent: JSONTapeDecoder?
@@ -27,21 +27,17 @@ final class JSONTapeDecoder: Decoder, CodingPathNode {
     /// the strategy is not `.useDefaultKeys`.
     var convertedNames: [String]?
 
-    init(
-        document: JSONTapeDocument, strategies: JSONModelDecoder.Strategies, index: Int, parent: JSONTapeDecoder?,
-        key: (any CodingKey)?
-    ) {
+    init(document: JSONTapeDocument, index: Int, parent: JSONTapeDecoder?, key: (any CodingKey)?) {
         self.document = document
-        self.strategies = strategies
         self.index = index
         self.parent = parent
         self.key = key
     }
 
-    var userInfo: [CodingUserInfoKey: Any] { strategies.userInfo }
+    var userInfo: [CodingUserInfoKey: Any] { document.strategies.userInfo }
 
     func child(_ index: Int, key: any CodingKey) -> JSONTapeDecoder {
-        JSONTapeDecoder(document: document, strategies: strategies, index: index, parent: self, key: key)
+        JSONTapeDecoder(document: document, index: index, parent: self, key: key)
     }
 
     // MARK: Errors
@@ -84,37 +80,15 @@ final class JSONTapeDecoder: Decoder, CodingPathNode {
 
     /// Decodes `type` from this decoder's entry.
     func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
-        if let special = try specialValue(type, at: index, key: nil) { return special }
-        return try T(from: self)
+        guard let form = Self.ownForm(of: type) else { return try T(from: self) }
+        return try decode(type, form, at: index, key: nil) { try T(from: self) }
     }
 
     /// Decodes `type` from `entry`, a member or element of this decoder's value: scalars and
     /// arrays of them in place, other types through a child decoder.
     func decode<T: Decodable>(_ type: T.Type, at entry: Int, key: any CodingKey) throws -> T {
-        if let value = fastValue(type, at: entry) { return value }
-        if let special = try specialValue(type, at: entry, key: key) { return special }
-        return try T(from: child(entry, key: key))
-    }
-
-    /// The types whose JSON form is not their `Codable` form: dates, data, URLs, decimals and
-    /// ``Value``; `nil` for other types.
-    private func specialValue<T>(_ type: T.Type, at entry: Int, key: (any CodingKey)?) throws -> T? {
-        // Each `as! T` casts a value to the very type the comparison before it proved `T` to be.
-        if type == Date.self { return (try date(at: entry, key: key) as! T) }
-        if type == Data.self { return (try data(at: entry, key: key) as! T) }
-        if type == URL.self {
-            guard let text = document.string(entry), let url = URL(string: text) else {
-                throw mismatch("a URL string", at: entry, key: key)
-            }
-            return (url as! T)
-        }
-        if type == Decimal.self {
-            guard document.entries[entry].kind == .number, let number = Decimal(string: document.numberText(entry))
-            else { throw mismatch("a number", at: entry, key: key) }
-            return (number as! T)
-        }
-        if type == Value.self { return (try value(at: entry, key: key) as! T) }
-        return nil
+        guard let form = Self.ownForm(of: type) else { return try T(from: child(entry, key: key)) }
+        return try decode(type, form, at: entry, key: key) { try T(from: child(entry, key: key)) }
     }
 
     // MARK: Scalars
@@ -138,7 +112,9 @@ final class JSONTapeDecoder: Decoder, CodingPathNode {
             }
             return number
         }
-        if let text = document.string(entry), let number = strategies.nonConformingFloat(text) { return number }
+        if let text = document.string(entry), let number = document.strategies.nonConformingFloat(text) {
+            return number
+        }
         throw mismatch("a number", at: entry, key: key)
     }
 
@@ -160,7 +136,7 @@ final class JSONTapeDecoder: Decoder, CodingPathNode {
     }
 
     func date(at entry: Int, key: (any CodingKey)?) throws -> Date {
-        switch strategies.dateDecoding {
+        switch document.strategies.dateDecoding {
         case .iso8601OrSecondsSince1970:
             if document.entries[entry].kind == .number {
                 return Date(timeIntervalSince1970: try unboxDouble(entry, key: key))
@@ -194,7 +170,7 @@ final class JSONTapeDecoder: Decoder, CodingPathNode {
     }
 
     func data(at entry: Int, key: (any CodingKey)?) throws -> Data {
-        switch strategies.dataDecoding {
+        switch document.strategies.dataDecoding {
         case .base64:
             let text = try unboxString(entry, key: key)
             guard let data = Data(base64Encoded: text) else {

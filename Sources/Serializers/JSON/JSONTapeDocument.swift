@@ -7,7 +7,7 @@ import SerializerRegistry
     import Darwin
 #endif
 
-/// A JSON text and its ``JSONTape``, with non-throwing readers of single entries that return
+/// A JSON text, its ``JSONTape`` and the decode's strategies, with non-throwing readers of single entries that return
 /// `nil` where the value does not have the asked-for kind (the typed decoder then throws the
 /// error).
 ///
@@ -21,13 +21,19 @@ final class JSONTapeDocument {
     let entries: [JSONTape.Entry]
     let options: JSONReadingOptions
     let maxPairs: Int
+    /// The typed decode's strategies (dates, data, keys, non-conforming floats, `userInfo`).
+    let strategies: JSONModelDecoder.Strategies
 
     /// A document over `text`, which must stay valid until ``ownText()`` or the document's end.
-    init(borrowing text: UnsafeBufferPointer<UInt8>, tape: JSONTape, options: JSONReadingOptions, maxPairs: Int) {
+    init(
+        borrowing text: UnsafeBufferPointer<UInt8>, entries: [JSONTape.Entry], options: JSONReadingOptions,
+        maxPairs: Int, strategies: JSONModelDecoder.Strategies
+    ) {
         self.text = text
-        entries = tape.entries
+        self.entries = entries
         self.options = options
         self.maxPairs = maxPairs
+        self.strategies = strategies
     }
 
     /// Copies the borrowed text into memory the document owns (before the borrow ends, when a

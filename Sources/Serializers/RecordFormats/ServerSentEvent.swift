@@ -54,9 +54,14 @@ extension ServerSentEvent {
         as type: T.Type, with decoder: JSONModelDecoder = JSONModelDecoder()
     ) throws(SatchelError) -> Decoded<T> {
         var text = data
-        let payload = try text.withUTF8 { text in
-            Result { () throws(SatchelError) in try decoder.decode(type, from: UnsafeRawBufferPointer(text)) }
-        }.get()
+        let payload: T
+        do {
+            // Untyped: `withUTF8` rethrows as `any Error` (a `Result` or an optional out of the
+            // closure would cost a generic metadata look-up per event).
+            payload = try text.withUTF8 { text in try decoder.decode(type, from: UnsafeRawBufferPointer(text)) }
+        } catch {
+            throw error as? SatchelError ?? SatchelError(.internal, "\(error)")
+        }
         return Decoded(type: self.type, data: payload, lastEventID: lastEventID)
     }
 }

@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 import SerializerRegistry
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Parses a `text/event-stream` body as it arrives: the WHATWG HTML standard's "event stream
 /// interpretation" (§9.2.6), fed chunks of any size.
 ///
@@ -94,7 +100,8 @@ extension ServerSentEventParser {
             var valueStart = colon.map { $0 + 1 } ?? line.count
             if valueStart < line.count, line[valueStart] == UInt8(ascii: " ") { valueStart += 1 }
             let value = UnsafeBufferPointer(rebasing: line[valueStart...])
-            if name.elementsEqual("data".utf8) {
+            switch Field(name) {
+            case .data:
                 guard data.count + value.count + 1 <= limits.maxRecordBytes else {
                     throw SatchelError.limitExceeded(
                         "maxRecordBytes", limits.maxRecordBytes,
@@ -103,11 +110,15 @@ extension ServerSentEventParser {
                 }
                 data.append(contentsOf: value)
                 data.append(0x0A)
-            } else if name.elementsEqual("event".utf8) {
-                eventType = Array(value)
-            } else if name.elementsEqual("id".utf8) {
-                if !value.contains(0) { idBuffer = Array(value) }
-            } else if name.elementsEqual("retry".utf8) {
+            case .event:
+                eventType.removeAll(keepingCapacity: true)
+                eventType.append(contentsOf: value)
+            case .id:
+                if !value.contains(0) {
+                    idBuffer.removeAll(keepingCapacity: true)
+                    idBuffer.append(contentsOf: value)
+                }
+            case .retry:
                 if !value.isEmpty, value.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
                     var milliseconds = 0
                     for digit in value {
@@ -115,6 +126,28 @@ extension ServerSentEventParser {
                     }
                     reconnectionTime = .milliseconds(milliseconds)
                 }
+            case nil:
+                break
+            }
+        }
+
+        /// The fields the standard names; other names are ignored.
+        enum Field {
+            case data, event, id, retry
+
+            /// The field `name` names, compared as bytes (case-sensitive, as the standard says).
+            init?(_ name: UnsafeBufferPointer<UInt8>) {
+                switch name.count {
+                case 2 where name[0] == UInt8(ascii: "i") && name[1] == UInt8(ascii: "d"): self = .id
+                case 4 where Self.matches(name, "data"): self = .data
+                case 5 where Self.matches(name, "event"): self = .event
+                case 5 where Self.matches(name, "retry"): self = .retry
+                default: return nil
+                }
+            }
+
+            private static func matches(_ name: UnsafeBufferPointer<UInt8>, _ field: StaticString) -> Bool {
+                memcmp(name.baseAddress!, field.utf8Start, name.count) == 0
             }
         }
 

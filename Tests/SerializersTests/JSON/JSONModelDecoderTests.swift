@@ -286,6 +286,46 @@ import Testing
         }
     }
 
+    /// A type that keeps its decoder, to read later.
+    final class Kept: Decodable, @unchecked Sendable {
+        // Only touched by the test that made it.
+        let decoder: any Decoder
+        init(from decoder: any Decoder) throws { self.decoder = decoder }
+    }
+
+    /// One decoder for the records of a stream keeps its scanning buffers between decodes; a
+    /// record after a failure, after a document too large to keep, after a model that kept its
+    /// decoder (whose view must not change), and copies of it decoding at once all read as alone.
+    @Test func oneDecoderReadsManyRecordsAsEachAlone() async throws {
+        let decoder = JSONModelDecoder()
+        func record(_ id: Int) -> [UInt8] { Array(#"{"id":\#(id),"name":"n\#(id)"}"#.utf8) }
+        #expect(try decoder.decode(Item.self, from: record(1)).id == 1)
+        #expect(
+            satchelError { try decoder.decode(Item.self, from: Array(#"{"id":2,"name":"#.utf8)) }?.code
+                == .truncatedInput)
+        #expect(try decoder.decode(Item.self, from: record(3)).name == "n3")
+        let large = "[" + (0..<40_000).map(String.init).joined(separator: ",") + "]"
+        #expect(try decoder.decode([Int].self, from: Array(large.utf8)).count == 40_000)
+        let kept = try decoder.decode(Kept.self, from: record(4))
+        for id in 5..<10 { #expect(try decoder.decode(Item.self, from: record(id)).id == id) }
+        enum Keys: String, CodingKey { case id, name }
+        let container = try kept.decoder.container(keyedBy: Keys.self)
+        #expect(try container.decode(Int.self, forKey: .id) == 4)
+        #expect(try container.decode(String.self, forKey: .name) == "n4")
+        let sums = try await withThrowingTaskGroup(of: Int.self) { group in
+            for task in 0..<4 {
+                let copy = decoder
+                group.addTask {
+                    var sum = 0
+                    for id in 0..<500 { sum += try copy.decode(Item.self, from: record(task * 1_000 + id)).id }
+                    return sum
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(sums.sorted() == (0..<4).map { task in (0..<500).reduce(0) { $0 + task * 1_000 + $1 } })
+    }
+
     struct Order: Codable { var items: [Item] }
     struct Item: Codable { var id: Int; var name: String }
 
