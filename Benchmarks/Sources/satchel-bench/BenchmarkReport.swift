@@ -86,7 +86,7 @@ enum BenchmarkReport {
                 machine.markdown(command: options.command),
                 "- method: each contender warmed up, then timed with ContinuousClock in interleaved rounds; "
                     + "\(runs); the median run counts. MB/s uses 1 MB = 10^6 bytes. "
-                    + "Speed ratio = peer time ÷ Satchel time: above 1.00× Satchel is faster. "
+                    + "Speed ratio = peer time ÷ Satchel time: above 1.00× Satchel is faster; in brackets, the lowest and highest ratio of the runs timed in the same round. "
                     + "Runs column: Satchel/peer timed runs."
                     + (options.quick
                         ? " **Quick run (`--quick`): short measurements, for a smoke test, not for quoting.**" : ""),

@@ -22,4 +22,14 @@ struct Comparison: Sendable {
         let satchelSeconds = satchel.median.seconds
         return satchelSeconds > 0 ? peer.median.seconds / satchelSeconds : .infinity
     }
+
+    /// The lowest and highest per-round ratio (peer ÷ Satchel of the runs timed in the same
+    /// interleaved round): the spread behind ``speedRatio``; `nil` with fewer than two rounds.
+    var ratioRange: ClosedRange<Double>? {
+        let ratios = zip(satchel.durations, peer.durations).compactMap { ours, theirs in
+            ours.seconds > 0 ? theirs.seconds / ours.seconds : nil
+        }
+        guard ratios.count >= 2, let lowest = ratios.min(), let highest = ratios.max() else { return nil }
+        return lowest...highest
+    }
 }

@@ -41,7 +41,10 @@ struct ComparisonTable: Sendable {
         for row in rows {
             lines.append(
                 "| \(row.input) | \(Format.size(row.bytes)) | \(Format.fixed(row.satchelThroughput, digits: 1)) "
-                    + "| \(Format.fixed(row.peerThroughput, digits: 1)) | \(Format.fixed(row.speedRatio, digits: 2))× "
+                    + "| \(Format.fixed(row.peerThroughput, digits: 1)) | \(Format.fixed(row.speedRatio, digits: 2))×"
+                    + (row.ratioRange.map {
+                        " (\(Format.fixed($0.lowerBound, digits: 2))–\(Format.fixed($0.upperBound, digits: 2)))"
+                    } ?? "") + " "
                     + "| \(targetText(row)) | \(row.satchel.count)/\(row.peer.count) |")
         }
         return lines.joined(separator: "\n")
