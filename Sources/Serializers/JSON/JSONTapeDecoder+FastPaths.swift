@@ -11,9 +11,8 @@ import SerializerRegistry
 /// and generic metadata look-ups per array and per element; and the types whose JSON form is
 /// not their `Codable` form (dates, data, URLs, decimals, ``Value``).
 ///
-/// Each returns `nil` exactly where the general path throws, or for a type it does not handle;
-/// the general path then decodes or throws the error it always threw, so values, errors and key
-/// paths do not depend on which path ran.
+/// A fast path gives up exactly where the general path throws; the general path then throws the
+/// error it always threw, so values, errors and key paths do not depend on which path ran.
 extension JSONTapeDecoder {
     /// The array types with a fast path, looked up once: in unspecialized generic code
     /// `[Double].self` asks the runtime for the generic type's metadata on every use.
