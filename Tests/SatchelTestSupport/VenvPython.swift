@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Runs the repository's `.venv` Python (made by `scripts/setup`) as an independent peer.
 public enum VenvPython {
     /// `.venv/bin/python`.
@@ -36,14 +40,36 @@ public enum VenvPython {
             try? FileManager.default.removeItem(at: outputPath)
             try? FileManager.default.removeItem(at: inputPath)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardInput = try FileHandle(forReadingFrom: inputPath)
-        process.standardOutput = try FileHandle(forWritingTo: outputPath)
-        process.standardError = FileHandle.standardError
-        try process.run()
-        process.waitUntilExit()
-        return (process.terminationStatus, try String(contentsOf: outputPath, encoding: .utf8))
+        let status = try spawnAndWait(executable, arguments, input: inputPath.path, output: outputPath.path)
+        return (status, try String(contentsOf: outputPath, encoding: .utf8))
+    }
+
+    /// Runs `executable` with standard input and output redirected to the files, standard error
+    /// inherited, and waits for it with `waitpid`: Foundation's `Process.waitUntilExit()` was seen
+    /// to wait for ever on a child that had exited (a zombie nobody reaped) on a loaded machine.
+    private static func spawnAndWait(
+        _ executable: String, _ arguments: [String], input: String, output: String
+    ) throws -> Int32 {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_TRUNC, 0)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        guard spawned == 0 else {
+            throw TestServers.StartError("cannot run \(executable): \(String(cString: strerror(spawned)))")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 {
+            guard errno == EINTR else {
+                throw TestServers.StartError("waiting for \(executable): \(String(cString: strerror(errno)))")
+            }
+        }
+        // WIFEXITED / WEXITSTATUS, WTERMSIG (macros Swift cannot import).
+        let signal = status & 0x7F
+        return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
     }
 }
