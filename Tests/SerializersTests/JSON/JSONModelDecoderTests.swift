@@ -304,6 +304,11 @@ import Testing
             satchelError { try decoder.decode(Item.self, from: Array(#"{"id":2,"name":"#.utf8)) }?.code
                 == .truncatedInput)
         #expect(try decoder.decode(Item.self, from: record(3)).name == "n3")
+        // A record only the lexer can judge (a `\u0000` in a name), then a record deeper than allowed.
+        #expect(try decoder.decode([String: Int].self, from: Array(#"{"a\u0000b":1}"#.utf8)) == ["a\u{0}b": 1])
+        let deep = Array((String(repeating: "[", count: 600) + String(repeating: "]", count: 600)).utf8)
+        #expect(satchelError { try decoder.decode(Value.self, from: deep) }?.limit == "maxDepth")
+        #expect(try decoder.decode(Item.self, from: record(3)).id == 3)
         let large = "[" + (0..<40_000).map(String.init).joined(separator: ",") + "]"
         #expect(try decoder.decode([Int].self, from: Array(large.utf8)).count == 40_000)
         let kept = try decoder.decode(Kept.self, from: record(4))

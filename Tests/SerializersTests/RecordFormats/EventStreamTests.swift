@@ -62,6 +62,12 @@ import Testing
         #expect(events("data\nfoo: bar\nevent\n\n").records == [Self.event("")])
         #expect(events("data: kept\n\ndata: lost\n").records == [Self.event("kept")])
         #expect(events("data: lost").records.isEmpty)
+        // Names of a field's length that are not it, and the fields in another case, are ignored.
+        let nearMisses = "date: a\nDATA: b\nevenT: c\nretrx: 1\nrEtry: 2\nib: d\nID: e\nd: f\ndata: g\n\n"
+        #expect(events(nearMisses).records == [Self.event("g")])
+        var parser = ServerSentEventParser()
+        try? parser.feed(Array("retrx: 5\nRETRY: 5\n\n".utf8)) { _ in }
+        #expect(parser.reconnectionTime == nil)
     }
 
     @Test func invalidUTF8BecomesReplacementCharacters() {
