@@ -197,34 +197,34 @@ struct RecordStreamBenchmarks {
     }
 
     static func satchelDecodedEvents(_ body: [UInt8]) throws -> [Delta] {
-        var parser = ServerSentEventParser(limits: Limits(maxBodyBytes: .max))
         let decoder = JSONModelDecoder()
-        var deltas: [Delta] = []
-        for chunk in chunks(body) {
-            try chunk.withUnsafeBytes {
-                try parser.feed($0) { (event) throws(SatchelError) in
-                    deltas.append(try event.decoded(as: Delta.self, with: decoder).data)
-                }
-            }
+        return try decodedEvents(body) { (event) throws(SatchelError) in
+            try event.decoded(as: Delta.self, with: decoder).data
         }
-        return deltas
     }
 
     /// Satchel's event parser with each event's data decoded by `JSONDecoder` (for
     /// `scripts/callgrind streams`).
     static func foundationDecodedEvents(_ body: [UInt8]) throws -> [Delta] {
-        var parser = ServerSentEventParser(limits: Limits(maxBodyBytes: .max))
         let decoder = JSONDecoder()
+        return try decodedEvents(body) { (event) throws(SatchelError) in
+            do {
+                return try decoder.decode(Delta.self, from: Data(event.data.utf8))
+            } catch {
+                throw SatchelError(.typeMismatch, "\(error)")
+            }
+        }
+    }
+
+    /// The events of `body`, fed in chunks to Satchel's event parser, each event's data decoded by `decode`.
+    private static func decodedEvents(
+        _ body: [UInt8], _ decode: (Satchel.ServerSentEvent) throws(SatchelError) -> Delta
+    ) throws -> [Delta] {
+        var parser = ServerSentEventParser(limits: Limits(maxBodyBytes: .max))
         var deltas: [Delta] = []
         for chunk in chunks(body) {
             try chunk.withUnsafeBytes {
-                try parser.feed($0) { (event) throws(SatchelError) in
-                    do {
-                        deltas.append(try decoder.decode(Delta.self, from: Data(event.data.utf8)))
-                    } catch {
-                        throw SatchelError(.typeMismatch, "\(error)")
-                    }
-                }
+                try parser.feed($0) { (event) throws(SatchelError) in deltas.append(try decode(event)) }
             }
         }
         return deltas
