@@ -1,7 +1,36 @@
 // SPDX-License-Identifier: Apache-2.0
-/// Strict base64 decoding for `<data>`: the standard alphabet, XML white space anywhere, whole
-/// quads, `=` padding only at the end of the last quad.
+/// Base64 for `<data>`: written on one line with `=` padding; read strictly (the standard
+/// alphabet, XML white space anywhere, whole quads, `=` padding only at the end of the last quad).
 enum PropertyListBase64 {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    /// Appends the base64 text of `data`, padded, on one line.
+    /// - Complexity: O(n).
+    static func encode(_ data: UnsafeRawBufferPointer, to output: inout [UInt8]) {
+        let start = output.count
+        let count = (data.count + 2) / 3 * 4
+        output.append(contentsOf: repeatElement(UInt8(ascii: "="), count: count))
+        output.withUnsafeMutableBufferPointer { text in
+            Self.alphabet.withUnsafeBufferPointer { alphabet in
+                var index = 0
+                var position = start
+                while index < data.count {
+                    let remaining = data.count - index
+                    let first = UInt32(data[index]) << 16
+                    let second = remaining > 1 ? UInt32(data[index + 1]) << 8 : 0
+                    let third = remaining > 2 ? UInt32(data[index + 2]) : 0
+                    let group = first | second | third
+                    text[position] = alphabet[Int(group >> 18 & 0x3F)]
+                    text[position + 1] = alphabet[Int(group >> 12 & 0x3F)]
+                    if remaining > 1 { text[position + 2] = alphabet[Int(group >> 6 & 0x3F)] }
+                    if remaining > 2 { text[position + 3] = alphabet[Int(group & 0x3F)] }
+                    index += 3
+                    position += 4
+                }
+            }
+        }
+    }
+
     /// The 6-bit value of each byte; 0xFF for bytes outside the alphabet.
     private static let values: [UInt8] = (0..<256).map { byte -> UInt8 in
         switch UInt8(byte) {

@@ -23,21 +23,51 @@ public struct PropertyListWriter: Sendable {
     /// - Throws: ``SatchelError`` (`unencodableValue`, `limitExceeded`) naming the key path.
     /// - Complexity: O(n) in the size of the tree.
     public func write(_ value: Value) throws(SatchelError) -> [UInt8] {
-        switch format {
-        case .xml: try XMLPropertyListWriter(maxDepth: maxDepth).write(value)
-        case .binary: try BinaryPropertyListWriter(maxDepth: maxDepth).write(value)
-        }
+        try makeOutput().write(value, maxDepth: maxDepth)
     }
 
     /// The property list of an `Encodable` model (nil optionals left out, as property lists
-    /// have no null; `Date` and `Data` as their plist types).
+    /// have no null; `Date` and `Data` as their plist types, `URL` as its absolute string, a
+    /// ``Value`` member as ``write(_:)`` writes it).
     ///
-    /// The model becomes a ``Value`` first (``ValueEncoder``), then bytes: the writers are fast
-    /// enough that this beats `PropertyListEncoder` (BENCHMARKS.md), and one writer per format
-    /// keeps one set of rules.
-    /// - Throws: ``SatchelError``: `unencodableValue` (a null, a non-plist payload, or the model's
-    ///   own error as underlying) and `limitExceeded`, naming the key path.
+    /// ```swift
+    /// let body = try PropertyListWriter(format: .binary).write(model: settings)
+    /// ```
+    ///
+    /// The model is written as it encodes itself, with no tree in between, by the same rules as
+    /// ``write(_:)``: dictionaries keep the order in which members are encoded. A model that
+    /// writes to a container after moving on from it (a nested container filled after its
+    /// parent's next member) cannot be written as it goes: it is encoded into a ``Value`` with
+    /// ``ValueEncoder`` and written from that. A key encoded twice in one container is written
+    /// twice (synthesized `Encodable` never does that).
+    /// - Throws: ``SatchelError``: `unencodableValue` (a null, a value that encodes nothing, text
+    ///   or a date XML cannot hold, or the model's own error as underlying) and `limitExceeded`,
+    ///   naming the key path.
+    /// - Complexity: O(n) in the size of the output, plus the model's work.
     public func write<T: Encodable>(model: T) throws(SatchelError) -> [UInt8] {
-        try write(try ValueEncoder().encode(model))
+        let writer = PropertyListStreamWriter(output: makeOutput(), maxDepth: maxDepth)
+        // Open encoders hold the writer that lists them: a model that fails half-way leaves
+        // some listed.
+        defer { writer.open.removeAll() }
+        do {
+            // `encode(to:)` is the model's, called through `Encoder`, and throws any error.
+            try PropertyListStreamEncoder(writer: writer, parent: nil, key: nil, depth: 0).encode(model)
+            if !writer.abandoned { return writer.output.finish() }
+        } catch let error as SatchelError where !writer.abandoned {
+            throw error
+        } catch  where !writer.abandoned {
+            throw SatchelError(.unencodableValue, "\(T.self) could not be encoded", underlying: error)
+        } catch {
+            // Written out of order: the tree path below.
+        }
+        if let failure = writer.failure { throw failure }
+        return try write(ValueEncoder().encode(model))
+    }
+
+    private func makeOutput() -> any PropertyListOutput {
+        switch format {
+        case .xml: XMLPropertyListOutput()
+        case .binary: BinaryPropertyListOutput()
+        }
     }
 }
