@@ -6,14 +6,11 @@ enum PropertyListBase64 {
 
     /// Appends the base64 text of `data`, padded, on one line.
     /// - Complexity: O(n).
-    static func encode(_ data: UnsafeRawBufferPointer, to output: inout [UInt8]) {
-        let start = output.count
-        let count = (data.count + 2) / 3 * 4
-        output.append(contentsOf: repeatElement(UInt8(ascii: "="), count: count))
-        output.withUnsafeMutableBufferPointer { text in
+    static func encode(_ data: UnsafeRawBufferPointer, to output: inout PropertyListByteBuffer) {
+        output.appendInPlace((data.count + 2) / 3 * 4) { text in
             Self.alphabet.withUnsafeBufferPointer { alphabet in
                 var index = 0
-                var position = start
+                var position = 0
                 while index < data.count {
                     let remaining = data.count - index
                     let first = UInt32(data[index]) << 16
@@ -22,8 +19,8 @@ enum PropertyListBase64 {
                     let group = first | second | third
                     text[position] = alphabet[Int(group >> 18 & 0x3F)]
                     text[position + 1] = alphabet[Int(group >> 12 & 0x3F)]
-                    if remaining > 1 { text[position + 2] = alphabet[Int(group >> 6 & 0x3F)] }
-                    if remaining > 2 { text[position + 3] = alphabet[Int(group & 0x3F)] }
+                    text[position + 2] = remaining > 1 ? alphabet[Int(group >> 6 & 0x3F)] : UInt8(ascii: "=")
+                    text[position + 3] = remaining > 2 ? alphabet[Int(group & 0x3F)] : UInt8(ascii: "=")
                     index += 3
                     position += 4
                 }

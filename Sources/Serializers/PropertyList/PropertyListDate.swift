@@ -10,32 +10,28 @@ import SerializerRegistry
 /// The date text of XML property lists, `YYYY-MM-DDTHH:MM:SSZ` (UTC, whole seconds), converted
 /// with ``CivilCalendar`` (the proleptic Gregorian calendar), with no formatter.
 enum PropertyListDate {
-    /// The text of `date`, fractions of a second truncated; `nil` outside the years 1 to 9999.
-    static func text(for date: Date) -> String? {
+    /// Appends the text of `date`, fractions of a second truncated; `false`, with nothing
+    /// appended, outside the years 1 to 9999.
+    static func append(_ date: Date, to text: inout PropertyListByteBuffer) -> Bool {
         let seconds = date.timeIntervalSince1970.rounded(.down)
-        guard seconds >= -62_135_596_800, seconds < 253_402_300_800 else { return nil }
+        guard seconds >= -62_135_596_800, seconds < 253_402_300_800 else { return false }
         let total = Int64(seconds)
         let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
         let secondOfDay = total - days * 86_400
         let (year, month, day) = CivilCalendar.civil(fromDays: days)
-        var text = ""
-        text.reserveCapacity(20)
-        func append(_ number: Int64, width: Int) {
-            let digits = String(number)
-            text += String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        append(year, width: 4)
-        text += "-"
-        append(month, width: 2)
-        text += "-"
-        append(day, width: 2)
-        text += "T"
-        append(secondOfDay / 3600, width: 2)
-        text += ":"
-        append(secondOfDay / 60 % 60, width: 2)
-        text += ":"
-        append(secondOfDay % 60, width: 2)
-        return text + "Z"
+        text.appendDecimal(year, width: 4)
+        text.append(UInt8(ascii: "-"))
+        text.appendDecimal(month, width: 2)
+        text.append(UInt8(ascii: "-"))
+        text.appendDecimal(day, width: 2)
+        text.append(UInt8(ascii: "T"))
+        text.appendDecimal(secondOfDay / 3600, width: 2)
+        text.append(UInt8(ascii: ":"))
+        text.appendDecimal(secondOfDay / 60 % 60, width: 2)
+        text.append(UInt8(ascii: ":"))
+        text.appendDecimal(secondOfDay % 60, width: 2)
+        text.append(UInt8(ascii: "Z"))
+        return true
     }
 
     /// The date of `YYYY-MM-DDTHH:MM:SSZ`, or `nil` when the text is not exactly that or names

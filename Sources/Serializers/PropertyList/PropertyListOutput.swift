@@ -111,3 +111,25 @@ extension PropertyListOutput {
         }
     }
 }
+
+/// The mutable state of an output or of the model encoder's writer, kept behind a pointer that
+/// its owner reaches through unsafe addressors instead of in stored properties.
+///
+/// Every access to a class's stored `var` is checked for exclusivity at run time
+/// (`swift_beginAccess`): a third of the binary encoder's instructions went to those checks.
+/// The checks guard against overlapping accesses, and there are none to guard against here: an
+/// output and a writer belong to one encode on one thread, and none of their methods calls out
+/// to code that could reach them again while it is modifying their state.
+final class PropertyListStateStorage<State> {
+    let pointer: UnsafeMutablePointer<State>
+
+    init(_ state: State) {
+        pointer = .allocate(capacity: 1)
+        pointer.initialize(to: state)
+    }
+
+    deinit {
+        pointer.deinitialize(count: 1)
+        pointer.deallocate()
+    }
+}

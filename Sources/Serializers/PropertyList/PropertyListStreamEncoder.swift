@@ -17,8 +17,13 @@ import SerializerRegistry
 final class PropertyListStreamWriter {
     let output: any PropertyListOutput
     let maxDepth: Int
-    /// The encoders whose container is open, innermost last.
-    var open: [PropertyListStreamEncoder] = []
+    /// The encoders whose container is open, innermost last; behind a pointer, as the outputs'
+    /// state is (``PropertyListStateStorage``).
+    var open: [PropertyListStreamEncoder] {
+        unsafeAddress { UnsafePointer(openEncoders.pointer) }
+        unsafeMutableAddress { openEncoders.pointer }
+    }
+    private let openEncoders = PropertyListStateStorage<[PropertyListStreamEncoder]>([])
     /// Set when a model wrote out of order; the output is then abandoned, even if the model
     /// swallowed the error that said so.
     var abandoned = false

@@ -17,9 +17,18 @@ import SerializerRegistry
 /// fractions: they are truncated) and only in the years 1 to 9999; data as one line of base64;
 /// a ``PropertyListUID`` as CoreFoundation's `<dict><key>CF$UID</key><integer>n</integer></dict>`.
 final class XMLPropertyListOutput: PropertyListOutput {
-    private var bytes: [UInt8]
-    /// Where each open container's members start: a container that ends there is empty.
-    private var memberStarts: [Int] = []
+    private struct State {
+        var bytes: PropertyListByteBuffer
+        /// Where each open container's members start: a container that ends there is empty.
+        var memberStarts: [Int] = []
+    }
+
+    /// The state, behind a pointer: see ``PropertyListStateStorage``.
+    private let storage: PropertyListStateStorage<State>
+    private var state: State {
+        unsafeAddress { UnsafePointer(storage.pointer) }
+        unsafeMutableAddress { storage.pointer }
+    }
 
     private static let header = Array(
         """
@@ -30,13 +39,18 @@ final class XMLPropertyListOutput: PropertyListOutput {
         """.utf8)
 
     init() {
-        bytes = Self.header
-        bytes.reserveCapacity(4096)
+        var bytes = PropertyListByteBuffer(capacity: 4096)
+        Self.header.withUnsafeBufferPointer { bytes.append($0) }
+        storage = PropertyListStateStorage(State(bytes: bytes))
+    }
+
+    deinit {
+        state.bytes.deallocate()
     }
 
     func finish() -> [UInt8] {
         appendStatic("</plist>\n")
-        return bytes
+        return state.bytes.array
     }
 
     // MARK: Containers
@@ -44,13 +58,13 @@ final class XMLPropertyListOutput: PropertyListOutput {
     func begin(keyed: Bool, depth: Int) {
         appendIndent(depth)
         appendStatic(keyed ? "<dict>\n" : "<array>\n")
-        memberStarts.append(bytes.count)
+        state.memberStarts.append(state.bytes.count)
     }
 
     @inline(never)
     func end(keyed: Bool, depth: Int) {
-        if memberStarts.removeLast() == bytes.count {
-            bytes.removeLast(keyed ? 7 : 8)  // "<dict>\n", "<array>\n"
+        if state.memberStarts.removeLast() == state.bytes.count {
+            state.bytes.removeLast(keyed ? 7 : 8)  // "<dict>\n", "<array>\n"
             appendStatic(keyed ? "<dict/>\n" : "<array/>\n")
         } else {
             appendIndent(depth)
@@ -76,14 +90,14 @@ final class XMLPropertyListOutput: PropertyListOutput {
     func integer(_ number: Int64, depth: Int) {
         appendIndent(depth)
         appendStatic("<integer>")
-        JSONWriter.appendInteger(number, to: &bytes)
+        state.bytes.appendDecimal(number.magnitude, negative: number < 0)
         appendStatic("</integer>\n")
     }
 
     func unsignedInteger(_ number: UInt64, depth: Int) {
         appendIndent(depth)
         appendStatic("<integer>")
-        JSONWriter.appendUnsigned(number, negative: false, to: &bytes)
+        state.bytes.appendDecimal(number)
         appendStatic("</integer>\n")
     }
 
@@ -109,54 +123,44 @@ final class XMLPropertyListOutput: PropertyListOutput {
     }
 
     func date(_ date: Date, depth: Int) throws(SatchelError) {
-        guard let text = PropertyListDate.text(for: date) else {
-            throw SatchelError(.unencodableValue, "an XML plist date must lie in the years 1 to 9999, found \(date)")
-        }
         appendIndent(depth)
         appendStatic("<date>")
-        appendText(text)
+        guard PropertyListDate.append(date, to: &state.bytes) else {
+            throw SatchelError(.unencodableValue, "an XML plist date must lie in the years 1 to 9999, found \(date)")
+        }
         appendStatic("</date>\n")
     }
 
     func data(_ data: UnsafeRawBufferPointer, depth: Int) {
         appendIndent(depth)
         appendStatic("<data>")
-        PropertyListBase64.encode(data, to: &bytes)
+        PropertyListBase64.encode(data, to: &state.bytes)
         appendStatic("</data>\n")
     }
 
     func uid(_ number: UInt64, depth: Int) {
         appendIndent(depth)
         appendStatic("<dict><key>CF$UID</key><integer>")
-        JSONWriter.appendUnsigned(number, negative: false, to: &bytes)
+        state.bytes.appendDecimal(number)
         appendStatic("</integer></dict>\n")
     }
 
     // MARK: Text
 
-    private static let tabs = [UInt8](repeating: UInt8(ascii: "\t"), count: 64)
-
     /// `depth` tabs.
     @inline(__always)
     private func appendIndent(_ depth: Int) {
-        var remaining = depth
-        while remaining > 0 {
-            let count = min(remaining, Self.tabs.count)
-            Self.tabs.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<count])) }
-            remaining -= count
-        }
+        state.bytes.append(repeating: UInt8(ascii: "\t"), count: depth)
     }
 
-    /// The bytes of `text`, copied at once (a literal's `.utf8`, like an `UnsafeRawBufferPointer`,
-    /// is appended byte by byte).
     @inline(__always)
     private func appendStatic(_ text: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        state.bytes.append(text)
     }
 
     private func appendText(_ text: String) {
         var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        text.withUTF8 { state.bytes.append($0) }
     }
 
     private func appendEscaped(_ string: String) throws(SatchelError) {
@@ -174,11 +178,11 @@ final class XMLPropertyListOutput: PropertyListOutput {
                 case ..<0x20: return byte
                 default: continue
                 }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                state.bytes.append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
                 appendStatic(replacement)
                 runStart = index + 1
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+            state.bytes.append(UnsafeBufferPointer(rebasing: utf8[runStart...]))
             return nil
         }
         if let control {

@@ -69,7 +69,7 @@ import Testing
         let model = Plain(
             catalog: ["one": [1], "none": []],
             records: Self.catalog.records.map {
-                Record.Plain(id: $0.id, name: $0.name, created: $0.created, tags: $0.tags)
+                Record.Plain(id: $0.id, name: $0.name, created: $0.created, digest: $0.digest, tags: $0.tags)
             })
         let bytes = try PropertyListWriter(format: format).write(model: model)
         #expect(try PropertyListDecoder().decode(Plain.self, from: Data(bytes)) == model)
@@ -187,6 +187,7 @@ extension PropertyListStreamEncoderTests.Record {
         var id: Int
         var name: String
         var created: Date
+        var digest: Data
         var tags: [String]
     }
 }

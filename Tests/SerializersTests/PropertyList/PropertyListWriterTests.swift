@@ -57,6 +57,36 @@ import Testing
         #expect(value[1] == .double(.infinity))
     }
 
+    /// The XML form's text is written straight into its bytes: dates at both ends of the years
+    /// it can hold, base64 of every tail length, integers at their limits, and a document many
+    /// times the first buffer's size.
+    @Test func xmlTextIsWrittenByteForByte() throws {
+        let first = Date(timeIntervalSince1970: -62_135_596_800)  // 0001-01-01T00:00:00Z
+        let last = Date(timeIntervalSince1970: 253_402_300_799.5)  // 9999-12-31T23:59:59Z
+        let value: Value = [
+            .date(first), .date(last), .bytes([]), .bytes([0xFF]), .bytes([0xFB, 0xFF]), .bytes([0, 1, 2, 3]),
+            .integer(.min), .integer(-1), .integer(0), .unsignedInteger(.max),
+        ]
+        let text = String(decoding: try PropertyListWriter().write(value), as: UTF8.self)
+        for expected in [
+            "<date>0001-01-01T00:00:00Z</date>", "<date>9999-12-31T23:59:59Z</date>", "<data></data>",
+            "<data>/w==</data>", "<data>+/8=</data>", "<data>AAECAw==</data>",
+            "<integer>-9223372036854775808</integer>",
+            "<integer>-1</integer>", "<integer>0</integer>", "<integer>18446744073709551615</integer>",
+        ] {
+            #expect(text.contains(expected), "\(expected)")
+        }
+        #expect(
+            try readPlist(Array(text.utf8)) == [
+                .date(first), .date(Date(timeIntervalSince1970: 253_402_300_799)), .bytes([]), .bytes([0xFF]),
+                .bytes([0xFB, 0xFF]), .bytes([0, 1, 2, 3]), .integer(.min), .integer(-1), .integer(0),
+                .unsignedInteger(.max),
+            ])
+        let large = Value.array(
+            (0..<20_000).map { ["key \($0)": .bytes(Array(repeating: UInt8($0 & 0xFF), count: $0 % 50))] })
+        #expect(try readPlist(PropertyListWriter().write(large)) == large)
+    }
+
     @Test func binaryKeepsFractionalDatesAndSharesStrings() throws {
         let date = Value.date(Date(timeIntervalSinceReferenceDate: 12.345))
         #expect(try readPlist(PropertyListWriter(format: .binary).write(date)) == date)
