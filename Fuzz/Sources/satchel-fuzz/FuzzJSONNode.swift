@@ -68,3 +68,38 @@ enum FuzzJSONNode: Decodable {
         }
     }
 }
+
+/// Encodable through every container kind, so the property-list targets can write a node both
+/// as a model and through its `Value` tree, and compare the two.
+extension FuzzJSONNode: Encodable {
+    func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .object(let members):
+            var object = encoder.container(keyedBy: AnyKey.self)
+            for (key, member) in members.sorted(by: { $0.key < $1.key }) {
+                try object.encode(member, forKey: AnyKey(stringValue: key))
+            }
+        case .array(let elements):
+            var array = encoder.unkeyedContainer()
+            for element in elements { try array.encode(element) }
+        case .null:
+            var single = encoder.singleValueContainer()
+            try single.encodeNil()
+        case .bool(let value):
+            var single = encoder.singleValueContainer()
+            try single.encode(value)
+        case .integer(let value):
+            var single = encoder.singleValueContainer()
+            try single.encode(value)
+        case .unsigned(let value):
+            var single = encoder.singleValueContainer()
+            try single.encode(value)
+        case .double(let value):
+            var single = encoder.singleValueContainer()
+            try single.encode(value)
+        case .string(let value):
+            var single = encoder.singleValueContainer()
+            try single.encode(value)
+        }
+    }
+}

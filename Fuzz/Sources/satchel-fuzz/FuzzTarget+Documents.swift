@@ -41,9 +41,12 @@ extension FuzzTarget {
 
     /// Property lists through `PropertyListReader` (the format is sniffed, so both targets reach
     /// both readers; they differ in their seeds); a value read must be written by
-    /// `PropertyListWriter` in either format and read back to itself.
+    /// `PropertyListWriter` in either format and read back to itself, and a model of it written
+    /// by `write(model:)` must be the bytes its `Value` tree gives.
     static let plistXML = FuzzTarget(
-        name: "plist-xml", summary: "PropertyListReader (XML seeds), typed vs Value, round trips through both writers"
+        name: "plist-xml",
+        summary:
+            "PropertyListReader (XML seeds), typed vs Value, round trips through both writers, models written as their trees"
     ) { input in
         propertyListRoundTrip(input)
     }
@@ -51,7 +54,8 @@ extension FuzzTarget {
     /// As ``plistXML``, seeded with binary property lists.
     static let plistBinary = FuzzTarget(
         name: "plist-binary",
-        summary: "PropertyListReader (binary seeds), typed vs Value, round trips through both writers"
+        summary:
+            "PropertyListReader (binary seeds), typed vs Value, round trips through both writers, models written as their trees"
     ) { input in
         propertyListRoundTrip(input)
     }
@@ -76,6 +80,7 @@ extension FuzzTarget {
             case .failure(let error) where error.code == .limitExceeded: break  // typed reads count every use
             case let other: FuzzCheck.fail("plist typed: \(throughValue) from the Value path, \(other) typed")
             }
+            modelPathWritesTheTreePathsBytes(throughValue)
         }
         for format in PropertyListFormat.allCases {
             let writer = PropertyListWriter(format: format, maxDepth: FuzzLimits.tight.maxDepth + 1)
@@ -93,6 +98,26 @@ extension FuzzTarget {
                 break
             case let other:
                 FuzzCheck.fail("plist round trip (\(format)): \(value) reads back as \(other)")
+            }
+        }
+    }
+
+    /// `write(model:)` streams a model into the format's output; it must write exactly what the
+    /// tree path (``ValueEncoder``, then `write(_:)`) writes, or fail with the same code.
+    private static func modelPathWritesTheTreePathsBytes(_ node: FuzzJSONNode) {
+        for format in PropertyListFormat.allCases {
+            let writer = PropertyListWriter(format: format, maxDepth: FuzzLimits.tight.maxDepth + 1)
+            let streamed = FuzzCheck.outcome("PropertyListWriter.write(model:) (\(format))") {
+                try writer.write(model: node)
+            }
+            let throughTree = FuzzCheck.outcome("PropertyListWriter.write(ValueEncoder) (\(format))") {
+                try writer.write(ValueEncoder().encode(node))
+            }
+            switch (streamed, throughTree) {
+            case (.success(let a), .success(let b)) where a == b: break
+            case (.failure(let a), .failure(let b)) where a.code == b.code: break
+            default:
+                FuzzCheck.fail("plist model path (\(format)): \(streamed) streamed, \(throughTree) through the tree")
             }
         }
     }
