@@ -16,7 +16,7 @@
 **
 **   Status    Every call that can fail returns a `satchel_status`: SATCHEL_OK (0) or an
 **             error. On an error, `satchel_last_error_message()` says what and where (for
-**             example "syntaxError: unexpected '}' (at byte 17)"); out-parameters are left as
+**             example "SATCHEL_E_SYNTAX: unexpected '}' (at byte 17)"); out-parameters are left as
 **             NULL / 0 unless the function says otherwise. Status values are only ever
 **             appended, so treat an unknown one as a failure.
 **
@@ -139,8 +139,8 @@ typedef enum satchel_status {
 ** static). Never NULL: an unknown status gives "unknown status". */
 SATCHEL_API const char *satchel_status_string(satchel_status status);
 
-/** The message of the last failing call on this thread, with the error's name and where it
-** happened, such as "syntaxError: expected ',' or '}' (at byte 17)": one line, with no line
+/** The message of the last failing call on this thread, led by its status's name, and where it
+** happened, such as "SATCHEL_E_SYNTAX: expected ',' or '}' (at byte 17)": one line, with no line
 ** break and no trailing white space. Owned by the library and valid until the next failing call
 ** on the same thread. "" when no call has failed yet. */
 SATCHEL_API const char *satchel_last_error_message(void);

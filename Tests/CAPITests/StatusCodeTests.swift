@@ -1,7 +1,10 @@
-// SPDX-License-Identifier: Apache-2.0
+import CSatchel
 import Foundation
 import SerializerRegistry
 import Testing
+
+// SPDX-License-Identifier: Apache-2.0
+@testable import CAPI
 
 /// Every `SATCHEL_E_*` value of include/satchel.h is a named ``SatchelError/Code`` of the same
 /// number, and every code has its status: the C and Swift sides cannot drift apart.
@@ -52,5 +55,15 @@ import Testing
             #expect(values.contains(code.rawValue), "\(code) is missing from include/satchel.h")
         }
         #expect(SatchelError.Code(rawValue: 26).name == "code26")
+    }
+
+    /// The messages a C caller reads start with the header's name of the status.
+    @Test func cMessagesAreLedByTheHeadersStatusName() throws {
+        for (name, value) in try Self.headerStatuses() {
+            #expect(satchel_status(rawValue: UInt32(value)).name == name)
+        }
+        let error = SatchelError(.syntaxError, "expected ']'", offset: 4)
+        #expect(error.cDescription == "SATCHEL_E_SYNTAX: expected ']' (at byte 4)", "\(error.cDescription)")
+        #expect(SatchelError(.misuse, "twice").cDescription == "SATCHEL_E_MISUSE: twice")
     }
 }

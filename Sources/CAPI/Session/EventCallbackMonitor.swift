@@ -70,7 +70,7 @@ struct EventCallbackMonitor: EventMonitor, @unchecked Sendable {
     }
 
     private func report(_ event: Event) {
-        let message = event.error.map { CBuffer($0.description) }
+        let message = event.error.map { CBuffer($0.cDescription) }
         let httpVersion = CBuffer(event.metrics?.httpVersion ?? "")
         var metrics = satchel_metrics()
         metrics.struct_size = UInt32(MemoryLayout<satchel_metrics>.size)

@@ -64,7 +64,7 @@ struct CompletionCallback: @unchecked Sendable {
 
     func call(with outcome: TaskHandle.Outcome) {
         let status = ResponseHandle.status(of: outcome)
-        let message = outcome.error.map { CBuffer($0.description) }
+        let message = outcome.error.map { CBuffer($0.cDescription) }
         withExtendedLifetime(message) {
             function(
                 userdata, status, message?.cString ?? StaticCString.empty, ResponseHandle.retainedPointer(for: outcome)

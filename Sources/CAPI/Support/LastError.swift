@@ -21,7 +21,7 @@ enum LastError {
 
     /// Stores `error`'s description as this thread's message and returns its status.
     static func record(_ error: SatchelError) -> satchel_status {
-        store(error.description)
+        store(error.cDescription)
         return satchel_status(error.code)
     }
 

@@ -162,7 +162,7 @@ public func satchel_value_error(
         let handle = try ValueHandle.from(error, "error")
         let failure = try handle.payload(DecodingFailure.self, "a part error")
         statusOut.pointee = satchel_status(failure.error.code)
-        outMessage?.pointee = handle.buffer(.errorMessage) { CBuffer(failure.error.description) }.cString
+        outMessage?.pointee = handle.buffer(.errorMessage) { CBuffer(failure.error.cDescription) }.cString
     }
 }
 
