@@ -276,10 +276,12 @@ typedef struct satchel_image_info {
     const char *format;       /**< "png" or "jpeg" */
     uint32_t width;           /**< of the pixel buffer */
     uint32_t height; /**< of the pixel buffer */
-    uint32_t channels;        /**< 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA or CMYK */
+    uint32_t channels;        /**< samples per pixel in the buffer: 4 (RGBA, 8 bits), as the registry
+                                   decodes every image, whatever color_type the file stores */
     uint32_t bit_depth;       /**< bits per sample in the buffer: 8 or 16 (host byte order) */
     size_t row_stride;        /**< bytes from one row to the next */
-    const char *color_type;   /**< as stored: "gray", "rgb", "rgba", "palette", "yCbCr", ... */
+    const char *color_type;   /**< as the file stores it: "gray", "rgb", "rgba", "palette", "yCbCr",
+                                   ...; an "rgb" PNG still gives 4 channels (alpha 255) */
     uint32_t orientation;     /**< EXIF orientation 1 to 8 (1 = up) */
     int interlaced;           /**< PNG Adam7 */
     int progressive;          /**< progressive JPEG */
