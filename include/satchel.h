@@ -681,11 +681,14 @@ SATCHEL_API satchel_status satchel_multipart_content_length(int64_t *out_length,
 /** Reads the next bytes of the body into `buffer` (up to `capacity`, which may be any size).
 ** `*out_count` is 0 at the end. The first read freezes the builder: adding parts afterwards
 ** returns SATCHEL_E_MISUSE. A file that changed size since it was added fails with
-** SATCHEL_E_IO. */
+** SATCHEL_E_IO, and so does every read after a failed satchel_multipart_rewind. A builder is
+** used by one thread at a time: a call made while another thread is inside the builder returns
+** SATCHEL_E_MISUSE and changes nothing. */
 SATCHEL_API satchel_status satchel_multipart_read(size_t *out_count, satchel_multipart *multipart, uint8_t *buffer, size_t capacity);
 
 /** Starts the body over from its first byte. SATCHEL_E_IO, at this call, when a callback part
-** that has been read has no rewind callback (the body stays where it was). */
+** that has been read has no rewind callback or its rewind fails; the body is then lost, and
+** every later satchel_multipart_read fails with SATCHEL_E_IO until the builder is freed. */
 SATCHEL_API satchel_status satchel_multipart_rewind(satchel_multipart *multipart);
 
 /* ---------------------------------------------------------------------------------------- */

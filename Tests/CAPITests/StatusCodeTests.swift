@@ -1,9 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
 import CSatchel
 import Foundation
 import SerializerRegistry
 import Testing
 
-// SPDX-License-Identifier: Apache-2.0
 @testable import CAPI
 
 /// Every `SATCHEL_E_*` value of include/satchel.h is a named ``SatchelError/Code`` of the same

@@ -153,9 +153,20 @@ public func satchel_multipart_read(
         let handle = try MultipartHandle.from(multipart)
         guard capacity > 0 else { throw SatchelError(.invalidArgument, "capacity is 0") }
         let buffer = try Arguments.required(buffer, "buffer")
-        let stream = try handle.stream ?? handle.form.makeBodyStream()
-        handle.stream = stream
-        out.pointee = try stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: capacity))
+        out.pointee = try handle.use.run("satchel_multipart_read") { () throws(SatchelError) in
+            if let failure = handle.rewindFailure {
+                throw SatchelError(
+                    .io, "the body cannot be read after a failed rewind (\(failure.message)); free the builder")
+            }
+            let stream: MultipartBodyStream
+            if let started = handle.stream {
+                stream = started
+            } else {
+                stream = try handle.form.makeBodyStream()
+                handle.stream = stream
+            }
+            return try stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: capacity))
+        }
     }
 }
 
@@ -163,10 +174,20 @@ public func satchel_multipart_read(
 public func satchel_multipart_rewind(_ multipart: OpaquePointer?) -> satchel_status {
     guarded {
         let handle = try MultipartHandle.from(multipart)
-        if let index = handle.callbackSources.firstIndex(where: \.cannotRewind) {
-            throw SatchelError(
-                .io, "callback part \(index) has been read and its source cannot rewind (its rewind callback is NULL)")
+        try handle.use.run("satchel_multipart_rewind") { () throws(SatchelError) in
+            do throws(SatchelError) {
+                if let index = handle.callbackSources.firstIndex(where: \.cannotRewind) {
+                    throw SatchelError(
+                        .io,
+                        "callback part \(index) has been read and its source cannot rewind (its rewind callback is NULL)"
+                    )
+                }
+                try handle.stream?.rewind()
+                handle.rewindFailure = nil
+            } catch {
+                handle.rewindFailure = error
+                throw error
+            }
         }
-        try handle.stream?.rewind()
     }
 }

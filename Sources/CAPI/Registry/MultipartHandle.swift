@@ -16,6 +16,11 @@ final class MultipartHandle: CHandle {
     let contentType: CBuffer
     /// The sources of the callback parts, in order, to refuse a rewind that one cannot follow.
     var callbackSources: [CallbackSource] = []
+    /// Why the body can no longer be read: a rewind failed, so the body is neither where it was
+    /// nor at its start, and every later read fails with this cause.
+    var rewindFailure: SatchelError?
+    /// Refuses a second thread in the builder (`SATCHEL_E_MISUSE`).
+    let use = ExclusiveUse("multipart builder")
 
     init(_ form: MultipartFormData) {
         self.form = form
@@ -24,9 +29,16 @@ final class MultipartHandle: CHandle {
 
     /// Adds a part, unless reading has begun.
     func add(_ append: (inout MultipartFormData) throws -> Void) throws {
-        guard stream == nil else {
-            throw SatchelError(.misuse, "the body is being read; parts can no longer be added")
+        try use.run("satchel_multipart_add") { () throws(SatchelError) in
+            guard stream == nil else {
+                throw SatchelError(.misuse, "the body is being read; parts can no longer be added")
+            }
+            do {
+                try append(&form)
+            } catch {
+                throw error as? SatchelError
+                    ?? SatchelError(.internal, "the part could not be added", underlying: error)
+            }
         }
-        try append(&form)
     }
 }

@@ -63,14 +63,16 @@ public func satchel_reader_yields_records(_ reader: OpaquePointer?) -> Int32 {
 public func satchel_reader_feed(_ reader: OpaquePointer?, _ data: UnsafeRawPointer?, _ length: Int) -> satchel_status {
     guarded {
         let handle = try ReaderHandle.from(reader)
-        try handle.feed(try Arguments.bytes(data, length, "data"))
+        let bytes = try Arguments.bytes(data, length, "data")
+        try handle.use.run("satchel_reader_feed") { () throws(SatchelError) in try handle.feed(bytes) }
     }
 }
 
 @c @implementation
 public func satchel_reader_finish(_ reader: OpaquePointer?) -> satchel_status {
     guarded {
-        try ReaderHandle.from(reader).finish()
+        let handle = try ReaderHandle.from(reader)
+        try handle.use.run("satchel_reader_finish") { () throws(SatchelError) in try handle.finish() }
     }
 }
 
@@ -82,7 +84,8 @@ public func satchel_reader_next(
     var ready = true
     let status = guarded {
         let out = try Arguments.required(outValue, "out_value")
-        guard let value = try ReaderHandle.from(reader).next() else {
+        let handle = try ReaderHandle.from(reader)
+        guard let value = try handle.use.run("satchel_reader_next", { () throws(SatchelError) in handle.next() }) else {
             ready = false
             return
         }

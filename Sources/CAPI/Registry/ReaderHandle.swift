@@ -27,6 +27,8 @@ final class ReaderHandle: CHandle {
     private var isFinished = false
     /// The error that ended the body; every later feed or finish repeats it.
     private var failure: SatchelError?
+    /// Refuses a second thread in the reader (`SATCHEL_E_MISUSE`).
+    let use = ExclusiveUse("reader")
 
     /// A reader for a body of `contentType` (`nil`: the whole body, sniffed at the end).
     /// - Throws: ``SatchelError/Code/unacceptableContentType`` when no serializer reads it.

@@ -500,6 +500,79 @@ static size_t read_all(satchel_multipart *multipart, uint8_t *output, size_t cap
     return total;
 }
 
+/* A read source whose first read says it has begun, then waits to be let go: while it waits,
+** another thread's call into the same builder must be refused. */
+typedef struct gate_source { pthread_mutex_t lock; pthread_cond_t changed; int entered, released; } gate_source;
+static int64_t gate_read(void *userdata, uint8_t *buffer, size_t capacity) {
+    gate_source *gate = (gate_source *)userdata;
+    int first;
+    pthread_mutex_lock(&gate->lock);
+    first = !gate->entered;
+    if (first) {
+        gate->entered = 1;
+        pthread_cond_broadcast(&gate->changed);
+        while (!gate->released) pthread_cond_wait(&gate->changed, &gate->lock);
+    }
+    pthread_mutex_unlock(&gate->lock);
+    if (!first || capacity == 0) return 0;
+    buffer[0] = 'g';
+    return 1;
+}
+typedef struct gate_reader { satchel_multipart *multipart; satchel_status status; size_t total; } gate_reader;
+static void *gate_reader_main(void *argument) {
+    gate_reader *reader = (gate_reader *)argument;
+    uint8_t buffer[256];
+    size_t count = 0;
+    do {
+        reader->status = satchel_multipart_read(&count, reader->multipart, buffer, sizeof buffer);
+        reader->total += count;
+    } while (reader->status == SATCHEL_OK && count > 0);
+    return NULL;
+}
+
+static void test_multipart_concurrent_use(void) {
+    satchel_multipart *multipart = NULL;
+    satchel_read_source source;
+    gate_source gate;
+    gate_reader reader;
+    pthread_t thread;
+    uint8_t buffer[64];
+    size_t count = 9;
+    memset(&source, 0, sizeof source);
+    memset(&gate, 0, sizeof gate);
+    pthread_mutex_init(&gate.lock, NULL);
+    pthread_cond_init(&gate.changed, NULL);
+    source.struct_size = sizeof source;
+    source.abi_version = SATCHEL_ABI_VERSION;
+    source.length = -1;
+    source.read = gate_read;
+    source.userdata = &gate;
+    OK(satchel_multipart_create(&multipart, "gate", 4));
+    OK(satchel_multipart_add_callback(multipart, "g", 1, NULL, 0, NULL, 0, &source));
+    reader.multipart = multipart;
+    reader.status = SATCHEL_E_INTERNAL;
+    reader.total = 0;
+    CHECK(pthread_create(&thread, NULL, gate_reader_main, &reader) == 0);
+    pthread_mutex_lock(&gate.lock);
+    while (!gate.entered) pthread_cond_wait(&gate.changed, &gate.lock);
+    pthread_mutex_unlock(&gate.lock);
+    /* The other thread is inside satchel_multipart_read, in the callback. */
+    CHECK_STATUS(satchel_multipart_read(&count, multipart, buffer, sizeof buffer), SATCHEL_E_MISUSE);
+    CHECK(count == 0 && contains(satchel_last_error_message(), "another thread"));
+    CHECK_STATUS(satchel_multipart_rewind(multipart), SATCHEL_E_MISUSE);
+    CHECK_STATUS(satchel_multipart_add_field(multipart, "late", 4, "x", 1), SATCHEL_E_MISUSE);
+    pthread_mutex_lock(&gate.lock);
+    gate.released = 1;
+    pthread_cond_broadcast(&gate.changed);
+    pthread_mutex_unlock(&gate.lock);
+    pthread_join(thread, NULL);
+    /* The refused calls changed nothing: the reading thread got the whole body. */
+    CHECK(reader.status == SATCHEL_OK && reader.total > 0);
+    satchel_multipart_free(multipart);
+    pthread_cond_destroy(&gate.changed);
+    pthread_mutex_destroy(&gate.lock);
+}
+
 static void test_multipart(satchel_registry *registry, const char *file_path) {
     satchel_multipart *multipart = NULL;
     satchel_read_source source;
@@ -595,6 +668,11 @@ static void test_multipart(satchel_registry *registry, const char *file_path) {
     CHECK(read_all(multipart, body, 65536, 100) != (size_t)-1);
     CHECK_STATUS(satchel_multipart_rewind(multipart), SATCHEL_E_IO);
     CHECK(contains(satchel_last_error_message(), "cannot rewind"));
+    /* After a failed rewind every read fails, rather than give an empty body. */
+    count = 7;
+    CHECK_STATUS(satchel_multipart_read(&count, multipart, body, 64), SATCHEL_E_IO);
+    CHECK(count == 0 && contains(satchel_last_error_message(), "failed rewind"));
+    CHECK_STATUS(satchel_multipart_read(&count, multipart, body, 64), SATCHEL_E_IO);
     satchel_multipart_free(multipart);
 
     /* A file that changes size after it was added: the length announced stays the one sized
@@ -2473,6 +2551,7 @@ int main(int argc, char **argv) {
     test_readers();
     test_decode_inputs(argv[1]);
     test_multipart(registry, argv[1]);
+    test_multipart_concurrent_use();
     satchel_registry_free(registry);
     test_plugins(argv[2]);
     test_threads();
