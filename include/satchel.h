@@ -797,6 +797,14 @@ SATCHEL_API satchel_status satchel_request_set_progress(satchel_request *request
 #define SATCHEL_DOWNLOAD_NO_SYNC 2u  /**< do not flush the file to the disk before the rename */
 /** @} */
 
+/** The statuses a response may have; any other ends the send with SATCHEL_E_UNACCEPTABLE_STATUS
+** (the response still comes back, with its status, headers and decoded body). `ranges` holds
+** `count` pairs of a first and a last status, both included (copied): {200, 299, 304, 304}
+** accepts 2xx and 304. Without this call a request accepts 200 to 299. `count` 0 (with `ranges`
+** NULL) accepts every status. SATCHEL_E_INVALID_ARGUMENT for `ranges` NULL with `count` above
+** 0, a status outside 100 to 599, or a last status below its first. */
+SATCHEL_API satchel_status satchel_request_set_acceptable_statuses(satchel_request *request, const uint16_t *ranges, size_t count);
+
 /** Saves the body to the file at `path` (copied, NUL-terminated), as curl -o does but safely:
 ** the bytes go to `path`.part and the file is renamed to `path` only once complete, so `path`
 ** never holds a partial or corrupted file. With SATCHEL_DOWNLOAD_RESUME, a partial file left
@@ -1033,8 +1041,13 @@ SATCHEL_API satchel_status satchel_session_clear_cookies(satchel_session *sessio
 **                 SATCHEL_E_UNACCEPTABLE_STATUS, _UNACCEPTABLE_CONTENT_TYPE or a decoding
 **                 error, so the status and body can be inspected. NULL otherwise.
 ** Errors: the transport's (SATCHEL_E_CANNOT_CONNECT, _TIMED_OUT, _TLS, _TOO_MANY_REDIRECTS,
-** _NETWORK, _CANCELLED), validation and decoding errors. Must not be called from a
-** completion or progress callback. */
+** _NETWORK, _CANCELLED), validation and decoding errors. A status outside the request's
+** acceptable ones (200 to 299 unless satchel_request_set_acceptable_statuses says otherwise) is
+** SATCHEL_E_UNACCEPTABLE_STATUS. When such a response is problem details (RFC 9457,
+** Content-Type application/problem+json), its value is the JSON object: "type" (a URI;
+** "about:blank" when the server sent none), "title", "status", "detail" and "instance" when
+** the server sent them, and any extension members as they came. The last error message then
+** ends with "title: detail". Must not be called from a completion or progress callback. */
 SATCHEL_API satchel_status satchel_session_send(satchel_response **out_response, satchel_session *session, const satchel_request *request);
 
 /** Called once when an asynchronous transfer ends, on a library thread. `response` is owned by

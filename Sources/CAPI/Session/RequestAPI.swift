@@ -190,6 +190,32 @@ public func satchel_request_set_rate_limit(
 }
 
 @c @implementation
+public func satchel_request_set_acceptable_statuses(
+    _ request: OpaquePointer?, _ ranges: UnsafePointer<UInt16>?, _ count: Int
+) -> satchel_status {
+    guarded {
+        let handle = try RequestHandle.from(request)
+        guard count > 0 else {
+            handle.acceptableStatuses = []
+            return
+        }
+        let pairs = try Arguments.required(ranges, "ranges")
+        var accepted: [Range<Int>] = []
+        for index in 0..<count {
+            let first = Int(pairs[2 * index])
+            let last = Int(pairs[2 * index + 1])
+            guard (100...599).contains(first), (100...599).contains(last), first <= last else {
+                throw SatchelError(
+                    .invalidArgument,
+                    "range \(index) is \(first) to \(last): statuses lie in 100 to 599, the last not below the first")
+            }
+            accepted.append(first..<last + 1)
+        }
+        handle.acceptableStatuses = accepted
+    }
+}
+
+@c @implementation
 public func satchel_request_set_credential(
     _ request: OpaquePointer?, _ user: UnsafePointer<CChar>?, _ userLength: Int, _ password: UnsafePointer<CChar>?,
     _ passwordLength: Int, _ method: satchel_auth

@@ -28,6 +28,9 @@ final class RequestHandle: CHandle {
     var rateLimit: RateLimit?
     /// `satchel_request_set_cache_policy`'s.
     var cachePolicy = CachePolicy.useProtocol
+    /// The statuses accepted (`satchel_request_set_acceptable_statuses`); empty accepts every
+    /// status; `nil` leaves the registry's (200 to 299).
+    var acceptableStatuses: [Range<Int>]?
 
     /// Where the response body goes.
     enum Destination {
@@ -62,6 +65,11 @@ final class RequestHandle: CHandle {
         request.credential = credential
         request.rateLimit = rateLimit
         request.cachePolicy = cachePolicy
+        if let acceptableStatuses {
+            var validation = registry.validation
+            validation.acceptableStatusCodes = acceptableStatuses.isEmpty ? [0..<Int.max] : acceptableStatuses
+            request.validation = validation
+        }
         if let progress {
             let callback = ProgressCallback(function: progress, userdata: progressUserdata)
             request.progress = { report in

@@ -1138,6 +1138,29 @@ static void test_downloads(const char *base) {
     CHECK_STATUS(satchel_session_send(&response, session, request), SATCHEL_E_UNACCEPTABLE_STATUS);
     CHECK_STATUS(satchel_response_download(NULL, NULL, response), SATCHEL_E_NOT_FOUND);
     satchel_response_free(response);
+    /* The request's acceptable statuses: 404 among them, then every status, then not 404. */
+    {
+        const uint16_t found_or_missing[] = {200, 299, 404, 404};
+        const uint16_t only_201[] = {201, 201};
+        const uint16_t backwards[] = {299, 200};
+        const uint16_t too_high[] = {200, 600};
+        OK(satchel_request_set_acceptable_statuses(request, found_or_missing, 2));
+        OK(satchel_session_send(&response, session, request));
+        CHECK(satchel_response_status(response) == 404);
+        satchel_response_free(response);
+        OK(satchel_request_set_acceptable_statuses(request, NULL, 0));
+        OK(satchel_session_send(&response, session, request));
+        satchel_response_free(response);
+        OK(satchel_request_set_acceptable_statuses(request, only_201, 1));
+        CHECK_STATUS(satchel_session_send(&response, session, request), SATCHEL_E_UNACCEPTABLE_STATUS);
+        CHECK(response != NULL && satchel_response_status(response) == 404);
+        satchel_response_free(response);
+        CHECK_STATUS(satchel_request_set_acceptable_statuses(request, backwards, 1), SATCHEL_E_INVALID_ARGUMENT);
+        CHECK_STATUS(satchel_request_set_acceptable_statuses(request, too_high, 1), SATCHEL_E_INVALID_ARGUMENT);
+        CHECK(contains(satchel_last_error_message(), "100 to 599"));
+        CHECK_STATUS(satchel_request_set_acceptable_statuses(request, NULL, 1), SATCHEL_E_INVALID_ARGUMENT);
+        CHECK_STATUS(satchel_request_set_acceptable_statuses(NULL, only_201, 1), SATCHEL_E_INVALID_ARGUMENT);
+    }
     satchel_request_free(request);
     satchel_session_free(session);
     rmdir(directory);
