@@ -288,6 +288,16 @@ typedef struct satchel_image_info {
     int has_icc_profile; /**< an ICC colour profile is embedded */
 } satchel_image_info;
 
+/** A part body too large to keep in memory (over 1 MiB, unless the registry reads multipart with
+** SATCHEL_MULTIPART_IN_MEMORY) is a file value: SATCHEL_TYPE_OTHER, canonical JSON
+** {"$file": {"path", "size"}}. The file is removed when the last value holding it is freed.
+** satchel_value_file gives its path (owned by the value) and size in bytes;
+** satchel_value_file_read reads up to `capacity` bytes from byte `offset` into `buffer`,
+** `*out_count` 0 at or past the end. SATCHEL_E_TYPE_MISMATCH for other values, SATCHEL_E_IO when
+** the file cannot be read. */
+SATCHEL_API satchel_status satchel_value_file(const char **out_path, size_t *out_path_length, uint64_t *out_size, const satchel_value *value);
+SATCHEL_API satchel_status satchel_value_file_read(size_t *out_count, const satchel_value *value, uint64_t offset, uint8_t *buffer, size_t capacity);
+
 /** Fills `info` about an image value. SATCHEL_E_TYPE_MISMATCH for other types,
 ** SATCHEL_E_ABI_MISMATCH for a struct_size smaller than version 1's. */
 SATCHEL_API satchel_status satchel_value_image_info(satchel_image_info *info, const satchel_value *image);
@@ -417,12 +427,17 @@ SATCHEL_API satchel_status satchel_registry_get_limit(uint64_t *out_value, const
 **                                with the boundary.
 **   SATCHEL_MULTIPART_RAW_PARTS  leave part bodies undecoded: a text part (or one without a
 **                                Content-Type) whose bytes are valid UTF-8 is a string of exactly
-**                                those bytes (a byte order mark included), any other part bytes. */
+**                                those bytes (a byte order mark included), any other part bytes.
+**   SATCHEL_MULTIPART_IN_MEMORY  keep every part body in memory. Without it a part body over
+**                                1 MiB is written to a temporary file instead, and its value is
+**                                a file (satchel_value_file), not bytes: for bodies that are in
+**                                memory already, this flag saves the copy to disk. */
 typedef enum satchel_multipart_flag {
     SATCHEL_MULTIPART_DEFAULT = 0,
     SATCHEL_MULTIPART_CRLF_ONLY = 1,
     SATCHEL_MULTIPART_LENIENT = 2,
-    SATCHEL_MULTIPART_RAW_PARTS = 4
+    SATCHEL_MULTIPART_RAW_PARTS = 4,
+    SATCHEL_MULTIPART_IN_MEMORY = 8
 } satchel_multipart_flag;
 
 /** Sets how later decodes through the registry (and the sessions that use it) read multipart

@@ -91,7 +91,7 @@ struct ExampleTests {
         #expect(result.output.contains(#""size": 300000"#))
         let unreachable = try await Command.run(program.path, ["http://127.0.0.1:1/post", files["rows.csv"]!.path])
         #expect(unreachable.status == 1)
-        #expect(unreachable.errorOutput.contains("cannotConnect"))
+        #expect(unreachable.errorOutput.contains("SATCHEL_E_CANNOT_CONNECT"))
     }
 
     /// Examples/c/records.c: a record stream from `satchel serve` through the record callback,
@@ -109,7 +109,7 @@ struct ExampleTests {
         #expect(events.errorOutput.contains("HTTP 200, 3 records"))
         let notRecords = try await Command.run(program.path, ["\(server.url)/json"])
         #expect(notRecords.status == 1)
-        #expect(notRecords.errorOutput.contains("unacceptableContentType"))
+        #expect(notRecords.errorOutput.contains("SATCHEL_E_UNACCEPTABLE_CONTENT_TYPE"))
 
         // Standard input, one record per write, read back before the next is written.
         let process = Process()
@@ -262,7 +262,7 @@ struct ExampleTests {
                 examples.appendingPathComponent("decode.py").path, "application/json", files["feed.xml"]!.path,
             ], environment: ["SATCHEL_LIBRARY": library])
         #expect(bad.status == 1)
-        #expect(bad.errorOutput.contains("syntaxError"))
+        #expect(bad.errorOutput.contains("SATCHEL_E_SYNTAX"))
         let upload = try await Command.run(
             VenvPython.executable.path,
             [

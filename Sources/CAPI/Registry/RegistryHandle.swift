@@ -28,13 +28,14 @@ final class RegistryHandle: Sendable, CHandle {
     func setMultipartFlags(_ flags: UInt32) throws(SatchelError) {
         let known =
             SATCHEL_MULTIPART_CRLF_ONLY.rawValue | SATCHEL_MULTIPART_LENIENT.rawValue
-            | SATCHEL_MULTIPART_RAW_PARTS.rawValue
+            | SATCHEL_MULTIPART_RAW_PARTS.rawValue | SATCHEL_MULTIPART_IN_MEMORY.rawValue
         guard flags & ~known == 0 else {
             throw SatchelError(.invalidArgument, "flags: \(flags) has bits that are not satchel_multipart_flag values")
         }
         let options = MultipartReader.Options(
             lenient: flags & SATCHEL_MULTIPART_LENIENT.rawValue != 0,
-            lineEndings: flags & SATCHEL_MULTIPART_CRLF_ONLY.rawValue != 0 ? .crlf : .crlfOrLF)
+            lineEndings: flags & SATCHEL_MULTIPART_CRLF_ONLY.rawValue != 0 ? .crlf : .crlfOrLF,
+            memoryThreshold: flags & SATCHEL_MULTIPART_IN_MEMORY.rawValue != 0 ? .max : 1024 * 1024)
         let serializer = MultipartResponseSerializer(
             options: options, rawParts: flags & SATCHEL_MULTIPART_RAW_PARTS.rawValue != 0, registry: registry)
         multipartRegistration.withLock { registration in

@@ -166,6 +166,42 @@ public func satchel_value_error(
     }
 }
 
+@c @implementation
+public func satchel_value_file(
+    _ outPath: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ outPathLength: UnsafeMutablePointer<Int>?,
+    _ outSize: UnsafeMutablePointer<UInt64>?, _ value: OpaquePointer?
+) -> satchel_status {
+    outPath?.pointee = nil
+    outPathLength?.pointee = 0
+    outSize?.pointee = 0
+    return guarded {
+        let pathOut = try Arguments.required(outPath, "out_path")
+        let handle = try ValueHandle.from(value)
+        let file = try handle.payload(TemporaryFile.self, "a part spilled to a file")
+        let path = handle.buffer(.filePath) { CBuffer(file.path) }
+        pathOut.pointee = path.cString
+        outPathLength?.pointee = path.count
+        outSize?.pointee = UInt64(file.size)
+    }
+}
+
+@c @implementation
+public func satchel_value_file_read(
+    _ outCount: UnsafeMutablePointer<Int>?, _ value: OpaquePointer?, _ offset: UInt64,
+    _ buffer: UnsafeMutablePointer<UInt8>?, _ capacity: Int
+) -> satchel_status {
+    outCount?.pointee = 0
+    return guarded {
+        let out = try Arguments.required(outCount, "out_count")
+        let file = try ValueHandle.from(value).payload(TemporaryFile.self, "a part spilled to a file")
+        guard capacity > 0 else { throw SatchelError(.invalidArgument, "capacity is 0") }
+        let buffer = try Arguments.required(buffer, "buffer")
+        guard offset <= UInt64(Int.max) else { return }
+        out.pointee = try file.read(
+            at: Int(offset), into: UnsafeMutableRawBufferPointer(start: buffer, count: capacity))
+    }
+}
+
 /// Clears a (name, value) pair of out-parameters.
 func clear(
     _ name: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ nameLength: UnsafeMutablePointer<Int>?,

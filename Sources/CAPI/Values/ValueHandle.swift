@@ -23,7 +23,7 @@ final class ValueHandle: @unchecked Sendable {
         case partName(Int), partFilename(Int), partContentType(Int)
         case partHeaderName(Int, Int), partHeaderValue(Int, Int)
         case httpHeaderName(Int), httpHeaderValue(Int)
-        case imageFormat, imageColorType, pixels, errorMessage
+        case imageFormat, imageColorType, pixels, errorMessage, filePath
     }
 
     private struct Cache {

@@ -65,6 +65,22 @@ public final class TemporaryFile: ValuePayload, Equatable {
         }
     }
 
+    /// Reads up to `buffer.count` bytes from byte `offset` of the file into `buffer` (`pread`).
+    ///
+    /// - Returns: The bytes read; 0 at or past the end.
+    /// - Throws: ``SatchelError/Code/io`` when the file cannot be opened or read.
+    public func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws(SatchelError) -> Int {
+        guard offset < size, buffer.count > 0 else { return 0 }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw Self.failure("cannot open \(path)") }
+        defer { close(descriptor) }
+        while true {
+            let count = pread(descriptor, buffer.baseAddress, min(buffer.count, size - offset), off_t(offset))
+            if count >= 0 { return count }
+            if errno != EINTR { throw Self.failure("cannot read \(path) at byte \(offset)") }
+        }
+    }
+
     /// The file's bytes.
     ///
     /// - Parameter limit: The most bytes accepted.

@@ -442,7 +442,7 @@ static void test_registry_decoding(satchel_registry *registry, const char *png_p
     }
 
     /* Multipart flags: unknown bits refused; CRLF only makes a bare LF an error; back to the default. */
-    CHECK_STATUS(satchel_registry_set_multipart_flags(registry, 8), SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_registry_set_multipart_flags(registry, 16), SATCHEL_E_INVALID_ARGUMENT);
     CHECK_STATUS(satchel_registry_set_multipart_flags(NULL, 0), SATCHEL_E_INVALID_ARGUMENT);
     OK(satchel_registry_set_multipart_flags(registry, SATCHEL_MULTIPART_CRLF_ONLY));
     CHECK_STATUS(satchel_registry_decode(&value, registry, "multipart/mixed; boundary=B", SATCHEL_NTS, "--B\n\nx\n--B--", 12), SATCHEL_E_SYNTAX);
@@ -451,6 +451,72 @@ static void test_registry_decoding(satchel_registry *registry, const char *png_p
     OK(satchel_registry_decode(&value, registry, "multipart/mixed; boundary=B", SATCHEL_NTS, "--B\n\nx\n--B--", 12));
     CHECK(satchel_value_type(value) == SATCHEL_TYPE_MULTIPART);
     satchel_value_free(value);
+
+    /* A part over 1 MiB is spilled to a file, read through satchel_value_file and _file_read; with
+    ** SATCHEL_MULTIPART_IN_MEMORY the same part is bytes. */
+    {
+        const char *head = "--B\r\nContent-Disposition: form-data; name=\"big\"; filename=\"big.bin\"\r\n\r\n";
+        const char *tail = "\r\n--B--\r\n";
+        size_t part_length = 1536 * 1024, head_length = strlen(head), tail_length = strlen(tail);
+        size_t body_length = head_length + part_length + tail_length, count = 0;
+        uint8_t *body = (uint8_t *)malloc(body_length), piece[100];
+        const char *path = NULL, *json_path = NULL;
+        char *json = NULL;
+        size_t path_length = 0, json_length = 0, i;
+        uint64_t file_size = 0;
+        const uint8_t *bytes = NULL;
+        size_t bytes_length = 0;
+        struct stat info;
+        satchel_part part;
+        memcpy(body, head, head_length);
+        for (i = 0; i < part_length; i++) body[head_length + i] = (uint8_t)(i * 7 + (i >> 12));
+        memcpy(body + head_length + part_length, tail, tail_length);
+        memset(&part, 0, sizeof part);
+        part.struct_size = sizeof part;
+        part.abi_version = SATCHEL_ABI_VERSION;
+
+        OK(satchel_registry_decode(&value, registry, "multipart/form-data; boundary=B", SATCHEL_NTS, body, body_length));
+        OK(satchel_value_part(&part, value, 0));
+        CHECK(satchel_value_type(part.value) == SATCHEL_TYPE_OTHER);
+        CHECK_STATUS(satchel_value_get_bytes(&bytes, &bytes_length, part.value), SATCHEL_E_TYPE_MISMATCH);
+        OK(satchel_value_file(&path, &path_length, &file_size, part.value));
+        CHECK(path != NULL && strlen(path) == path_length && file_size == part_length && stat(path, &info) == 0);
+        OK(satchel_value_to_json(&json, &json_length, part.value, 0));
+        json_path = strstr(json, path);
+        CHECK(json_path != NULL && strstr(json, "\"$file\"") != NULL);
+        satchel_free(json);
+        OK(satchel_value_file_read(&count, part.value, 0, piece, sizeof piece));
+        CHECK(count == sizeof piece && memcmp(piece, body + head_length, sizeof piece) == 0);
+        OK(satchel_value_file_read(&count, part.value, part_length - 10, piece, sizeof piece));
+        CHECK(count == 10 && memcmp(piece, body + head_length + part_length - 10, 10) == 0);
+        OK(satchel_value_file_read(&count, part.value, part_length, piece, sizeof piece));
+        CHECK(count == 0);
+        OK(satchel_value_file_read(&count, part.value, UINT64_MAX, piece, sizeof piece));
+        CHECK(count == 0);
+        CHECK_STATUS(satchel_value_file_read(&count, part.value, 0, piece, 0), SATCHEL_E_INVALID_ARGUMENT);
+        CHECK_STATUS(satchel_value_file_read(&count, part.value, 0, NULL, 10), SATCHEL_E_INVALID_ARGUMENT);
+        CHECK_STATUS(satchel_value_file(&path, NULL, NULL, value), SATCHEL_E_TYPE_MISMATCH);
+        CHECK(path == NULL);
+        CHECK_STATUS(satchel_value_file_read(&count, value, 0, piece, sizeof piece), SATCHEL_E_TYPE_MISMATCH);
+        {
+            char kept[4096];
+            OK(satchel_value_file(&path, NULL, NULL, part.value));
+            snprintf(kept, sizeof kept, "%s", path);
+            satchel_value_free(value); /* the last value holding the file: it is removed */
+            CHECK(stat(kept, &info) != 0);
+        }
+
+        OK(satchel_registry_set_multipart_flags(registry, SATCHEL_MULTIPART_IN_MEMORY | SATCHEL_MULTIPART_RAW_PARTS));
+        OK(satchel_registry_decode(&value, registry, "multipart/form-data; boundary=B", SATCHEL_NTS, body, body_length));
+        OK(satchel_value_part(&part, value, 0));
+        CHECK(satchel_value_type(part.value) == SATCHEL_TYPE_BYTES);
+        OK(satchel_value_get_bytes(&bytes, &bytes_length, part.value));
+        CHECK(bytes_length == part_length && memcmp(bytes, body + head_length, part_length) == 0);
+        CHECK_STATUS(satchel_value_file(&path, NULL, NULL, part.value), SATCHEL_E_TYPE_MISMATCH);
+        satchel_value_free(value);
+        OK(satchel_registry_set_multipart_flags(registry, SATCHEL_MULTIPART_DEFAULT));
+        free(body);
+    }
 
     /* Unknown and bad media types. */
     CHECK_STATUS(satchel_registry_decode(&value, registry, "application/x-unknown", SATCHEL_NTS, "x", 1), SATCHEL_E_UNACCEPTABLE_CONTENT_TYPE);
