@@ -47,8 +47,16 @@
 **   Threads   The library is thread-safe: registries and sessions may be used from several
 **             threads at once; a value may be read from several threads at once. A value
 **             under construction (the `satchel_value_*_append/_set` calls), a multipart builder
-**             and a request are used by one thread at a time. The last error message is kept
-**             per thread.
+**             and a request are used by one thread at a time (a builder or a reader entered by
+**             a second thread returns SATCHEL_E_MISUSE). The last error message is kept per
+**             thread.
+**
+**   Valgrind  Programs using the library pass `valgrind --leak-check=full`: Satchel reads no
+**             uninitialised memory and leaks nothing. The Swift runtime inside the library
+**             keeps type metadata caches and parked worker threads until the process exits,
+**             which Memcheck calls "possibly lost"; libsatchel-dev installs suppressions for
+**             exactly those: `--suppressions=$(pkg-config --variable=valgrind_suppressions
+**             satchel)` (share/satchel/valgrind/libsatchel.supp).
 */
 #ifndef SATCHEL_H
 #define SATCHEL_H

@@ -37,6 +37,26 @@ enum CLibrary {
     /// The install prefix (installing on first use).
     static func prefix() throws -> URL { try installed.get() }
 
+    /// The valgrind suppression file as installed, found as a user finds it:
+    /// `pkg-config --variable=valgrind_suppressions satchel`.
+    static func suppressions() throws -> URL {
+        let result = try Command.runBlocking(
+            "/usr/bin/pkg-config", ["--variable=valgrind_suppressions", "satchel"],
+            environment: ["PKG_CONFIG_PATH": try prefix().appendingPathComponent("lib/pkgconfig").path])
+        let path = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard result.status == 0, FileManager.default.fileExists(atPath: path) else {
+            throw Command.Failure("no valgrind suppressions at '\(path)': \(result.errorOutput)")
+        }
+        return URL(fileURLWithPath: path)
+    }
+
+    /// valgrind's arguments as a C programmer runs it on a program that uses libsatchel: every
+    /// leak kind Memcheck counts by default ("possibly lost" included), exit status 9 on any
+    /// error, and only the installed suppression file.
+    static func valgrindArguments() throws -> [String] {
+        ["--leak-check=full", "--error-exitcode=9", "--suppressions=" + (try suppressions().path)]
+    }
+
     /// `pkg-config --cflags --libs satchel` against the installed .pc file.
     static func pkgConfigFlags() throws -> [String] {
         let result = try Command.runBlocking(

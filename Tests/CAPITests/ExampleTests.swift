@@ -200,12 +200,8 @@ struct ExampleTests {
         ] {
             let result = try await Command.run(
                 "/usr/bin/valgrind",
-                [
-                    "--error-exitcode=9", "--leak-check=full", "--show-leak-kinds=definite,indirect",
-                    "--errors-for-leak-kinds=definite,indirect",
-                    "--suppressions=" + CLibrary.root.appendingPathComponent("Tests/CAPITests/c/valgrind.supp").path,
-                    program.path,
-                ] + arguments, environment: ["SATCHEL_PLUGIN": try CLibrary.csvPlugin().path])
+                try CLibrary.valgrindArguments() + [program.path] + arguments,
+                environment: ["SATCHEL_PLUGIN": try CLibrary.csvPlugin().path])
             #expect(result.status == 0, "\(program.lastPathComponent): \(result.errorOutput.suffix(3000))")
         }
     }

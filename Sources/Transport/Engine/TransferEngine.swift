@@ -25,13 +25,42 @@ final class TransferEngine: @unchecked Sendable {
     // the wheel (see the type's documentation), which is handed over under `queue`'s lock, so
     // each holder sees what the previous one did; `queue` is a Mutex.
 
+    /// What the engine is asked to do, queued for the thread holding the wheel.
+    ///
+    /// Every payload is one class reference. A multi-payload enum whose payloads differ in size
+    /// leaves the bytes past a small payload undefined, and copying and switching on such a
+    /// command made valgrind report uninitialised reads in every C program that sent a request
+    /// (issue 42). Build commands with ``start(_:)``, ``limit(_:)``, ``cancel(_:_:)``,
+    /// ``resume(_:)`` and ``shutdown``.
     enum Command {
         case start(Transfer)
         /// Sets the multi handle's connection limits.
-        case limit(ConnectionLimits)
-        case cancel(Transfer, SatchelError)
+        case setLimits(LimitsOrder)
+        case cancelTransfer(CancelOrder)
         case resume(Transfer)
         case shutdown
+
+        static func limit(_ limits: ConnectionLimits) -> Command { .setLimits(LimitsOrder(limits: limits)) }
+
+        static func cancel(_ transfer: Transfer, _ reason: SatchelError) -> Command {
+            .cancelTransfer(CancelOrder(transfer: transfer, reason: reason))
+        }
+
+        /// The limits of a ``setLimits(_:)`` command.
+        final class LimitsOrder: Sendable {
+            let limits: ConnectionLimits
+            init(limits: ConnectionLimits) { self.limits = limits }
+        }
+
+        /// The transfer and reason of a ``cancelTransfer(_:)`` command.
+        final class CancelOrder: Sendable {
+            let transfer: Transfer
+            let reason: SatchelError
+            init(transfer: Transfer, reason: SatchelError) {
+                self.transfer = transfer
+                self.reason = reason
+            }
+        }
     }
 
     private let multi: UnsafeMutableRawPointer
@@ -359,14 +388,15 @@ final class TransferEngine: @unchecked Sendable {
             }
             running[handle.raw] = transfer
             transfer.engine = self
-        case let .cancel(transfer, error):
+        case let .cancelTransfer(order):
+            let transfer = order.transfer
             guard let handle = transfer.handle, running[handle.raw] != nil else {
-                if !transfer.isFinished { transfer.cancelledBeforeStart = error }
+                if !transfer.isFinished { transfer.cancelledBeforeStart = order.reason }
                 return
             }
-            end(transfer, handle: handle, code: CURLE_ABORTED_BY_CALLBACK, failure: error)
-        case let .limit(limits):
-            Self.apply(limits, to: multi)
+            end(transfer, handle: handle, code: CURLE_ABORTED_BY_CALLBACK, failure: order.reason)
+        case let .setLimits(order):
+            Self.apply(order.limits, to: multi)
         case let .resume(transfer):
             guard transfer.isPaused, let handle = transfer.handle, running[handle.raw] != nil else { return }
             transfer.isPaused = false
