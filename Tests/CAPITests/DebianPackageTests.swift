@@ -48,7 +48,7 @@ struct DebianPackageTests {
         #expect(remove.status == 0, "\(remove.errorOutput)")
         for path in [
             "/usr/include/satchel.h", "/usr/bin/satchel", "/usr/lib/x86_64-linux-gnu/libsatchel.so.0",
-            "/usr/lib/x86_64-linux-gnu/pkgconfig/satchel.pc",
+            "/usr/lib/x86_64-linux-gnu/pkgconfig/satchel.pc", "/usr/share/satchel/valgrind/libsatchel.supp",
         ] {
             #expect(!FileManager.default.fileExists(atPath: path), "\(path) left behind")
         }
@@ -124,6 +124,12 @@ struct DebianPackageTests {
         let ldd = try await Command.run("/usr/bin/ldd", [program.path])
         // Debian 12 merges /lib into /usr/lib: the loader may name either.
         #expect(ldd.output.contains("lib/x86_64-linux-gnu/libsatchel.so.0 ("), "\(ldd.output)")
+        // libsatchel-dev's valgrind suppressions, where pkg-config says they are.
+        let suppressions = try await Command.run(
+            "/usr/bin/pkg-config", ["--variable=valgrind_suppressions", "satchel"], environment: ["PKG_CONFIG_PATH": ""]
+        )
+        #expect(suppressions.output == "/usr/share/satchel/valgrind/libsatchel.supp\n", "\(suppressions.output)")
+        #expect(FileManager.default.fileExists(atPath: "/usr/share/satchel/valgrind/libsatchel.supp"))
 
         let version = try await SelfContainedLibraryTests.runHidingTheToolchain("/usr/bin/satchel", ["--version"])
         #expect(version.status == 0, "\(version.errorOutput)")

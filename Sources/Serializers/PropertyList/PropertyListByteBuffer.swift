@@ -93,19 +93,20 @@ struct PropertyListByteBuffer {
         count += digits
     }
 
-    /// The decimal digits of `number`, zero-padded on the left to `width`.
+    /// The decimal digits of `number`'s magnitude (the callers' numbers are never negative),
+    /// zero-padded on the left to `width`.
     mutating func appendDecimal(_ number: Int64, width: Int) {
         var digits = 1
-        var rest = number / 10
+        var rest = number.magnitude / 10
         while rest > 0 {
             digits += 1
             rest /= 10
         }
         append(repeating: UInt8(ascii: "0"), count: width - digits)
-        appendDecimal(UInt64(number))
+        appendDecimal(number.magnitude)
     }
 
-    /// Drops the last `count` bytes written.
+    /// Drops the last `dropped` bytes written.
     mutating func removeLast(_ dropped: Int) {
         count -= dropped
     }
