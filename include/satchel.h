@@ -247,6 +247,41 @@ SATCHEL_API satchel_status satchel_value_object_get(const satchel_value **out_me
 ** NULL) and its value (owned by the object). SATCHEL_E_NOT_FOUND past the end. */
 SATCHEL_API satchel_status satchel_value_object_entry(const char **out_key, size_t *out_key_length, const satchel_value **out_member, const satchel_value *object, size_t index);
 
+/* ---- Walking a value -------------------------------------------------------------------- */
+
+/** Callbacks for satchel_value_visit, one per kind of node; a NULL callback skips that kind
+** (the members of a container are still visited). Each returns 0 to go on; anything else stops
+** the walk, which then returns SATCHEL_E_CANCELLED. Strings (UTF-8, not NUL-terminated),
+** bytes and keys are valid during the call only. Containers report their count first, then
+** their elements (an object: each key, then its value), then their end. Payloads (images, XML
+** documents, multipart parts, HTTP messages, part errors, UIDs, spilled files) go to `other` as
+** values borrowed for the call: read them with the payload functions, or satchel_value_copy. */
+typedef struct satchel_visitor {
+    uint32_t struct_size; /**< set to `sizeof` the struct (by the caller, or the library where it fills it) */
+    uint32_t abi_version; /**< set to SATCHEL_ABI_VERSION */
+    int (*null_value)(void *userdata);                              /**< a null */
+    int (*boolean)(void *userdata, int value);                      /**< 0 or 1 */
+    int (*int64)(void *userdata, int64_t value);                    /**< an integer that fits int64_t */
+    int (*uint64)(void *userdata, uint64_t value);                  /**< an integer above INT64_MAX */
+    int (*real)(void *userdata, double value);                      /**< a floating-point number */
+    int (*string)(void *userdata, const char *text, size_t length); /**< UTF-8 text */
+    int (*bytes)(void *userdata, const uint8_t *bytes, size_t length); /**< binary data */
+    int (*date)(void *userdata, double seconds);                    /**< since 1970-01-01 UTC */
+    int (*begin_array)(void *userdata, size_t count);               /**< an array of `count` elements starts */
+    int (*end_array)(void *userdata);                               /**< the array ends */
+    int (*begin_object)(void *userdata, size_t count);              /**< an object of `count` members starts */
+    int (*key)(void *userdata, const char *key, size_t length);     /**< the next member's key */
+    int (*end_object)(void *userdata);                              /**< the object ends */
+    int (*other)(void *userdata, const satchel_value *payload);     /**< a payload, borrowed for the call */
+} satchel_visitor;
+
+/** Walks `value` depth first in one call, calling `visitor`'s callbacks with `userdata`: the
+** way to turn a whole value into your own data structure without a call (and a handle) per
+** node. The walk keeps its own stack, so any depth is safe on a small thread stack.
+** Errors: SATCHEL_E_INVALID_ARGUMENT (NULL value or visitor), SATCHEL_E_ABI_MISMATCH (the
+** visitor's struct_size or abi_version), SATCHEL_E_CANCELLED (a callback returned non-zero). */
+SATCHEL_API satchel_status satchel_value_visit(const satchel_value *value, const satchel_visitor *visitor, void *userdata);
+
 /* ---- Builders: values for parameters --------------------------------------------------- */
 
 /** @{ */
@@ -296,6 +331,7 @@ typedef struct satchel_image_info {
     int has_icc_profile; /**< an ICC colour profile is embedded */
 } satchel_image_info;
 
+/** @{ */
 /** A part body too large to keep in memory (over 1 MiB, unless the registry reads multipart with
 ** SATCHEL_MULTIPART_IN_MEMORY) is a file value: SATCHEL_TYPE_OTHER, canonical JSON
 ** {"$file": {"path", "size"}}. The file is removed when the last value holding it is freed.
@@ -305,6 +341,7 @@ typedef struct satchel_image_info {
 ** the file cannot be read. */
 SATCHEL_API satchel_status satchel_value_file(const char **out_path, size_t *out_path_length, uint64_t *out_size, const satchel_value *value);
 SATCHEL_API satchel_status satchel_value_file_read(size_t *out_count, const satchel_value *value, uint64_t offset, uint8_t *buffer, size_t capacity);
+/** @} */
 
 /** Fills `info` about an image value. SATCHEL_E_TYPE_MISMATCH for other types,
 ** SATCHEL_E_ABI_MISMATCH for a struct_size smaller than version 1's. */
