@@ -27,7 +27,7 @@ from .multipart import MultipartBody
 from .reachability import Monitor as ReachabilityMonitor, Reachability, check_reachability
 from .records import Reader, records
 from .session import BodyStream, Download, Event, Metrics, Response, Session
-from .values import DecodingFailure, HTTPMessage, Image, Part, ValueOwner, XMLDocument, build, to_json
+from .values import DecodingFailure, HTTPMessage, Image, Part, ValueOwner, XMLDocument, build, payload, to_json
 
 __all__ = [
     "Registry", "Encoded", "decode", "encode", "version", "SatchelError", "MultipartBody", "Part", "Image",
@@ -104,6 +104,10 @@ class Registry:
             SatchelError: the serializer's error, such as ``syntaxError`` with the byte offset.
         """
         data = bytes(body)
+        if _ffi.native is not None:
+            status, value = _ffi.native.decode(self._handle, data, content_type, payload)
+            check(status, "decode")
+            return value
         out = Handle()
         encoded = content_type.encode() if content_type is not None else None
         check(lib.satchel_registry_decode(ctypes.byref(out), self._handle, encoded, len(encoded) if encoded else 0,

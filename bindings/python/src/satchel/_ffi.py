@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import ctypes
 import os
-from typing import Any
+from types import ModuleType
+from typing import Any, Optional
 
 from .errors import SatchelError
 
@@ -271,3 +272,28 @@ _declare("satchel_reachability_start", ctypes.c_int, Handle, REACHABILITY, ctype
 _declare("satchel_reachability_current", ctypes.c_int, P(ReachabilityInfo), Handle)
 _declare("satchel_reachability_stop", None, Handle)
 _declare("satchel_reachability_free", None, Handle)
+
+
+def function_address(name: str) -> int:
+    """The address of one of libsatchel's functions, for the native module."""
+    return int(ctypes.cast(getattr(lib, name), ctypes.c_void_p).value or 0)
+
+
+# The native module (src/satchel/_native.c) builds Python values from libsatchel's in one call
+# each, with the GIL released while libsatchel parses. It is handed this library's functions,
+# so both paths use one library. A package built without a C compiler has no native module and
+# goes through ctypes alone.
+# SATCHEL_NATIVE=0 turns the native module off (to compare the two paths, or to rule it out).
+native: Optional[ModuleType]
+try:
+    if os.environ.get("SATCHEL_NATIVE") == "0":
+        raise ImportError("SATCHEL_NATIVE=0")
+    from . import _native
+except ImportError:  # pragma: no cover - built without a C compiler, or turned off
+    native = None
+else:
+    native = _native
+    _native.init(
+        function_address("satchel_registry_decode"), function_address("satchel_value_visit"),
+        function_address("satchel_value_free"))
+

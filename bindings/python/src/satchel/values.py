@@ -126,8 +126,22 @@ class ValueOwner:
         self.free()
 
     def python(self) -> Any:
-        """The whole value as Python objects."""
-        return _convert(self.handle, self) if self.handle else None
+        """The whole value as Python objects (in one native call when the package has its
+        extension, else through ctypes)."""
+        if not self.handle:
+            return None
+        if _ffi.native is not None:
+            return _ffi.native.python(self.handle, payload)
+        return _convert(self.handle, self)
+
+
+def payload(handle: int) -> Any:
+    """A payload the native walk met (an image, an XML document, parts, an HTTP message, a part
+    error), borrowed for the call: read from a copy of its own, which an XML document keeps."""
+    copy = Handle()
+    check(lib.satchel_value_copy(ctypes.byref(copy), handle), "copy")
+    with ValueOwner(_ffi.address(copy)) as owner:
+        return _convert(_ffi.address(copy), owner)
 
 
 def _string(handle: int, getter: Any) -> bytes:
@@ -146,6 +160,14 @@ def _headers(getter: Any, handle: int, *index: int, count: int) -> List[Tuple[st
                      handle, *index, header), "header")
         headers.append((_ffi.text(name.value, name_length.value) or "", _ffi.text(value.value, value_length.value) or ""))
     return headers
+
+
+def _member(handle: int, owner: ValueOwner) -> Any:
+    """A part's or an embedded message's value: in one native call when the package has its
+    extension (the value lives as long as `owner`'s, which holds the payload)."""
+    if _ffi.native is not None:
+        return _ffi.native.python(handle, payload)
+    return _convert(handle, owner)
 
 
 def _convert(handle: int, owner: ValueOwner) -> Any:
@@ -201,7 +223,7 @@ def _convert(handle: int, owner: ValueOwner) -> Any:
                 name=_ffi.text(info.name, info.name_length), filename=_ffi.text(info.filename, info.filename_length),
                 content_type=_ffi.text(info.content_type, info.content_type_length),
                 headers=_headers(lib.satchel_value_part_header_at, handle, index, count=info.header_count),
-                size=info.size, value=_convert(info.value, owner)))
+                size=info.size, value=_member(info.value, owner)))
         return parts
     if kind == 10:
         owner.keep = True
@@ -219,7 +241,7 @@ def _convert(handle: int, owner: ValueOwner) -> Any:
         check(lib.satchel_value_http_info(ctypes.byref(info), handle), "http_info")
         return HTTPMessage(status=info.status,
                            headers=_headers(lib.satchel_value_http_header_at, handle, count=info.header_count),
-                           value=_convert(info.value, owner) if info.value else None)
+                           value=_member(info.value, owner) if info.value else None)
     if kind == 14:
         status, message = ctypes.c_int(), ctypes.c_char_p()
         check(lib.satchel_value_error(ctypes.byref(status), ctypes.byref(message), handle), "error")

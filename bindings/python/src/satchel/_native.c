@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+** satchel._native: Satchel's values as Python objects in one call, against CPython's limited
+** API (abi3, CPython 3.9 and later).
+**
+** The module links nothing. The package's ctypes loader hands it the addresses of the three
+** libsatchel functions it calls (`init`), so that the extension and ctypes use the very same
+** library, whichever one SATCHEL_LIBRARY named. `decode` lets go of the GIL while libsatchel
+** parses, then builds dicts, lists, str, int (exact beyond 64 bits), float, bytes, datetime and
+** None from one satchel_value_visit walk: no ctypes call per value, no JSON text in between.
+** Payloads (images, XML, parts, HTTP messages) go back to the Python `fallback` the package
+** passes, which reads them through ctypes while the walk holds them.
+*/
+#define Py_LIMITED_API 0x03090000
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+#include "satchel.h"
+
+typedef satchel_status (*decode_fn)(satchel_value **, satchel_registry *, const char *, size_t, const void *, size_t);
+typedef satchel_status (*visit_fn)(const satchel_value *, const satchel_visitor *, void *);
+typedef void (*free_fn)(satchel_value *);
+
+static decode_fn registry_decode;
+static visit_fn value_visit;
+static free_fn value_free;
+
+/* One open container: a list filled by index, or a dict with the key of its next member. */
+typedef struct frame {
+    PyObject *container;
+    Py_ssize_t next;
+    PyObject *key;
+} frame;
+
+typedef struct builder {
+    frame *frames;
+    Py_ssize_t depth, capacity;
+    PyObject *root;
+    PyObject *fallback;
+    PyObject *utc;       /* datetime.timezone.utc, looked up on the first date */
+    PyObject *datetime;  /* datetime.datetime */
+} builder;
+
+/* Puts `object` (a new reference, or NULL after a Python error) in its place; -1 stops the walk. */
+static int place(builder *b, PyObject *object) {
+    frame *top;
+    if (object == NULL) return -1;
+    if (b->depth == 0) {
+        b->root = object;
+        return 0;
+    }
+    top = &b->frames[b->depth - 1];
+    if (PyList_Check(top->container)) {
+        return PyList_SetItem(top->container, top->next++, object); /* steals `object` */
+    } else {
+        int failed = top->key == NULL || PyDict_SetItem(top->container, top->key, object) != 0;
+        Py_DECREF(object);
+        Py_CLEAR(top->key);
+        return failed ? -1 : 0;
+    }
+}
+
+static int open_container(builder *b, PyObject *container) {
+    if (container == NULL) return -1;
+    if (b->depth == b->capacity) {
+        Py_ssize_t capacity = b->capacity ? b->capacity * 2 : 32;
+        frame *frames = (frame *)PyMem_Realloc(b->frames, (size_t)capacity * sizeof(frame));
+        if (frames == NULL) {
+            Py_DECREF(container);
+            PyErr_NoMemory();
+            return -1;
+        }
+        b->frames = frames;
+        b->capacity = capacity;
+    }
+    b->frames[b->depth].container = container;
+    b->frames[b->depth].next = 0;
+    b->frames[b->depth].key = NULL;
+    b->depth++;
+    return 0;
+}
+
+static int close_container(builder *b) {
+    frame top = b->frames[--b->depth];
+    Py_XDECREF(top.key);
+    return place(b, top.container);
+}
+
+static int on_null(void *u) { Py_INCREF(Py_None); return place((builder *)u, Py_None); }
+static int on_bool(void *u, int value) { PyObject *o = value ? Py_True : Py_False; Py_INCREF(o); return place((builder *)u, o); }
+static int on_int64(void *u, int64_t value) { return place((builder *)u, PyLong_FromLongLong(value)); }
+static int on_uint64(void *u, uint64_t value) { return place((builder *)u, PyLong_FromUnsignedLongLong(value)); }
+static int on_real(void *u, double value) { return place((builder *)u, PyFloat_FromDouble(value)); }
+static int on_string(void *u, const char *text, size_t length) {
+    return place((builder *)u, PyUnicode_DecodeUTF8(text, (Py_ssize_t)length, "strict"));
+}
+static int on_bytes(void *u, const uint8_t *bytes, size_t length) {
+    return place((builder *)u, PyBytes_FromStringAndSize((const char *)bytes, (Py_ssize_t)length));
+}
+static int on_date(void *u, double seconds) {
+    builder *b = (builder *)u;
+    if (b->datetime == NULL) {
+        PyObject *module = PyImport_ImportModule("datetime"), *timezone;
+        if (module == NULL) return -1;
+        b->datetime = PyObject_GetAttrString(module, "datetime");
+        timezone = PyObject_GetAttrString(module, "timezone");
+        Py_DECREF(module);
+        b->utc = timezone ? PyObject_GetAttrString(timezone, "utc") : NULL;
+        Py_XDECREF(timezone);
+        if (b->datetime == NULL || b->utc == NULL) return -1;
+    }
+    return place(b, PyObject_CallMethod(b->datetime, "fromtimestamp", "dO", seconds, b->utc));
+}
+static int on_begin_array(void *u, size_t count) { return open_container((builder *)u, PyList_New((Py_ssize_t)count)); }
+static int on_begin_object(void *u, size_t count) { (void)count; return open_container((builder *)u, PyDict_New()); }
+static int on_end(void *u) { return close_container((builder *)u); }
+static int on_key(void *u, const char *key, size_t length) {
+    builder *b = (builder *)u;
+    frame *top = &b->frames[b->depth - 1];
+    top->key = PyUnicode_DecodeUTF8(key, (Py_ssize_t)length, "strict");
+    return top->key == NULL ? -1 : 0;
+}
+static int on_other(void *u, const satchel_value *payload) {
+    builder *b = (builder *)u;
+    return place(b, PyObject_CallFunction(b->fallback, "K", (unsigned long long)(uintptr_t)payload));
+}
+
+static void builder_free(builder *b) {
+    while (b->depth > 0) {
+        frame top = b->frames[--b->depth];
+        Py_XDECREF(top.key);
+        Py_DECREF(top.container);
+    }
+    PyMem_Free(b->frames);
+    Py_XDECREF(b->root);
+    Py_XDECREF(b->utc);
+    Py_XDECREF(b->datetime);
+}
+
+/* The Python value of `value`, or NULL with a Python error set; `status` gets libsatchel's. */
+static PyObject *build(const satchel_value *value, PyObject *fallback, satchel_status *status) {
+    builder b;
+    satchel_visitor visitor;
+    PyObject *root;
+    memset(&b, 0, sizeof b);
+    memset(&visitor, 0, sizeof visitor);
+    b.fallback = fallback;
+    visitor.struct_size = sizeof visitor;
+    visitor.abi_version = SATCHEL_ABI_VERSION;
+    visitor.null_value = on_null;
+    visitor.boolean = on_bool;
+    visitor.int64 = on_int64;
+    visitor.uint64 = on_uint64;
+    visitor.real = on_real;
+    visitor.string = on_string;
+    visitor.bytes = on_bytes;
+    visitor.date = on_date;
+    visitor.begin_array = on_begin_array;
+    visitor.end_array = on_end;
+    visitor.begin_object = on_begin_object;
+    visitor.key = on_key;
+    visitor.end_object = on_end;
+    visitor.other = on_other;
+    *status = value_visit(value, &visitor, &b);
+    if (*status != SATCHEL_OK || PyErr_Occurred()) {
+        builder_free(&b);
+        return NULL;
+    }
+    root = b.root;
+    b.root = NULL;
+    builder_free(&b);
+    return root;
+}
+
+/* init(decode, visit, free): the addresses of libsatchel's functions, from ctypes. */
+static PyObject *native_init(PyObject *self, PyObject *args) {
+    unsigned long long decode, visit, release;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "KKK", &decode, &visit, &release)) return NULL;
+    if (decode == 0 || visit == 0 || release == 0) {
+        PyErr_SetString(PyExc_ValueError, "satchel._native.init: a NULL function address");
+        return NULL;
+    }
+    registry_decode = (decode_fn)(uintptr_t)decode;
+    value_visit = (visit_fn)(uintptr_t)visit;
+    value_free = (free_fn)(uintptr_t)release;
+    Py_RETURN_NONE;
+}
+
+/* decode(registry, body, content_type, fallback) -> (status, value): libsatchel's status (the
+** caller reads the message and raises) and the value (None for no value or on an error). */
+static PyObject *native_decode(PyObject *self, PyObject *args) {
+    unsigned long long registry;
+    PyObject *fallback, *result;
+    const char *content_type = NULL, *data = NULL;
+    Py_ssize_t content_type_length = 0, length = 0;
+    satchel_value *value = NULL;
+    satchel_status status;
+    (void)self;
+    if (registry_decode == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "satchel._native.decode before init");
+        return NULL;
+    }
+    /* The body and the Content-Type stay alive while the GIL is released: `args` holds them. */
+    if (!PyArg_ParseTuple(args, "Ky#z#O", &registry, &data, &length, &content_type, &content_type_length, &fallback)) {
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    status = registry_decode(&value, (satchel_registry *)(uintptr_t)registry, content_type,
+                             (size_t)content_type_length, data, (size_t)length);
+    Py_END_ALLOW_THREADS
+    if (status != SATCHEL_OK || value == NULL) return Py_BuildValue("(iO)", (int)status, Py_None);
+    result = build(value, fallback, &status);
+    value_free(value);
+    if (result == NULL) {
+        if (PyErr_Occurred()) return NULL;
+        return Py_BuildValue("(iO)", (int)status, Py_None);
+    }
+    return Py_BuildValue("(iN)", (int)SATCHEL_OK, result);
+}
+
+/* python(value) -> object: a value handle (an int address) as Python objects. */
+static PyObject *native_python(PyObject *self, PyObject *args) {
+    unsigned long long handle;
+    PyObject *fallback, *result;
+    satchel_status status;
+    (void)self;
+    if (value_visit == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "satchel._native.python before init");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "KO", &handle, &fallback)) return NULL;
+    result = build((const satchel_value *)(uintptr_t)handle, fallback, &status);
+    if (result == NULL && !PyErr_Occurred()) {
+        PyErr_Format(PyExc_RuntimeError, "satchel_value_visit failed with status %d", (int)status);
+    }
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"init", native_init, METH_VARARGS, "init(decode, visit, free): libsatchel's function addresses."},
+    {"decode", native_decode, METH_VARARGS,
+     "decode(registry, body, content_type, fallback) -> (status, value), parsing without the GIL."},
+    {"python", native_python, METH_VARARGS, "python(value, fallback) -> the value as Python objects."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "satchel._native", "Satchel's values as Python objects in one call.", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__native(void) { return PyModule_Create(&module); }

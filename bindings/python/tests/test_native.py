@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The native module (src/satchel/_native.c): built by this install, and giving the values the
+ctypes path gives, payloads included."""
+import datetime
+import plistlib
+
+import pytest
+
+import satchel
+from satchel import _ffi
+
+
+def test_the_package_under_test_has_its_native_module() -> None:
+    assert _ffi.native is not None
+    assert _ffi.native.__file__.endswith(".abi3.so")
+
+
+def test_json_values_match_python_json() -> None:
+    import json
+
+    body = b'{"a": [1, -2, 18446744073709551615, -9223372036854775808, 2.5, true, false, null, "x\\u00e9"],' \
+        b' "b": {}, "c": [], "d": {"e": [[[]]]}, "": ""}'
+    assert satchel.decode(body, "application/json") == json.loads(body)
+
+
+def test_scalars_of_other_formats() -> None:
+    when = datetime.datetime(2026, 11, 28, 12, 0, 1, tzinfo=datetime.timezone.utc)
+    naive = when.replace(tzinfo=None)  # plistlib writes naive datetimes, as UTC
+    body = plistlib.dumps({"data": b"\x00\xff", "date": naive, "big": 2**63 + 5, "list": [1.5, "s"]},
+                          fmt=plistlib.FMT_BINARY)
+    value = satchel.decode(body, "application/x-plist")
+    assert value == {"data": b"\x00\xff", "date": when, "big": 2**63 + 5, "list": [1.5, "s"]}
+    assert value["date"].tzinfo == datetime.timezone.utc
+
+
+def test_payloads_are_read_through_their_own_copy() -> None:
+    body = b'--B\r\nContent-Disposition: form-data; name="doc"\r\nContent-Type: application/xml\r\n\r\n' \
+        b'<a><b>1</b></a>\r\n--B\r\nContent-Disposition: form-data; name="n"\r\n\r\n7\r\n--B--\r\n'
+    parts = satchel.decode(body, "multipart/form-data; boundary=B")
+    assert [part.name for part in parts] == ["doc", "n"]
+    document = parts[0].value
+    assert isinstance(document, satchel.XMLDocument)
+    del parts
+    # The document outlives the decoded body: it holds a copy of its own.
+    assert document.xpath("/a/b/text()") == ["1"]
+
+
+def test_errors_raise_with_the_librarys_code_and_message() -> None:
+    with pytest.raises(satchel.SatchelError) as raised:
+        satchel.decode(b'{"a": [1,]}', "application/json")
+    assert raised.value.code == "syntaxError" and "SATCHEL_E_SYNTAX" in raised.value.message
+
+
+def test_a_failing_payload_conversion_propagates_its_exception(monkeypatch: pytest.MonkeyPatch) -> None:
+    from satchel import values
+
+    def refuse(handle: int) -> None:
+        raise RuntimeError("refused")
+
+    monkeypatch.setattr(values, "payload", refuse)
+    monkeypatch.setattr(satchel, "payload", refuse)
+    with pytest.raises(RuntimeError, match="refused"):
+        satchel.decode(b"--B\r\nContent-Disposition: form-data; name=\"n\"\r\n\r\n7\r\n--B--\r\n",
+                       "multipart/form-data; boundary=B")
