@@ -14,12 +14,15 @@ from typing import Any, Optional
 
 from .errors import SatchelError
 
-_path = os.environ.get("SATCHEL_LIBRARY", "libsatchel.so.0")
+# SATCHEL_LIBRARY names a library; else the one a wheel carries beside this file
+# (scripts/build-wheel); else the installed one, on the loader's path.
+_bundled = os.path.join(os.path.dirname(os.path.abspath(__file__)), "libsatchel.so.0")
+library_path = os.environ.get("SATCHEL_LIBRARY") or (_bundled if os.path.exists(_bundled) else "libsatchel.so.0")
 try:
-    lib = ctypes.CDLL(_path)
+    lib = ctypes.CDLL(library_path)
 except OSError as error:  # pragma: no cover - depends on the machine
     raise ImportError(
-        f"satchel: cannot load {_path} ({error}); install the C library (scripts/install-c-library) "
+        f"satchel: cannot load {library_path} ({error}); install the C library (scripts/install-c-library) "
         "or set SATCHEL_LIBRARY to its path"
     ) from error
 
