@@ -50,11 +50,15 @@ enum CLibrary {
         return URL(fileURLWithPath: path)
     }
 
+    /// The suppression file in the source tree, the one scripts/install-c-library installs:
+    /// for tests that should not wait for the install.
+    static let sourceSuppressions = root.appendingPathComponent("Sources/CAPI/libsatchel.supp")
+
     /// valgrind's arguments as a C programmer runs it on a program that uses libsatchel: every
     /// leak kind Memcheck counts by default ("possibly lost" included), exit status 9 on any
-    /// error, and only the installed suppression file.
-    static func valgrindArguments() throws -> [String] {
-        ["--leak-check=full", "--error-exitcode=9", "--suppressions=" + (try suppressions().path)]
+    /// error, and only libsatchel's suppression file (`suppressions`).
+    static func valgrindArguments(suppressions: URL) -> [String] {
+        ["--leak-check=full", "--error-exitcode=9", "--suppressions=" + suppressions.path]
     }
 
     /// `pkg-config --cflags --libs satchel` against the installed .pc file.

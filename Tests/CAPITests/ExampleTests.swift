@@ -200,7 +200,7 @@ struct ExampleTests {
         ] {
             let result = try await Command.run(
                 "/usr/bin/valgrind",
-                try CLibrary.valgrindArguments() + [program.path] + arguments,
+                CLibrary.valgrindArguments(suppressions: try CLibrary.suppressions()) + [program.path] + arguments,
                 environment: ["SATCHEL_PLUGIN": try CLibrary.csvPlugin().path])
             #expect(result.status == 0, "\(program.lastPathComponent): \(result.errorOutput.suffix(3000))")
         }
