@@ -195,6 +195,10 @@ public func satchel_request_set_acceptable_statuses(
 ) -> satchel_status {
     guarded {
         let handle = try RequestHandle.from(request)
+        // A size_t past PTRDIFF_MAX arrives negative: refused, not read as "every status".
+        guard count >= 0, count <= Int.max / 4 else {
+            throw SatchelError(.invalidArgument, "count: \(UInt(bitPattern: count)) ranges is too many")
+        }
         guard count > 0 else {
             handle.acceptableStatuses = []
             return

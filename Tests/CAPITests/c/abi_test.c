@@ -602,6 +602,7 @@ static void test_registry_decoding(satchel_registry *registry, const char *png_p
         CHECK(count == 0);
         CHECK_STATUS(satchel_value_file_read(&count, part.value, 0, piece, 0), SATCHEL_E_INVALID_ARGUMENT);
         CHECK_STATUS(satchel_value_file_read(&count, part.value, 0, NULL, 10), SATCHEL_E_INVALID_ARGUMENT);
+        CHECK_STATUS(satchel_value_file_read(&count, part.value, 0, piece, (size_t)-1), SATCHEL_E_INVALID_ARGUMENT);
         CHECK_STATUS(satchel_value_file(&path, NULL, NULL, value), SATCHEL_E_TYPE_MISMATCH);
         CHECK(path == NULL);
         CHECK_STATUS(satchel_value_file_read(&count, value, 0, piece, sizeof piece), SATCHEL_E_TYPE_MISMATCH);
@@ -1332,6 +1333,7 @@ static void test_downloads(const char *base) {
         CHECK_STATUS(satchel_request_set_acceptable_statuses(request, too_high, 1), SATCHEL_E_INVALID_ARGUMENT);
         CHECK(contains(satchel_last_error_message(), "100 to 599"));
         CHECK_STATUS(satchel_request_set_acceptable_statuses(request, NULL, 1), SATCHEL_E_INVALID_ARGUMENT);
+        CHECK_STATUS(satchel_request_set_acceptable_statuses(request, only_201, (size_t)-1), SATCHEL_E_INVALID_ARGUMENT);
         CHECK_STATUS(satchel_request_set_acceptable_statuses(NULL, only_201, 1), SATCHEL_E_INVALID_ARGUMENT);
     }
     satchel_request_free(request);

@@ -62,3 +62,19 @@ def test_a_failing_payload_conversion_propagates_its_exception(monkeypatch: pyte
     with pytest.raises(RuntimeError, match="refused"):
         satchel.decode(b"--B\r\nContent-Disposition: form-data; name=\"n\"\r\n\r\n7\r\n--B--\r\n",
                        "multipart/form-data; boundary=B")
+
+
+def test_bad_arguments_raise_and_never_crash() -> None:
+    from satchel.values import payload
+
+    native = _ffi.native
+    assert native is not None
+    with pytest.raises(RuntimeError):
+        native.python(0, payload)  # a NULL value: libsatchel refuses it
+    registry = satchel.Registry()
+    with pytest.raises(TypeError):
+        native.decode(registry._handle, "not bytes", None, payload)
+    with pytest.raises(TypeError):
+        native.decode(None, b"{}", "application/json", payload)
+    status, value = native.decode(registry._handle, b'{"a": ', "application/json", payload)
+    assert status != 0 and value is None  # truncated: the status, for the package to raise with
