@@ -15,7 +15,7 @@ import Testing
     .enabled(if: ProcessInfo.processInfo.environment["SATCHEL_MEMORY_PROBE"] == "1"))
 struct TransportMemoryTests {
     static let gibibyte: Int64 = 1 << 30
-    static let budget = 48 << 20
+    static let budget = 16 << 20
 
     @Test func aOneGibibyteMultipartUploadRunsInConstantMemory() async throws {
         let servers = try TestServers.shared()

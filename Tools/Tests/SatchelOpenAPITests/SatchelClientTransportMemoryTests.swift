@@ -17,7 +17,7 @@ import Testing
     .enabled(if: ProcessInfo.processInfo.environment["SATCHEL_MEMORY_PROBE"] == "1"))
 struct SatchelClientTransportMemoryTests {
     static let gibibyte = 1 << 30
-    static let budget = 48 << 20
+    static let budget = 16 << 20
 
     let servers: TestServers
     let transport = SatchelClientTransport(configuration: .init(timeout: .seconds(240)))
