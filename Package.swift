@@ -123,7 +123,7 @@ let package = Package(
             // No linker flags here: they would apply to the test bundles too (a version script
             // hid AddressSanitizer's allocator from the Swift runtime there). The SONAME, the
             // exports and the static runtime are given by scripts/install-c-library's link.
-            exclude: ["satchel.map", "satchel.pc.in", "libsatchel.supp"]
+            exclude: ["satchel.map", "satchel.pc.in", "libsatchel.supp", "libcurl-loader.c"]
         ),
         .testTarget(name: "SerializerRegistryTests", dependencies: ["SerializerRegistry", "SatchelTestSupport"]),
         .testTarget(

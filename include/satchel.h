@@ -771,7 +771,9 @@ typedef struct satchel_task satchel_task;
 /** Creates a session.
 **   base_url  borrowed; relative request URLs resolve against it (RFC 3986). May be NULL.
 **   registry  borrowed; the session keeps its own reference. NULL means a registry with the
-**             built-in serializers. */
+**             built-in serializers.
+** The first session loads libcurl (libcurl.so.4, or the file the SATCHEL_LIBCURL environment
+** variable names); when it cannot be loaded, this returns SATCHEL_E_INTERNAL with the reason. */
 SATCHEL_API satchel_status satchel_session_create(satchel_session **out_session, const char *base_url, size_t base_url_length, satchel_registry *registry);
 
 /** Cancels the session's transfers, waits for their callbacks, and releases it. NULL does

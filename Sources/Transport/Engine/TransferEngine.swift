@@ -127,7 +127,11 @@ final class TransferEngine: @unchecked Sendable {
     /// the connection `limits`.
     /// - Throws: ``SatchelError/Code/internal`` when libcurl or the thread cannot be set up.
     init(cookieStore: CookieStore, limits: ConnectionLimits = ConnectionLimits()) throws(SatchelError) {
-        guard CurlGlobal.initialised == CURLE_OK, let multi = curl_multi_init() else {
+        guard CurlGlobal.initialised == CURLE_OK else {
+            let reason = String(cString: curl_easy_strerror(CurlGlobal.initialised))
+            throw SatchelError(.internal, "libcurl could not be initialised: \(reason)")
+        }
+        guard let multi = curl_multi_init() else {
             throw SatchelError(.internal, "libcurl could not create a multi handle")
         }
         self.multi = multi
