@@ -56,7 +56,9 @@
 **             keeps type metadata caches and parked worker threads until the process exits,
 **             which Memcheck calls "possibly lost"; libsatchel-dev installs suppressions for
 **             exactly those: `--suppressions=$(pkg-config --variable=valgrind_suppressions
-**             satchel)` (share/satchel/valgrind/libsatchel.supp).
+**             satchel)` (share/satchel/valgrind/libsatchel.supp). They name runtime
+**             functions, so valgrind needs the library's symbols: lib/.debug/ beside it, or
+**             the libsatchel0-dbgsym Debian package.
 */
 #ifndef SATCHEL_H
 #define SATCHEL_H

@@ -4,12 +4,13 @@ import SatchelTestSupport
 import SerializerRegistry
 import Testing
 
-/// `scripts/package-deb` builds libsatchel0, libsatchel-dev and satchel from the debug build;
-/// they pass lintian, install with apt-get, a C program built with `pkg-config` against them and
-/// the command run with the toolchain hidden, and they remove cleanly. As root, as in CI.
+/// `scripts/package-deb` builds libsatchel0, libsatchel0-dbgsym, libsatchel-dev and satchel from
+/// the debug build; they pass lintian, install with apt-get, a C program built with `pkg-config`
+/// against them and the command run with the toolchain hidden, the program passes valgrind with
+/// the installed suppressions, and they remove cleanly. As root, as in CI.
 @Suite(.hangGuard)
 struct DebianPackageTests {
-    static let packages = ["libsatchel0", "libsatchel-dev", "satchel"]
+    static let packages = ["libsatchel0", "libsatchel0-dbgsym", "libsatchel-dev", "satchel"]
 
     @Test func packagesInstallWorkAndRemove() async throws {
         try #require(getuid() == 0, "installing packages needs root, as in CI")
@@ -29,7 +30,7 @@ struct DebianPackageTests {
         // The script runs lintian and fails on its errors and warnings.
         try #require(built.status == 0, "\(built.output)\n\(built.errorOutput.suffix(3000))")
         let debs = built.output.split(separator: "\n").map(String.init).filter { $0.hasSuffix(".deb") }
-        try #require(debs.count == 3, "\(built.output)")
+        try #require(debs.count == 4, "\(built.output)")
         try await Self.checkControl(debs)
 
         let install = try await Command.run(
@@ -73,6 +74,8 @@ struct DebianPackageTests {
             let field = try await Command.run("/usr/bin/dpkg-deb", ["--field", deb, "Version"])
             #expect(field.output == "\(version)-1\n", "\(deb): \(field.output)")
             let package = URL(fileURLWithPath: deb).lastPathComponent.split(separator: "_")[0]
+            // A debug package's documentation is its library's: a link to that folder.
+            guard package != "libsatchel0-dbgsym" else { continue }
             let copyright = try await Command.run(
                 "/bin/sh", ["-c", "dpkg-deb --fsys-tarfile \"$0\" | tar -xO ./usr/share/doc/\(package)/copyright", deb])
             #expect(copyright.output.contains("License: Apache-2.0\n"), "\(deb): \(copyright.output)")
@@ -87,6 +90,12 @@ struct DebianPackageTests {
         #expect(
             files.output.contains(
                 "./usr/lib/x86_64-linux-gnu/libsatchel.so.0 -> libsatchel.so.\(DefaultHeaders.satchelVersion)"))
+        let symbols = try #require(debs.first { $0.contains("/libsatchel0-dbgsym_") })
+        let symbolFiles = try await Command.run("/usr/bin/dpkg-deb", ["--contents", symbols])
+        #expect(symbolFiles.output.contains("./usr/lib/debug/.build-id/"), "\(symbolFiles.output)")
+        #expect(symbolFiles.output.contains(".debug\n"), "\(symbolFiles.output)")
+        #expect(
+            symbolFiles.output.contains("./usr/share/doc/libsatchel0-dbgsym -> libsatchel0"), "\(symbolFiles.output)")
         let command = try #require(debs.first { $0.contains("/satchel_") })
         let commandFiles = try await Command.run("/usr/bin/dpkg-deb", ["--contents", command])
         for path in [
@@ -130,6 +139,15 @@ struct DebianPackageTests {
         )
         #expect(suppressions.output == "/usr/share/satchel/valgrind/libsatchel.supp\n", "\(suppressions.output)")
         #expect(FileManager.default.fileExists(atPath: "/usr/share/satchel/valgrind/libsatchel.supp"))
+        // The library is stripped; valgrind finds its symbols in libsatchel0-dbgsym by build ID,
+        // which the suppressions' runtime frames need.
+        let valgrind = try await Command.run(
+            "/usr/bin/valgrind",
+            CLibrary.valgrindArguments(
+                suppressions: URL(fileURLWithPath: "/usr/share/satchel/valgrind/libsatchel.supp"))
+                + [program.path, "application/json", files["data.json"]!.path, "image/png", files["tiny.png"]!.path])
+        #expect(valgrind.status == 0, "\(valgrind.errorOutput.suffix(3000))")
+        #expect(valgrind.errorOutput.contains("ERROR SUMMARY: 0 errors"), "\(valgrind.errorOutput.suffix(3000))")
 
         let version = try await SelfContainedLibraryTests.runHidingTheToolchain("/usr/bin/satchel", ["--version"])
         #expect(version.status == 0, "\(version.errorOutput)")
