@@ -35,7 +35,7 @@ struct ValueVisit {
     }
 
     /// What a stopped walk throws: the status the header promises.
-    private static var stopped: SatchelError { SatchelError(.cancelled, "the visitor stopped the walk") }
+    static var stopped: SatchelError { SatchelError(.cancelled, "the visitor stopped the walk") }
 
     func walk(_ root: Value) throws(SatchelError) {
         var stack: [Frame] = []

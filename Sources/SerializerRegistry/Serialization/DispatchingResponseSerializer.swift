@@ -58,7 +58,7 @@ public struct DispatchingResponseSerializer: ResponseSerializer {
     /// body as (sniffed when the declared one is missing or opaque); `nil` for an empty body of
     /// unknown format.
     /// - Throws: ``SatchelError/Code/unacceptableContentType`` when no member reads the type.
-    private func member(
+    package func member(
         declared: MediaType?, sample: [UInt8]
     ) throws(SatchelError) -> (any ResponseSerializer, MediaType)? {
         let (type, _) = effectiveType(declared: declared, body: sample)

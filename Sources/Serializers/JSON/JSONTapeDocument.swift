@@ -148,6 +148,14 @@ final class JSONTapeDocument {
     /// The text of a string with escapes (validated by the scanner).
     static func unescape(_ raw: UnsafeBufferPointer<UInt8>) -> String {
         var output: [UInt8] = []
+        unescape(raw, into: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Replaces `output`'s bytes with the UTF-8 of a string with escapes (validated by the
+    /// scanner), keeping its capacity for the next one.
+    static func unescape(_ raw: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+        output.removeAll(keepingCapacity: true)
         output.reserveCapacity(raw.count)
         var index = 0
         while index < raw.count {
@@ -176,7 +184,6 @@ final class JSONTapeDocument {
             default: output.append(escape)
             }
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// A `\u` escape's code unit in text the scanner validated.

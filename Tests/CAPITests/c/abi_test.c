@@ -317,6 +317,47 @@ static void test_visit(satchel_registry *registry) {
     satchel_value_free(list);
 }
 
+/* satchel_registry_visit: a body decoded and walked in one call, with no value kept. */
+static void test_registry_visit(satchel_registry *registry) {
+    const char *json = "{\"a\":[1,-2,18446744073709551615,2.5,true,null,\"x\\u00e9\",\"\"],\"b\":{},\"a\":[]}";
+    const char *multipart = "--B\r\nContent-Disposition: form-data; name=\"f\"\r\n\r\nx\r\n--B--\r\n";
+    satchel_visitor visitor = tracing_visitor();
+    trace t;
+    memset(&t, 0, sizeof t);
+    OK(satchel_registry_visit(registry, "application/json", SATCHEL_NTS, json, strlen(json), &visitor, &t));
+    /* A duplicate name keeps its first place with its last value, as satchel_registry_decode has it. */
+    CHECK(strcmp(t.text, "{2 k:a [0 ] k:b {0 } } ") == 0);
+    memset(&t, 0, sizeof t);
+    OK(satchel_registry_visit(registry, "application/json", SATCHEL_NTS, "[1,2.5,\"x\\u00e9\",null]", 22, &visitor, &t));
+    CHECK(strcmp(t.text, "[4 i1 r2.5 s:x\xc3\xa9 n ] ") == 0);
+    /* Other formats are decoded, then walked; a payload goes to `other`. */
+    memset(&t, 0, sizeof t);
+    OK(satchel_registry_visit(registry, "multipart/form-data; boundary=B", SATCHEL_NTS, multipart, strlen(multipart),
+                              &visitor, &t));
+    CHECK(strcmp(t.text, "p12 ") == 0);
+    /* A blank body is no value: no call. */
+    memset(&t, 0, sizeof t);
+    OK(satchel_registry_visit(registry, "application/json", SATCHEL_NTS, "  ", 2, &visitor, &t));
+    CHECK(t.nodes == 0);
+    /* Errors: bad text, a stop, bad arguments. */
+    memset(&t, 0, sizeof t);
+    CHECK_STATUS(satchel_registry_visit(registry, "application/json", SATCHEL_NTS, "[1,", 3, &visitor, &t),
+                 SATCHEL_E_TRUNCATED);
+    CHECK_STATUS(satchel_registry_visit(registry, "application/json", SATCHEL_NTS, "[1,1e400]", 9, &visitor, &t),
+                 SATCHEL_E_NUMBER_RANGE);
+    memset(&t, 0, sizeof t);
+    t.stop_at = 2;
+    CHECK_STATUS(satchel_registry_visit(registry, "application/json", SATCHEL_NTS, "[1,2,3]", 7, &visitor, &t),
+                 SATCHEL_E_CANCELLED);
+    CHECK(t.nodes == 2);
+    CHECK_STATUS(satchel_registry_visit(NULL, "application/json", SATCHEL_NTS, "[1]", 3, &visitor, &t),
+                 SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_registry_visit(registry, "application/json", SATCHEL_NTS, "[1]", 3, NULL, &t),
+                 SATCHEL_E_INVALID_ARGUMENT);
+    CHECK_STATUS(satchel_registry_visit(registry, "application/json", SATCHEL_NTS, NULL, 3, &visitor, &t),
+                 SATCHEL_E_INVALID_ARGUMENT);
+}
+
 static void test_builders(satchel_registry *registry) {
     satchel_value *object = NULL, *array = NULL, *element = NULL, *string = NULL, *extra = NULL;
     const satchel_value *borrowed = NULL;
@@ -2746,6 +2787,7 @@ int main(int argc, char **argv) {
     OK(satchel_registry_create(&registry));
     test_builders(registry);
     test_visit(registry);
+    test_registry_visit(registry);
     test_registry_decoding(registry, argv[1]);
     test_readers();
     test_decode_inputs(argv[1]);

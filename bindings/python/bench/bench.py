@@ -21,8 +21,27 @@ import tempfile
 import time
 import zlib
 import struct
+import subprocess
 
 import satchel
+
+# A loopback HTTP/1.1 server with keep-alive, in its own process, that answers every GET with
+# one small JSON record: the peer of the session rows.
+SERVER = r'''
+import http.server, json, sys
+body = json.dumps({"id": 7, "name": "user 7", "score": 12.5, "tags": ["a", "b"], "active": True}).encode()
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    def do_GET(self):
+        # One write for head and body: two small writes meet the client's delayed ACK (40 ms).
+        head = f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+        self.wfile.write(head.encode() + body)
+    def log_message(self, *args):
+        pass
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+print(server.server_address[1], flush=True)
+server.serve_forever()
+'''
 
 
 def documents():
@@ -120,6 +139,33 @@ def main():
     def multipart_parse():
         return [part.raw for part in pymultipart.MultipartParser(io.BytesIO(parts), boundary, len(parts), part_limit=1000)]
 
+    lines = b"\n".join(json.dumps(record).encode() for record in json.loads(large)) + b"\n"
+
+    def satchel_lines():
+        return list(satchel.records([lines], "application/x-ndjson"))
+
+    def json_lines():
+        return [json.loads(line) for line in lines.splitlines() if line]
+
+    import httpx
+    import requests
+    server = subprocess.Popen([sys.executable, "-c", SERVER], stdout=subprocess.PIPE, text=True)
+    base = f"http://127.0.0.1:{server.stdout.readline().strip()}"
+    satchel_session, requests_session, httpx_client = satchel.Session(base), requests.Session(), httpx.Client()
+    gets = 20
+
+    def satchel_gets():
+        return [satchel_session.get("/record").value for _ in range(gets)]
+
+    def requests_gets():
+        return [requests_session.get(base + "/record").json() for _ in range(gets)]
+
+    def httpx_gets():
+        return [httpx_client.get(base + "/record").json() for _ in range(gets)]
+
+    assert satchel_gets() == requests_gets() == httpx_gets()
+    assert satchel_lines() == json_lines()
+
     jobs = [
         ("JSON, one 230-byte record → dict", {
             "satchel": lambda: satchel.decode(small, "application/json"), "json": lambda: json.loads(small),
@@ -138,14 +184,18 @@ def main():
             "satchel": satchel_build, "requests-toolbelt": toolbelt_build}),
         (f"JSON document, {len(page) // 1024} KiB, the elements at /data/items one by one, 64 KiB chunks", {
             "satchel": satchel_elements, "ijson (yajl2_c)": ijson_elements}),
+        (f"JSON Lines, {len(lines) // 1024} KiB, 2 000 records → dicts", {
+            "satchel": satchel_lines, "json (per line)": json_lines}),
+        (f"a session's {gets} small GETs (keep-alive, loopback) → dicts", {
+            "satchel": satchel_gets, "requests + json": requests_gets, "httpx": httpx_gets}),
         ("PNG 512×512 RGB → pixels", {
             "satchel": lambda: satchel.decode(image, "image/png").pixels,
             "Pillow": lambda: Image.open(io.BytesIO(image)).convert("RGB").tobytes()}),
     ]
     print(f"Python {sys.version.split()[0]}, satchel {satchel.version()}, {options.rounds} interleaved rounds, "
           f"median time per operation\n")
-    print("| job | contender | time | peer ÷ Satchel |")
-    print("|---|---|---:|---:|")
+    print("| job | contender | time | peer ÷ Satchel | its range over the rounds |")
+    print("|---|---|---:|---:|---:|")
     for title, contenders in jobs:
         times = {name: [] for name in contenders}
         for _ in range(options.rounds):
@@ -153,9 +203,14 @@ def main():
                 times[name].append(measure(function, options.seconds))
         medians = {name: statistics.median(values) for name, values in times.items()}
         for name, value in medians.items():
-            ratio = "—" if name == "satchel" else f"{value / medians['satchel']:.2f}×"
+            ratio, spread = "—", ""
+            if name != "satchel":
+                ratio = f"{value / medians['satchel']:.2f}×"
+                each = [peer / own for peer, own in zip(times[name], times["satchel"])]
+                spread = f"{min(each):.2f}–{max(each):.2f}"
             unit = f"{value * 1e6:.1f} µs" if value < 1e-3 else f"{value * 1e3:.2f} ms"
-            print(f"| {title} | {name} | {unit} | {ratio} |")
+            print(f"| {title} | {name} | {unit} | {ratio} | {spread} |")
+    server.terminate()
 
 
 if __name__ == "__main__":

@@ -78,3 +78,36 @@ def test_bad_arguments_raise_and_never_crash() -> None:
         native.decode(None, b"{}", "application/json", payload)
     status, value = native.decode(registry._handle, b'{"a": ', "application/json", payload)
     assert status != 0 and value is None  # truncated: the status, for the package to raise with
+
+
+def test_json_is_built_as_it_is_read_and_agrees_with_python_json() -> None:
+    import json
+
+    documents = [
+        b'{"a": 1, "b": 2, "a": 3}',  # a duplicate keeps its first place with its last value
+        b'{"a": 1, "\\u0061": [2]}',
+        b'["\\ud83d\\ude00\\n\\"", "", "plain", 1e300, -0.0, 0, 123456789012345678]',
+        b"[" * 300 + b"]" * 300,
+        b'  {"padded": true}  ',
+        b'{"k": ' + b'{"k": ' * 50 + b"null" + b"}" * 51,
+    ]
+    for body in documents:
+        assert satchel.decode(body, "application/json") == json.loads(body), body
+        assert satchel.decode(body, "application/vnd.api+json; charset=utf-8") == json.loads(body), body
+    assert satchel.decode(b"   ", "application/json") is None
+    # A byte order mark and UTF-16 go through the tree path, to the same values.
+    assert satchel.decode(b"\xef\xbb\xbf[1]", "application/json") == [1]
+    assert satchel.decode('{"w": "ide"}'.encode("utf-16"), "application/json") == {"w": "ide"}
+
+
+@pytest.mark.parametrize("body, code", [
+    (b'[1, 2, 1e400]', "numberOutOfRange"),  # late in the text: the list built so far is dropped
+    (b'{"a": [1, 2', "truncatedInput"),
+    (b'{"a" 1}', "syntaxError"),
+    (b"[" * 100000 + b"]" * 100000, "limitExceeded"),
+    (b'["\xff"]', "invalidEncoding"),
+])
+def test_bad_json_raises_with_the_librarys_code(body: bytes, code: str) -> None:
+    with pytest.raises(satchel.SatchelError) as raised:
+        satchel.decode(body, "application/json")
+    assert raised.value.code == code

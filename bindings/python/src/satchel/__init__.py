@@ -105,7 +105,10 @@ class Registry:
         """
         data = bytes(body)
         if _ffi.native is not None:
-            status, value = _ffi.native.decode(self._handle, data, content_type, payload)
+            # JSON is built as libsatchel reads it (no value in between); other formats are
+            # parsed without the GIL first.
+            read = _ffi.native.visit if content_type is not None and _is_json(content_type) else _ffi.native.decode
+            status, value = read(self._handle, data, content_type, payload)
             check(status, "decode")
             return value
         out = Handle()

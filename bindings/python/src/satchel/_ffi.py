@@ -298,5 +298,6 @@ else:
     native = _native
     _native.init(
         function_address("satchel_registry_decode"), function_address("satchel_value_visit"),
-        function_address("satchel_value_free"))
+        function_address("satchel_value_free"), function_address("satchel_registry_visit"),
+        function_address("satchel_reader_next"))
 

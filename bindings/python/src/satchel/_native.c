@@ -3,11 +3,13 @@
 ** satchel._native: Satchel's values as Python objects in one call, against CPython's limited
 ** API (abi3, CPython 3.9 and later).
 **
-** The module links nothing. The package's ctypes loader hands it the addresses of the three
+** The module links nothing. The package's ctypes loader hands it the addresses of the four
 ** libsatchel functions it calls (`init`), so that the extension and ctypes use the very same
 ** library, whichever one SATCHEL_LIBRARY named. `decode` lets go of the GIL while libsatchel
 ** parses, then builds dicts, lists, str, int (exact beyond 64 bits), float, bytes, datetime and
 ** None from one satchel_value_visit walk: no ctypes call per value, no JSON text in between.
+** `visit` (for JSON) builds them as satchel_registry_visit reads the text, with no value in
+** between: the GIL stays held, since each callback makes a Python object.
 ** Payloads (images, XML, parts, HTTP messages) go back to the Python `fallback` the package
 ** passes, which reads them through ctypes while the walk holds them.
 */
@@ -21,8 +23,14 @@
 typedef satchel_status (*decode_fn)(satchel_value **, satchel_registry *, const char *, size_t, const void *, size_t);
 typedef satchel_status (*visit_fn)(const satchel_value *, const satchel_visitor *, void *);
 typedef void (*free_fn)(satchel_value *);
+typedef satchel_status (*registry_visit_fn)(const satchel_registry *, const char *, size_t, const void *, size_t,
+                                            const satchel_visitor *, void *);
+
+typedef satchel_status (*reader_next_fn)(satchel_value **, satchel_reader *);
 
 static decode_fn registry_decode;
+static registry_visit_fn registry_visit;
+static reader_next_fn reader_next;
 static visit_fn value_visit;
 static free_fn value_free;
 
@@ -138,54 +146,114 @@ static void builder_free(builder *b) {
     Py_XDECREF(b->datetime);
 }
 
+/* The visitor whose callbacks build Python objects into a builder. */
+static void fill_visitor(satchel_visitor *visitor) {
+    memset(visitor, 0, sizeof *visitor);
+    visitor->struct_size = sizeof *visitor;
+    visitor->abi_version = SATCHEL_ABI_VERSION;
+    visitor->null_value = on_null;
+    visitor->boolean = on_bool;
+    visitor->int64 = on_int64;
+    visitor->uint64 = on_uint64;
+    visitor->real = on_real;
+    visitor->string = on_string;
+    visitor->bytes = on_bytes;
+    visitor->date = on_date;
+    visitor->begin_array = on_begin_array;
+    visitor->end_array = on_end;
+    visitor->begin_object = on_begin_object;
+    visitor->key = on_key;
+    visitor->end_object = on_end;
+    visitor->other = on_other;
+}
+
+/* The builder's root after a walk that ended with `status` (a new reference; Py_None for no
+** value), or NULL: with a Python error set, or with none when libsatchel's status is the error. */
+static PyObject *finish(builder *b, satchel_status status) {
+    PyObject *root = NULL;
+    if (status == SATCHEL_OK && !PyErr_Occurred()) {
+        root = b->root != NULL ? b->root : Py_None;
+        if (b->root == NULL) Py_INCREF(Py_None);
+        b->root = NULL;
+    }
+    builder_free(b);
+    return root;
+}
+
 /* The Python value of `value`, or NULL with a Python error set; `status` gets libsatchel's. */
 static PyObject *build(const satchel_value *value, PyObject *fallback, satchel_status *status) {
     builder b;
     satchel_visitor visitor;
-    PyObject *root;
     memset(&b, 0, sizeof b);
-    memset(&visitor, 0, sizeof visitor);
     b.fallback = fallback;
-    visitor.struct_size = sizeof visitor;
-    visitor.abi_version = SATCHEL_ABI_VERSION;
-    visitor.null_value = on_null;
-    visitor.boolean = on_bool;
-    visitor.int64 = on_int64;
-    visitor.uint64 = on_uint64;
-    visitor.real = on_real;
-    visitor.string = on_string;
-    visitor.bytes = on_bytes;
-    visitor.date = on_date;
-    visitor.begin_array = on_begin_array;
-    visitor.end_array = on_end;
-    visitor.begin_object = on_begin_object;
-    visitor.key = on_key;
-    visitor.end_object = on_end;
-    visitor.other = on_other;
+    fill_visitor(&visitor);
     *status = value_visit(value, &visitor, &b);
-    if (*status != SATCHEL_OK || PyErr_Occurred()) {
-        builder_free(&b);
-        return NULL;
-    }
-    root = b.root;
-    b.root = NULL;
-    builder_free(&b);
-    return root;
+    return finish(&b, *status);
 }
 
-/* init(decode, visit, free): the addresses of libsatchel's functions, from ctypes. */
+/* init(decode, visit, free, registry_visit, reader_next): libsatchel's function addresses, from ctypes. */
 static PyObject *native_init(PyObject *self, PyObject *args) {
-    unsigned long long decode, visit, release;
+    unsigned long long decode, visit, release, walk, next;
     (void)self;
-    if (!PyArg_ParseTuple(args, "KKK", &decode, &visit, &release)) return NULL;
-    if (decode == 0 || visit == 0 || release == 0) {
+    if (!PyArg_ParseTuple(args, "KKKKK", &decode, &visit, &release, &walk, &next)) return NULL;
+    if (decode == 0 || visit == 0 || release == 0 || walk == 0 || next == 0) {
         PyErr_SetString(PyExc_ValueError, "satchel._native.init: a NULL function address");
         return NULL;
     }
     registry_decode = (decode_fn)(uintptr_t)decode;
     value_visit = (visit_fn)(uintptr_t)visit;
     value_free = (free_fn)(uintptr_t)release;
+    registry_visit = (registry_visit_fn)(uintptr_t)walk;
+    reader_next = (reader_next_fn)(uintptr_t)next;
     Py_RETURN_NONE;
+}
+
+/* records(reader, fallback) -> (status, list): every record the reader has ready, as Python
+** objects, oldest first, in one call (satchel_reader_next and a walk per record); the status is
+** libsatchel's first error (SATCHEL_OK when the reader ran out), with the records before it. */
+static PyObject *native_records(PyObject *self, PyObject *args) {
+    unsigned long long reader;
+    PyObject *fallback, *list, *record;
+    satchel_value *value;
+    satchel_status status;
+    (void)self;
+    if (reader_next == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "satchel._native.records before init");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "KO", &reader, &fallback)) return NULL;
+    list = PyList_New(0);
+    if (list == NULL) return NULL;
+    for (;;) {
+        value = NULL;
+        status = reader_next(&value, (satchel_reader *)(uintptr_t)reader);
+        if (status == SATCHEL_E_NOT_FOUND) {
+            status = SATCHEL_OK;
+            break;
+        }
+        if (status != SATCHEL_OK) break;
+        if (value == NULL) {
+            Py_INCREF(Py_None);
+            record = Py_None;
+        } else {
+            record = build(value, fallback, &status);
+            value_free(value);
+        }
+        if (record == NULL) {
+            if (PyErr_Occurred()) {
+                Py_DECREF(list);
+                return NULL;
+            }
+            break;
+        }
+        if (PyList_Append(list, record) != 0) {
+            Py_DECREF(record);
+            Py_DECREF(list);
+            return NULL;
+        }
+        Py_DECREF(record);
+    }
+    return Py_BuildValue("(iN)", (int)status, list);
 }
 
 /* decode(registry, body, content_type, fallback) -> (status, value): libsatchel's status (the
@@ -220,6 +288,37 @@ static PyObject *native_decode(PyObject *self, PyObject *args) {
     return Py_BuildValue("(iN)", (int)SATCHEL_OK, result);
 }
 
+/* visit(registry, body, content_type, fallback) -> (status, value), as decode, built while
+** satchel_registry_visit reads the body (JSON: no value in between; the GIL stays held). */
+static PyObject *native_visit(PyObject *self, PyObject *args) {
+    unsigned long long registry;
+    PyObject *fallback, *result;
+    const char *content_type = NULL, *data = NULL;
+    Py_ssize_t content_type_length = 0, length = 0;
+    builder b;
+    satchel_visitor visitor;
+    satchel_status status;
+    (void)self;
+    if (registry_visit == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "satchel._native.visit before init");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "Ky#z#O", &registry, &data, &length, &content_type, &content_type_length, &fallback)) {
+        return NULL;
+    }
+    memset(&b, 0, sizeof b);
+    b.fallback = fallback;
+    fill_visitor(&visitor);
+    status = registry_visit((const satchel_registry *)(uintptr_t)registry, content_type, (size_t)content_type_length,
+                            data, (size_t)length, &visitor, &b);
+    result = finish(&b, status);
+    if (result == NULL) {
+        if (PyErr_Occurred()) return NULL;
+        return Py_BuildValue("(iO)", (int)status, Py_None);
+    }
+    return Py_BuildValue("(iN)", (int)SATCHEL_OK, result);
+}
+
 /* python(value) -> object: a value handle (an int address) as Python objects. */
 static PyObject *native_python(PyObject *self, PyObject *args) {
     unsigned long long handle;
@@ -239,10 +338,13 @@ static PyObject *native_python(PyObject *self, PyObject *args) {
 }
 
 static PyMethodDef methods[] = {
-    {"init", native_init, METH_VARARGS, "init(decode, visit, free): libsatchel's function addresses."},
+    {"init", native_init, METH_VARARGS, "init(decode, visit, free, registry_visit): libsatchel's function addresses."},
+    {"visit", native_visit, METH_VARARGS,
+     "visit(registry, body, content_type, fallback) -> (status, value), built as the body is read."},
     {"decode", native_decode, METH_VARARGS,
      "decode(registry, body, content_type, fallback) -> (status, value), parsing without the GIL."},
     {"python", native_python, METH_VARARGS, "python(value, fallback) -> the value as Python objects."},
+    {"records", native_records, METH_VARARGS, "records(reader, fallback) -> (status, the records ready)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -8,9 +8,10 @@ import ctypes
 import json
 from typing import Any, Dict, Iterable, Iterator, List, Optional
 
+from . import _ffi
 from ._ffi import Handle, check, lib
 from .errors import SatchelError
-from .values import ValueOwner, build, to_json
+from .values import ValueOwner, build, payload, to_json
 
 _NOT_FOUND = 10
 
@@ -113,8 +114,12 @@ class Reader:
 
     def _step(self, status: int, what: str) -> List[Any]:
         message = lib.satchel_last_error_message().decode("utf-8", "replace") if status else ""
-        records = []
-        while True:
+        records: List[Any] = []
+        if _ffi.native is not None:
+            # Every ready record in one native call: no ctypes call and no JSON text per record.
+            taken, records = _ffi.native.records(self._handle, payload)
+            check(taken, "reader_next")
+        while _ffi.native is None:
             out = Handle()
             taken = lib.satchel_reader_next(ctypes.byref(out), self._handle)
             if taken == _NOT_FOUND:
