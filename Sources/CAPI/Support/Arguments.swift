@@ -130,15 +130,15 @@ enum Arguments {
     ) throws(SatchelError) -> Int {
         let structSize = Int(raw.loadUnaligned(as: UInt32.self))
         let abiVersion = raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self)
-        let typeName = String(describing: Struct.self)
+        // The type's name is made only for a message: it cost more than the rest of a small decode.
         guard abiVersion >= 1, abiVersion <= UInt32(SATCHEL_ABI_VERSION) else {
             throw SatchelError(
                 .abiMismatch,
-                "\(typeName): abi_version \(abiVersion) is not one this library knows (1...\(SATCHEL_ABI_VERSION))")
+                "\(Struct.self): abi_version \(abiVersion) is not one this library knows (1...\(SATCHEL_ABI_VERSION))")
         }
         guard structSize >= minimumSize else {
             throw SatchelError(
-                .abiMismatch, "\(typeName): struct_size \(structSize) is smaller than version 1's \(minimumSize)")
+                .abiMismatch, "\(Struct.self): struct_size \(structSize) is smaller than version 1's \(minimumSize)")
         }
         return structSize
     }

@@ -57,13 +57,21 @@ public struct JSONResponseSerializer: TypedResponseSerializer {
     /// The media type to transcode a body of `contentType` that starts with `prefix` as, when it
     /// is UTF-16 or UTF-32 by its Content-Type or its byte order mark; `nil` for UTF-8.
     static func wideType(contentType: MediaType?, prefix: [UInt8]) -> MediaType? {
-        let wide: Set<Charset> = [.utf16BigEndian, .utf16LittleEndian, .utf32BigEndian, .utf32LittleEndian]
-        let declared = contentType?.charset.flatMap(Charset.init(name:))
+        func isWide(_ charset: Charset?) -> Bool {
+            switch charset {
+            case .utf16BigEndian, .utf16LittleEndian, .utf32BigEndian, .utf32LittleEndian: true
+            default: false
+            }
+        }
+        let label = contentType?.charset
+        // UTF-16 and UTF-32 marks start with 0x00, 0xFE or 0xFF: without a label, other text is UTF-8.
+        if label == nil, let first = prefix.first, first != 0x00, first != 0xFE, first != 0xFF { return nil }
+        let declared = label.flatMap(Charset.init(name:))
         let mark = Charset.byteOrderMark(of: prefix)
-        guard declared.map(wide.contains) == true || mark.map(wide.contains) == true else { return nil }
+        guard isWide(declared) || isWide(mark) else { return nil }
         var type = contentType ?? MediaType(type: "application", subtype: "json")
         // A label that is not UTF-16 or UTF-32 (absent, unknown, or contradicted) yields to the mark.
-        if declared.map(wide.contains) != true, let mark {
+        if !isWide(declared), let mark {
             type = type.setting(parameter: "charset", to: mark.rawValue)
         }
         return type

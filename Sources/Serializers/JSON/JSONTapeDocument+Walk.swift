@@ -135,6 +135,7 @@ extension JSONTapeDocument {
     private func hasDuplicateNames(_ index: Int) -> Bool {
         let entry = entries[index]
         guard entry.length > 1 else { return false }
+        if !mayHaveDuplicateNames(index) { return false }
         if entry.length > 16 { return distinctMemberCount(index) < Int(entry.length) }
         var names: [Int] = []
         var name = index + 1
@@ -149,6 +150,29 @@ extension JSONTapeDocument {
                 }
             }
             names.append(name)
+            name = Int(entries[name + 1].next)
+        }
+        return false
+    }
+
+    /// A quick sieve before comparing names: `false` when no two names share their length and
+    /// first and last bytes (a bit each in a 64-bit mask) and none has an escape, which is how
+    /// almost every object is.
+    private func mayHaveDuplicateNames(_ index: Int) -> Bool {
+        var seen: UInt64 = 0
+        var name = index + 1
+        let base = text.baseAddress!
+        while name < Int(entries[index].next) {
+            let entry = entries[name]
+            if entry.flags != 0 { return true }
+            let length = Int(entry.length)
+            var mix = UInt64(truncatingIfNeeded: length) &* 0x9E37_79B9
+            if length > 0 {
+                mix ^= UInt64(base[Int(entry.start)]) &* 31 ^ UInt64(base[Int(entry.start) + length - 1]) &* 131
+            }
+            let bit: UInt64 = 1 << (mix % 64)
+            if seen & bit != 0 { return true }
+            seen |= bit
             name = Int(entries[name + 1].next)
         }
         return false

@@ -123,10 +123,48 @@ static int on_date(void *u, double seconds) {
 static int on_begin_array(void *u, size_t count) { return open_container((builder *)u, PyList_New((Py_ssize_t)count)); }
 static int on_begin_object(void *u, size_t count) { (void)count; return open_container((builder *)u, PyDict_New()); }
 static int on_end(void *u) { return close_container((builder *)u); }
+/* Member names repeat (every record of a list has the same ones): the str of a short name is
+** kept in a direct-mapped cache keyed by its bytes, so a repeated name costs a hash of its bytes
+** and a compare instead of a new str and its hash. The cache holds a reference to each str it
+** keeps; it is only touched with the GIL held. */
+#define KEY_CACHE_SLOTS 512
+#define KEY_CACHE_LENGTH 32
+typedef struct key_slot {
+    PyObject *key;
+    uint32_t hash;
+    uint32_t length;
+    char text[KEY_CACHE_LENGTH];
+} key_slot;
+static key_slot key_cache[KEY_CACHE_SLOTS];
+
+/* The str of a member name (a new reference), or NULL with a Python error set. */
+static PyObject *member_name(const char *text, size_t length) {
+    uint32_t hash = 2166136261u; /* FNV-1a */
+    key_slot *slot;
+    PyObject *key;
+    size_t i;
+    if (length > KEY_CACHE_LENGTH) return PyUnicode_DecodeUTF8(text, (Py_ssize_t)length, "strict");
+    for (i = 0; i < length; i++) hash = (hash ^ (uint8_t)text[i]) * 16777619u;
+    slot = &key_cache[hash % KEY_CACHE_SLOTS];
+    if (slot->key != NULL && slot->hash == hash && slot->length == length && memcmp(slot->text, text, length) == 0) {
+        Py_INCREF(slot->key);
+        return slot->key;
+    }
+    key = PyUnicode_DecodeUTF8(text, (Py_ssize_t)length, "strict");
+    if (key == NULL) return NULL;
+    Py_XDECREF(slot->key);
+    Py_INCREF(key);
+    slot->key = key;
+    slot->hash = hash;
+    slot->length = (uint32_t)length;
+    if (length > 0) memcpy(slot->text, text, length);
+    return key;
+}
+
 static int on_key(void *u, const char *key, size_t length) {
     builder *b = (builder *)u;
     frame *top = &b->frames[b->depth - 1];
-    top->key = PyUnicode_DecodeUTF8(key, (Py_ssize_t)length, "strict");
+    top->key = member_name(key, length);
     return top->key == NULL ? -1 : 0;
 }
 static int on_other(void *u, const satchel_value *payload) {
