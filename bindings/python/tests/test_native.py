@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The native module (src/satchel/_native.c): built by this install, and giving the values the
 ctypes path gives, payloads included."""
+import ctypes
 import datetime
 import plistlib
 
@@ -59,9 +60,12 @@ def test_a_failing_payload_conversion_propagates_its_exception(monkeypatch: pyte
 
     monkeypatch.setattr(values, "payload", refuse)
     monkeypatch.setattr(satchel, "payload", refuse)
+    # An XML document goes to the package's payload reader (multipart parts are read natively).
     with pytest.raises(RuntimeError, match="refused"):
-        satchel.decode(b"--B\r\nContent-Disposition: form-data; name=\"n\"\r\n\r\n7\r\n--B--\r\n",
-                       "multipart/form-data; boundary=B")
+        satchel.decode(b"<a><b>1</b></a>", "application/xml")
+    with pytest.raises(RuntimeError, match="refused"):
+        satchel.decode(b"--B\r\nContent-Disposition: form-data; name=\"n\"\r\nContent-Type: application/xml\r\n\r\n"
+                       b"<a/>\r\n--B--\r\n", "multipart/form-data; boundary=B")
 
 
 def test_bad_arguments_raise_and_never_crash() -> None:
@@ -111,3 +115,28 @@ def test_bad_json_raises_with_the_librarys_code(body: bytes, code: str) -> None:
     with pytest.raises(satchel.SatchelError) as raised:
         satchel.decode(body, "application/json")
     assert raised.value.code == code
+
+
+def test_multipart_parts_are_read_natively_and_agree_with_the_ctypes_reading() -> None:
+    from satchel import values
+
+    body = (b'--B\r\nContent-Disposition: form-data; name="f\xc3\xa9"; filename="a.txt"\r\n'
+            b'Content-Type: text/plain\r\nX-Extra: 1\r\n\r\nhello\r\n'
+            b'--B\r\nContent-Disposition: form-data; name="j"\r\nContent-Type: application/json\r\n\r\n'
+            b'{"k": [1, 2]}\r\n'
+            b'--B\r\nContent-Disposition: form-data; name="bad"\r\nContent-Type: application/json\r\n\r\n'
+            b'{oops\r\n--B--\r\n')
+    content_type = "multipart/form-data; boundary=B"
+    parts = satchel.decode(body, content_type)
+    assert [part.name for part in parts] == ["f\u00e9", "j", "bad"]
+    assert parts[0].filename == "a.txt" and parts[0].content_type == "text/plain" and parts[0].size == 5
+    assert ("X-Extra", "1") in parts[0].headers
+    assert parts[1].value == {"k": [1, 2]}
+    assert isinstance(parts[2].value, values.DecodingFailure)
+    # The ctypes reading of the same value, part for part.
+    out = _ffi.Handle()
+    encoded = content_type.encode()
+    _ffi.check(_ffi.lib.satchel_registry_decode(
+        ctypes.byref(out), satchel._registry()._handle, encoded, len(encoded), body, len(body)), "decode")
+    with values.ValueOwner(out.value) as owner:
+        assert values._convert(out.value, owner) == parts

@@ -27,10 +27,21 @@ typedef satchel_status (*registry_visit_fn)(const satchel_registry *, const char
                                             const satchel_visitor *, void *);
 
 typedef satchel_status (*reader_next_fn)(satchel_value **, satchel_reader *);
+typedef satchel_type (*type_fn)(const satchel_value *);
+typedef satchel_status (*count_fn)(size_t *, const satchel_value *);
+typedef satchel_status (*part_fn)(satchel_part *, const satchel_value *, size_t);
+typedef satchel_status (*part_header_fn)(const char **, size_t *, const char **, size_t *, const satchel_value *, size_t,
+                                         size_t);
 
 static decode_fn registry_decode;
 static registry_visit_fn registry_visit;
 static reader_next_fn reader_next;
+/* Multipart values are read here too (init_parts): a part costs no ctypes call. */
+static type_fn value_type;
+static count_fn value_count;
+static part_fn value_part;
+static part_header_fn part_header_at;
+static PyObject *part_class; /* satchel.values.Part */
 static visit_fn value_visit;
 static free_fn value_free;
 
@@ -167,8 +178,92 @@ static int on_key(void *u, const char *key, size_t length) {
     top->key = member_name(key, length);
     return top->key == NULL ? -1 : 0;
 }
+static PyObject *build(const satchel_value *value, PyObject *fallback, satchel_status *status);
+
+/* UTF-8 text as a str, or None for NULL (as the package's _ffi.text). */
+static PyObject *text_or_none(const char *text, size_t length) {
+    if (text == NULL) Py_RETURN_NONE;
+    return PyUnicode_DecodeUTF8(text, (Py_ssize_t)length, "strict");
+}
+
+/* One part as a satchel.values.Part (a new reference), or NULL with a Python error set. */
+static PyObject *read_part(const satchel_value *multipart, size_t index, PyObject *fallback) {
+    satchel_part info;
+    satchel_status status;
+    PyObject *headers = NULL, *value = NULL, *arguments = NULL, *part = NULL;
+    size_t header;
+    memset(&info, 0, sizeof info);
+    info.struct_size = sizeof info;
+    info.abi_version = SATCHEL_ABI_VERSION;
+    status = value_part(&info, multipart, index);
+    if (status != SATCHEL_OK) return PyErr_Format(PyExc_RuntimeError, "satchel_value_part failed with status %d", (int)status);
+    headers = PyList_New((Py_ssize_t)info.header_count);
+    if (headers == NULL) goto done;
+    for (header = 0; header < info.header_count; header++) {
+        const char *name = NULL, *text = NULL;
+        size_t name_length = 0, text_length = 0;
+        PyObject *pair;
+        status = part_header_at(&name, &name_length, &text, &text_length, multipart, index, header);
+        if (status != SATCHEL_OK) {
+            PyErr_Format(PyExc_RuntimeError, "satchel_value_part_header_at failed with status %d", (int)status);
+            goto done;
+        }
+        pair = Py_BuildValue("(s#s#)", name ? name : "", (Py_ssize_t)name_length, text ? text : "", (Py_ssize_t)text_length);
+        if (pair == NULL) goto done;
+        PyList_SetItem(headers, (Py_ssize_t)header, pair); /* steals `pair` */
+    }
+    if (info.value == NULL) {
+        Py_INCREF(Py_None);
+        value = Py_None;
+    } else {
+        value = build(info.value, fallback, &status);
+        if (value == NULL) {
+            if (!PyErr_Occurred()) PyErr_Format(PyExc_RuntimeError, "satchel_value_visit failed with status %d", (int)status);
+            goto done;
+        }
+    }
+    {
+        /* Part(name, filename, content_type, headers, size, value), positionally. */
+        PyObject *name = text_or_none(info.name, info.name_length);
+        PyObject *filename = name ? text_or_none(info.filename, info.filename_length) : NULL;
+        PyObject *type = filename ? text_or_none(info.content_type, info.content_type_length) : NULL;
+        PyObject *size = type ? PyLong_FromUnsignedLongLong(info.size) : NULL;
+        if (size != NULL) arguments = PyTuple_Pack(6, name, filename, type, headers, size, value);
+        Py_XDECREF(name);
+        Py_XDECREF(filename);
+        Py_XDECREF(type);
+        Py_XDECREF(size);
+        if (arguments != NULL) part = PyObject_CallObject(part_class, arguments);
+    }
+done:
+    Py_XDECREF(headers);
+    Py_XDECREF(value);
+    Py_XDECREF(arguments);
+    return part;
+}
+
+/* A multipart value's parts as a list of Part (a new reference), or NULL with a Python error. */
+static PyObject *read_parts(const satchel_value *multipart, PyObject *fallback) {
+    size_t count = 0, index;
+    PyObject *parts;
+    satchel_status status = value_count(&count, multipart);
+    if (status != SATCHEL_OK) return PyErr_Format(PyExc_RuntimeError, "satchel_value_count failed with status %d", (int)status);
+    parts = PyList_New((Py_ssize_t)count);
+    if (parts == NULL) return NULL;
+    for (index = 0; index < count; index++) {
+        PyObject *part = read_part(multipart, index, fallback);
+        if (part == NULL) {
+            Py_DECREF(parts);
+            return NULL;
+        }
+        PyList_SetItem(parts, (Py_ssize_t)index, part); /* steals `part` */
+    }
+    return parts;
+}
+
 static int on_other(void *u, const satchel_value *payload) {
     builder *b = (builder *)u;
+    if (part_class != NULL && value_type(payload) == SATCHEL_TYPE_MULTIPART) return place(b, read_parts(payload, b->fallback));
     return place(b, PyObject_CallFunction(b->fallback, "K", (unsigned long long)(uintptr_t)payload));
 }
 
@@ -243,6 +338,26 @@ static PyObject *native_init(PyObject *self, PyObject *args) {
     value_free = (free_fn)(uintptr_t)release;
     registry_visit = (registry_visit_fn)(uintptr_t)walk;
     reader_next = (reader_next_fn)(uintptr_t)next;
+    Py_RETURN_NONE;
+}
+
+/* init_parts(type, count, part, part_header_at, Part): what reading multipart values here needs. */
+static PyObject *native_init_parts(PyObject *self, PyObject *args) {
+    unsigned long long type, count, part, header;
+    PyObject *cls;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "KKKKO", &type, &count, &part, &header, &cls)) return NULL;
+    if (type == 0 || count == 0 || part == 0 || header == 0 || !PyCallable_Check(cls)) {
+        PyErr_SetString(PyExc_ValueError, "satchel._native.init_parts: a NULL function address or a class that is not callable");
+        return NULL;
+    }
+    value_type = (type_fn)(uintptr_t)type;
+    value_count = (count_fn)(uintptr_t)count;
+    value_part = (part_fn)(uintptr_t)part;
+    part_header_at = (part_header_fn)(uintptr_t)header;
+    Py_INCREF(cls);
+    Py_XDECREF(part_class);
+    part_class = cls;
     Py_RETURN_NONE;
 }
 
@@ -383,6 +498,8 @@ static PyMethodDef methods[] = {
      "decode(registry, body, content_type, fallback) -> (status, value), parsing without the GIL."},
     {"python", native_python, METH_VARARGS, "python(value, fallback) -> the value as Python objects."},
     {"records", native_records, METH_VARARGS, "records(reader, fallback) -> (status, the records ready)."},
+    {"init_parts", native_init_parts, METH_VARARGS,
+     "init_parts(type, count, part, part_header_at, Part): read multipart values natively."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -42,6 +42,13 @@ class Part:
     value: Any
 
 
+if _ffi.native is not None:
+    # Multipart values are read by the native module too: a part costs no ctypes call.
+    _ffi.native.init_parts(
+        _ffi.function_address("satchel_value_type"), _ffi.function_address("satchel_value_count"),
+        _ffi.function_address("satchel_value_part"), _ffi.function_address("satchel_value_part_header_at"), Part)
+
+
 @dataclass(frozen=True)
 class HTTPMessage:
     """An HTTP response embedded in a batch response, with its body decoded."""
