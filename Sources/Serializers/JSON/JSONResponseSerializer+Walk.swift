@@ -25,6 +25,7 @@ extension JSONResponseSerializer {
             }
             return .value(value)
         }
+        // A walk uses none of the typed decode's strategies: the decoder's defaults fill them.
         let decoder = JSONModelDecoder(options: options, limits: limits)
         let document = JSONTapeDocument(
             borrowing: text, entries: tape.entries, options: options, maxPairs: limits.maxPairs,

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import OrderedCollections
 import SerializerRegistry
 
 extension JSONTapeDocument {
@@ -71,21 +70,15 @@ extension JSONTapeDocument {
 
     @inline(never)
     private func object(_ index: Int) throws(JSONTree.Failure) -> Value {
-        let entry = entries[index]
-        var lastValues = OrderedDictionary<String, Int>(minimumCapacity: Int(entry.length))
-        var name = index + 1
-        while name < Int(entry.next) {
-            lastValues[string(name) ?? ""] = name + 1
-            name = Int(entries[name + 1].next)
-        }
+        let lastValues = effectiveMembers(index)
         if lastValues.count > maxPairs {
             throw JSONTree.Failure(
                 error: .limitExceeded("maxPairs", maxPairs, "an object with \(lastValues.count) members"))
         }
         var members = ValueObject(minimumCapacity: lastValues.count)
-        for (key, position) in lastValues {
+        for (key, member) in lastValues {
             do {
-                members[key] = try convert(position)
+                members[key] = try convert(member.value)
             } catch {
                 error.reversedPath.append(.key(key))
                 throw error

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import OrderedCollections
 import SerializerRegistry
 
 extension JSONTapeDocument {
@@ -96,7 +95,7 @@ extension JSONTapeDocument {
             var frame = Frame(isObject: true, end: Int(entry.next), position: index + 1)
             var count = Int(entry.length)
             if options.removesKeysWithNullValues || hasDuplicateNames(index) {
-                var members = effectiveMembers(index)
+                var members = Array(effectiveMembers(index).values)
                 if members.count > maxPairs { throw tooManyMembers(members.count, index) }
                 if options.removesKeysWithNullValues { members.removeAll { entries[$0.value].kind == .null } }
                 frame.members = members
@@ -176,19 +175,6 @@ extension JSONTapeDocument {
             name = Int(entries[name + 1].next)
         }
         return false
-    }
-
-    /// The object's members as the tree has them: each distinct name at its first place, with
-    /// its last value.
-    private func effectiveMembers(_ index: Int) -> [(name: Int, value: Int)] {
-        var lastValues = OrderedDictionary<String, (name: Int, value: Int)>()
-        var name = index + 1
-        while name < Int(entries[index].next) {
-            let key = string(name) ?? ""
-            lastValues[key] = (lastValues[key]?.name ?? name, name + 1)
-            name = Int(entries[name + 1].next)
-        }
-        return Array(lastValues.values)
     }
 
     private func tooManyMembers(_ count: Int, _ index: Int) -> SatchelError {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import OrderedCollections
 import SerializerRegistry
 
 #if canImport(Glibc)
@@ -84,6 +85,22 @@ final class JSONTapeDocument {
             name = Int(entries[name + 1].next)
         }
         return names.count
+    }
+
+    /// The object's members as the tree has them: each distinct name (decoded) at its first
+    /// place, with the entries of that first name and of its last value (json-c's rule, which
+    /// ``value(_:)`` and ``walk(into:)`` both follow).
+    func effectiveMembers(_ index: Int) -> OrderedDictionary<String, (name: Int, value: Int)> {
+        var members = OrderedDictionary<String, (name: Int, value: Int)>(minimumCapacity: Int(entries[index].length))
+        var name = index + 1
+        while name < Int(entries[index].next) {
+            let key = string(name) ?? ""
+            if let first = members.updateValue((name, name + 1), forKey: key) {
+                members[key] = (first.name, name + 1)
+            }
+            name = Int(entries[name + 1].next)
+        }
+        return members
     }
 
     // MARK: Scalars

@@ -41,7 +41,9 @@ static type_fn value_type;
 static count_fn value_count;
 static part_fn value_part;
 static part_header_fn part_header_at;
-static PyObject *part_class; /* satchel.values.Part */
+static PyObject *part_class; /* satchel.values.Part, a frozen dataclass */
+static PyObject *part_field_names[6]; /* its fields, in order (init_parts) */
+static PyObject *empty_tuple;
 static visit_fn value_visit;
 static free_fn value_free;
 
@@ -190,7 +192,7 @@ static PyObject *text_or_none(const char *text, size_t length) {
 static PyObject *read_part(const satchel_value *multipart, size_t index, PyObject *fallback) {
     satchel_part info;
     satchel_status status;
-    PyObject *headers = NULL, *value = NULL, *arguments = NULL, *part = NULL;
+    PyObject *headers = NULL, *value = NULL, *part = NULL;
     size_t header;
     memset(&info, 0, sizeof info);
     info.struct_size = sizeof info;
@@ -223,22 +225,29 @@ static PyObject *read_part(const satchel_value *multipart, size_t index, PyObjec
         }
     }
     {
-        /* Part(name, filename, content_type, headers, size, value), positionally. */
-        PyObject *name = text_or_none(info.name, info.name_length);
-        PyObject *filename = name ? text_or_none(info.filename, info.filename_length) : NULL;
-        PyObject *type = filename ? text_or_none(info.content_type, info.content_type_length) : NULL;
-        PyObject *size = type ? PyLong_FromUnsignedLongLong(info.size) : NULL;
-        if (size != NULL) arguments = PyTuple_Pack(6, name, filename, type, headers, size, value);
-        Py_XDECREF(name);
-        Py_XDECREF(filename);
-        Py_XDECREF(type);
-        Py_XDECREF(size);
-        if (arguments != NULL) part = PyObject_CallObject(part_class, arguments);
+        /* The frozen dataclass's fields, set as its generated __init__ sets them (object's
+        ** __setattr__), without the call into Python for each part. */
+        PyObject *fields[6];
+        int field, failed = 0;
+        fields[0] = text_or_none(info.name, info.name_length);
+        fields[1] = text_or_none(info.filename, info.filename_length);
+        fields[2] = text_or_none(info.content_type, info.content_type_length);
+        fields[3] = headers;
+        Py_INCREF(headers);
+        fields[4] = PyLong_FromUnsignedLongLong(info.size);
+        fields[5] = value;
+        Py_INCREF(value);
+        part = PyType_GenericNew((PyTypeObject *)part_class, empty_tuple, NULL);
+        for (field = 0; field < 6; field++) {
+            failed = failed || part == NULL || fields[field] == NULL ||
+                     PyObject_GenericSetAttr(part, part_field_names[field], fields[field]) != 0;
+            Py_XDECREF(fields[field]);
+        }
+        if (failed) Py_CLEAR(part);
     }
 done:
     Py_XDECREF(headers);
     Py_XDECREF(value);
-    Py_XDECREF(arguments);
     return part;
 }
 
@@ -347,9 +356,17 @@ static PyObject *native_init_parts(PyObject *self, PyObject *args) {
     PyObject *cls;
     (void)self;
     if (!PyArg_ParseTuple(args, "KKKKO", &type, &count, &part, &header, &cls)) return NULL;
-    if (type == 0 || count == 0 || part == 0 || header == 0 || !PyCallable_Check(cls)) {
-        PyErr_SetString(PyExc_ValueError, "satchel._native.init_parts: a NULL function address or a class that is not callable");
+    static const char *names[6] = {"name", "filename", "content_type", "headers", "size", "value"};
+    int field;
+    if (type == 0 || count == 0 || part == 0 || header == 0 || !PyType_Check(cls)) {
+        PyErr_SetString(PyExc_ValueError, "satchel._native.init_parts: a NULL function address or a class that is not a type");
         return NULL;
+    }
+    if (empty_tuple == NULL && (empty_tuple = PyTuple_New(0)) == NULL) return NULL;
+    for (field = 0; field < 6; field++) {
+        if (part_field_names[field] == NULL && (part_field_names[field] = PyUnicode_InternFromString(names[field])) == NULL) {
+            return NULL;
+        }
     }
     value_type = (type_fn)(uintptr_t)type;
     value_count = (count_fn)(uintptr_t)count;
