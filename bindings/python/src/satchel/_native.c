@@ -426,6 +426,13 @@ static PyObject *native_records(PyObject *self, PyObject *args) {
     return Py_BuildValue("(iN)", (int)status, list);
 }
 
+/* What decode and visit return: (SATCHEL_OK, the value), or (libsatchel's status, None) when
+** `result` is NULL with no Python error set; NULL when one is set. Takes `result`. */
+static PyObject *outcome(PyObject *result, satchel_status status) {
+    if (result == NULL) return PyErr_Occurred() ? NULL : Py_BuildValue("(iO)", (int)status, Py_None);
+    return Py_BuildValue("(iN)", (int)SATCHEL_OK, result);
+}
+
 /* decode(registry, body, content_type, fallback) -> (status, value): libsatchel's status (the
 ** caller reads the message and raises) and the value (None for no value or on an error). */
 static PyObject *native_decode(PyObject *self, PyObject *args) {
@@ -451,11 +458,7 @@ static PyObject *native_decode(PyObject *self, PyObject *args) {
     if (status != SATCHEL_OK || value == NULL) return Py_BuildValue("(iO)", (int)status, Py_None);
     result = build(value, fallback, &status);
     value_free(value);
-    if (result == NULL) {
-        if (PyErr_Occurred()) return NULL;
-        return Py_BuildValue("(iO)", (int)status, Py_None);
-    }
-    return Py_BuildValue("(iN)", (int)SATCHEL_OK, result);
+    return outcome(result, status);
 }
 
 /* visit(registry, body, content_type, fallback) -> (status, value), as decode, built while
@@ -482,11 +485,7 @@ static PyObject *native_visit(PyObject *self, PyObject *args) {
     status = registry_visit((const satchel_registry *)(uintptr_t)registry, content_type, (size_t)content_type_length,
                             data, (size_t)length, &visitor, &b);
     result = finish(&b, status);
-    if (result == NULL) {
-        if (PyErr_Occurred()) return NULL;
-        return Py_BuildValue("(iO)", (int)status, Py_None);
-    }
-    return Py_BuildValue("(iN)", (int)SATCHEL_OK, result);
+    return outcome(result, status);
 }
 
 /* python(value) -> object: a value handle (an int address) as Python objects. */
