@@ -352,12 +352,12 @@ static PyObject *native_init(PyObject *self, PyObject *args) {
 
 /* init_parts(type, count, part, part_header_at, Part): what reading multipart values here needs. */
 static PyObject *native_init_parts(PyObject *self, PyObject *args) {
+    static const char *names[6] = {"name", "filename", "content_type", "headers", "size", "value"};
     unsigned long long type, count, part, header;
     PyObject *cls;
+    int field;
     (void)self;
     if (!PyArg_ParseTuple(args, "KKKKO", &type, &count, &part, &header, &cls)) return NULL;
-    static const char *names[6] = {"name", "filename", "content_type", "headers", "size", "value"};
-    int field;
     if (type == 0 || count == 0 || part == 0 || header == 0 || !PyType_Check(cls)) {
         PyErr_SetString(PyExc_ValueError, "satchel._native.init_parts: a NULL function address or a class that is not a type");
         return NULL;
