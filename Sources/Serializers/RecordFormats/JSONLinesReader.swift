@@ -20,8 +20,8 @@ import SerializerRegistry
 /// ```
 public final class JSONLinesReader: RecordReader {
     private var lines: LineSplitter
-    /// Reads each line, reusing its json-c tokener from line to line.
-    private let documents: JSONIncrementalReader
+    /// Reads each line from an index of its text (a ``Value`` too: no json-c tree in between),
+    /// reusing the index's storage from line to line.
     private let modelDecoder: JSONModelDecoder
     private let limits: Limits
     /// Records handed over so far.
@@ -31,7 +31,6 @@ public final class JSONLinesReader: RecordReader {
     /// lines are bounded by ``Limits/maxRecordBytes`` and their number by ``Limits/maxRecords``.
     public init(options: JSONReadingOptions = JSONReadingOptions(), limits: Limits = .default) {
         lines = LineSplitter(terminators: .lineFeed, maxLineBytes: limits.maxRecordBytes)
-        documents = JSONIncrementalReader(options: options, limits: limits)
         modelDecoder = JSONModelDecoder(options: options, limits: limits)
         self.limits = limits
     }
@@ -42,7 +41,7 @@ public final class JSONLinesReader: RecordReader {
         try lines.feed(chunk) { (line, number, offset) throws(SatchelError) in
             try record(
                 line, number: number, offset: offset,
-                read: { (line) throws(SatchelError) in try documents.readDocument(line) }, deliver)
+                read: { (line) throws(SatchelError) in try modelDecoder.decode(Value.self, from: line) }, deliver)
         }
     }
 
@@ -51,7 +50,7 @@ public final class JSONLinesReader: RecordReader {
         try last.bytes.withUnsafeBufferPointer { (line) throws(SatchelError) in
             try record(
                 line, number: last.number, offset: last.offset,
-                read: { (line) throws(SatchelError) in try documents.readDocument(line) }, deliver)
+                read: { (line) throws(SatchelError) in try modelDecoder.decode(Value.self, from: line) }, deliver)
         }
     }
 
