@@ -195,6 +195,31 @@ import Testing
         #expect(walked.lines == Self.decodeThenVisit(body, "application/json", stopAfter: calls).lines)
     }
 
+    /// Limits set on the registry hold for the walk as for a decode: an oversized body is refused
+    /// before a byte is read, and too many members or too deep a text part-way.
+    @Test func theRegistrysLimitsHold() {
+        var registry: OpaquePointer?
+        _ = satchel_registry_create(&registry)
+        defer { satchel_registry_free(registry) }
+        #expect(satchel_registry_set_limit(registry, SATCHEL_LIMIT_BODY_BYTES, 8) == SATCHEL_OK)
+        #expect(satchel_registry_set_limit(registry, SATCHEL_LIMIT_PAIRS, 2) == SATCHEL_OK)
+        #expect(satchel_registry_set_limit(registry, SATCHEL_LIMIT_DEPTH, 3) == SATCHEL_OK)
+        let transcript = Transcript()
+        var visitor = Self.visitor
+        func visit(_ text: String) -> satchel_status {
+            let body = Array(text.utf8)
+            return satchel_registry_visit(
+                registry, "application/json", SATCHEL_NTS, body, body.count, &visitor,
+                Unmanaged.passUnretained(transcript).toOpaque())
+        }
+        #expect(visit("[1,2,3,4,5]") == SATCHEL_E_LIMIT)
+        #expect(transcript.lines.isEmpty)
+        #expect(satchel_registry_set_limit(registry, SATCHEL_LIMIT_BODY_BYTES, 1 << 20) == SATCHEL_OK)
+        #expect(visit(#"{"a":1,"b":2,"c":3}"#) == SATCHEL_E_LIMIT)
+        #expect(visit("[[[[1]]]]") == SATCHEL_E_LIMIT)
+        #expect(visit(#"{"a":1,"b":[[2]]}"#) == SATCHEL_OK)
+    }
+
     @Test func badArgumentsAreRefused() {
         var registry: OpaquePointer?
         _ = satchel_registry_create(&registry)

@@ -82,6 +82,17 @@ def test_bad_arguments_raise_and_never_crash() -> None:
         native.decode(None, b"{}", "application/json", payload)
     status, value = native.decode(registry._handle, b'{"a": ', "application/json", payload)
     assert status != 0 and value is None  # truncated: the status, for the package to raise with
+    # The same for the entry points that build while libsatchel reads.
+    with pytest.raises(TypeError):
+        native.visit(registry._handle, "not bytes", None, payload)
+    with pytest.raises(TypeError):
+        native.visit(None, b"{}", "application/json", payload)
+    status, value = native.visit(registry._handle, b'{"a": ', "application/json", payload)
+    assert status != 0 and value is None
+    status, records = native.records(0, payload)  # a NULL reader: libsatchel refuses it
+    assert status != 0 and records == []
+    with pytest.raises(ValueError):
+        native.init_parts(0, 0, 0, 0, object)
 
 
 def test_json_is_built_as_it_is_read_and_agrees_with_python_json() -> None:

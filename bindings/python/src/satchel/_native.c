@@ -433,30 +433,40 @@ static PyObject *outcome(PyObject *result, satchel_status status) {
     return Py_BuildValue("(iN)", (int)SATCHEL_OK, result);
 }
 
+/* decode and visit's arguments: (registry, body, content_type, fallback). `args` holds the
+** body and the Content-Type, so they stay alive while decode lets go of the GIL. */
+typedef struct body_arguments {
+    unsigned long long registry;
+    const char *data, *content_type;
+    Py_ssize_t length, content_type_length;
+    PyObject *fallback;
+} body_arguments;
+
+static int parse_body_arguments(PyObject *args, int ready, const char *name, body_arguments *a) {
+    memset(a, 0, sizeof *a);
+    if (!ready) {
+        PyErr_Format(PyExc_RuntimeError, "satchel._native.%s before init", name);
+        return 0;
+    }
+    return PyArg_ParseTuple(args, "Ky#z#O", &a->registry, &a->data, &a->length, &a->content_type,
+                            &a->content_type_length, &a->fallback);
+}
+
 /* decode(registry, body, content_type, fallback) -> (status, value): libsatchel's status (the
 ** caller reads the message and raises) and the value (None for no value or on an error). */
 static PyObject *native_decode(PyObject *self, PyObject *args) {
-    unsigned long long registry;
-    PyObject *fallback, *result;
-    const char *content_type = NULL, *data = NULL;
-    Py_ssize_t content_type_length = 0, length = 0;
+    body_arguments a;
     satchel_value *value = NULL;
     satchel_status status;
+    PyObject *result;
     (void)self;
-    if (registry_decode == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "satchel._native.decode before init");
-        return NULL;
-    }
-    /* The body and the Content-Type stay alive while the GIL is released: `args` holds them. */
-    if (!PyArg_ParseTuple(args, "Ky#z#O", &registry, &data, &length, &content_type, &content_type_length, &fallback)) {
-        return NULL;
-    }
+    if (!parse_body_arguments(args, registry_decode != NULL, "decode", &a)) return NULL;
     Py_BEGIN_ALLOW_THREADS
-    status = registry_decode(&value, (satchel_registry *)(uintptr_t)registry, content_type,
-                             (size_t)content_type_length, data, (size_t)length);
+    status = registry_decode(&value, (satchel_registry *)(uintptr_t)a.registry, a.content_type,
+                             (size_t)a.content_type_length, a.data, (size_t)a.length);
     Py_END_ALLOW_THREADS
     if (status != SATCHEL_OK || value == NULL) return Py_BuildValue("(iO)", (int)status, Py_None);
-    result = build(value, fallback, &status);
+    result = build(value, a.fallback, &status);
     value_free(value);
     return outcome(result, status);
 }
@@ -464,28 +474,18 @@ static PyObject *native_decode(PyObject *self, PyObject *args) {
 /* visit(registry, body, content_type, fallback) -> (status, value), as decode, built while
 ** satchel_registry_visit reads the body (JSON: no value in between; the GIL stays held). */
 static PyObject *native_visit(PyObject *self, PyObject *args) {
-    unsigned long long registry;
-    PyObject *fallback, *result;
-    const char *content_type = NULL, *data = NULL;
-    Py_ssize_t content_type_length = 0, length = 0;
+    body_arguments a;
     builder b;
     satchel_visitor visitor;
     satchel_status status;
     (void)self;
-    if (registry_visit == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "satchel._native.visit before init");
-        return NULL;
-    }
-    if (!PyArg_ParseTuple(args, "Ky#z#O", &registry, &data, &length, &content_type, &content_type_length, &fallback)) {
-        return NULL;
-    }
+    if (!parse_body_arguments(args, registry_visit != NULL, "visit", &a)) return NULL;
     memset(&b, 0, sizeof b);
-    b.fallback = fallback;
+    b.fallback = a.fallback;
     fill_visitor(&visitor);
-    status = registry_visit((const satchel_registry *)(uintptr_t)registry, content_type, (size_t)content_type_length,
-                            data, (size_t)length, &visitor, &b);
-    result = finish(&b, status);
-    return outcome(result, status);
+    status = registry_visit((const satchel_registry *)(uintptr_t)a.registry, a.content_type,
+                            (size_t)a.content_type_length, a.data, (size_t)a.length, &visitor, &b);
+    return outcome(finish(&b, status), status);
 }
 
 /* python(value) -> object: a value handle (an int address) as Python objects. */
