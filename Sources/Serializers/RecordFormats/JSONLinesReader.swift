@@ -35,23 +35,16 @@ public final class JSONLinesReader: RecordReader {
         self.limits = limits
     }
 
+    // A line's `Value` is read as any `Decodable` is: the model decoder's fast path for `Value`
+    // builds it from the index of the line.
     public func feed(
         _ chunk: UnsafeRawBufferPointer, into deliver: (Value) throws(SatchelError) -> Void
     ) throws(SatchelError) {
-        try lines.feed(chunk) { (line, number, offset) throws(SatchelError) in
-            try record(
-                line, number: number, offset: offset,
-                read: { (line) throws(SatchelError) in try modelDecoder.decode(Value.self, from: line) }, deliver)
-        }
+        try feed(chunk, as: Value.self, into: deliver)
     }
 
     public func finish(into deliver: (Value) throws(SatchelError) -> Void) throws(SatchelError) {
-        guard let last = lines.finish() else { return }
-        try last.bytes.withUnsafeBufferPointer { (line) throws(SatchelError) in
-            try record(
-                line, number: last.number, offset: last.offset,
-                read: { (line) throws(SatchelError) in try modelDecoder.decode(Value.self, from: line) }, deliver)
-        }
+        try finish(as: Value.self, into: deliver)
     }
 
     /// Feeds the next chunk, decoding every line it completes into a `T` for `deliver`.
