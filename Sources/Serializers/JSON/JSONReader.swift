@@ -61,6 +61,9 @@ public final class JSONIncrementalReader: IncrementalReader {
     private var prefix: [UInt8] = []  // up to three leading bytes, until a BOM is ruled out
     private var prefixSettled = false
     private var total = 0
+    /// Whether every text read was short enough for the parser to be kept when this reader ends
+    /// (``JSONCParser/maximumKeptText``).
+    private var keepsParser = true
     /// The first error thrown; every later call throws it again, so text after an invalid byte
     /// can never complete a value.
     private var failure: SatchelError?
@@ -72,10 +75,14 @@ public final class JSONIncrementalReader: IncrementalReader {
         lexer = JSONLexer(options: options, limits: limits)
         self.limits = limits
         do {
-            parser = try JSONCParser(depth: lexer.maxDepth + 2)
+            parser = try JSONCParser.make(depth: lexer.maxDepth + 2)
         } catch {
             setupError = error
         }
+    }
+
+    deinit {
+        if let parser, keepsParser { JSONCParser.keep(parser) }
     }
 
     /// Feeds the next chunk.
@@ -94,6 +101,7 @@ public final class JSONIncrementalReader: IncrementalReader {
         if let setupError { throw setupError }
         total += chunk.count
         try limits.checkBody(count: total)
+        if total > JSONCParser.maximumKeptText { keepsParser = false }
         blankBody?.observe(chunk)
         var bytes = chunk.bindMemory(to: UInt8.self)
         if !prefixSettled {
