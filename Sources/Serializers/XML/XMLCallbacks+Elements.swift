@@ -9,7 +9,7 @@ extension XMLCallbacks {
     static let elementsStartElement: startElementNsSAX2Func = {
         ctx, localName, prefix, uri, namespaceCount, namespaces, attributeCount, defaultedCount, attributes in
         XMLParseContext.with(ctx) { context, ctxt in
-            guard context.failure == nil, let selection = context.selection, context.enterElement(ctxt: ctxt),
+            guard !context.failed, let selection = context.selection, context.enterElement(ctxt: ctxt),
                 context.checkAttributes(attributes, count: Int(attributeCount), ctxt: ctxt)
             else { return }
             xmlSAX2StartElementNs(
@@ -27,7 +27,7 @@ extension XMLCallbacks {
             let node = ctxt.pointee.node
             xmlSAX2EndElementNs(ctx, localName, prefix, uri)
             context.checkRecordSize(ctxt: ctxt)
-            guard context.failure == nil, let selection = context.selection else { return }
+            guard !context.failed, let selection = context.selection else { return }
             do {
                 try selection.leave(node, depth: depth)
             } catch {
@@ -38,7 +38,7 @@ extension XMLCallbacks {
 
     static let elementsCharacters: charactersSAXFunc = { ctx, characters, length in
         XMLParseContext.with(ctx) { context, ctxt in
-            guard context.failure == nil else { return }
+            guard !context.failed else { return }
             // Counted everywhere, as the other forms do; kept only inside a match.
             if ctxt.pointee.depth == 0 && !context.addText(Int(length), ctxt: ctxt) { return }
             guard context.selection?.isInsideMatch == true else { return }
@@ -49,7 +49,7 @@ extension XMLCallbacks {
 
     static let elementsCDATA: cdataBlockSAXFunc = { ctx, characters, length in
         XMLParseContext.with(ctx) { context, ctxt in
-            guard context.failure == nil else { return }
+            guard !context.failed else { return }
             if ctxt.pointee.depth == 0 && !context.addText(Int(length), ctxt: ctxt) { return }
             guard context.selection?.isInsideMatch == true else { return }
             xmlSAX2CDataBlock(ctx, characters, length)
@@ -59,14 +59,14 @@ extension XMLCallbacks {
 
     static let elementsComment: commentSAXFunc = { ctx, value in
         XMLParseContext.with(ctx) { context, _ in
-            guard context.failure == nil, context.selection?.isInsideMatch == true else { return }
+            guard !context.failed, context.selection?.isInsideMatch == true else { return }
             xmlSAX2Comment(ctx, value)
         }
     }
 
     static let elementsProcessingInstruction: processingInstructionSAXFunc = { ctx, target, data in
         XMLParseContext.with(ctx) { context, _ in
-            guard context.failure == nil, context.selection?.isInsideMatch == true else { return }
+            guard !context.failed, context.selection?.isInsideMatch == true else { return }
             xmlSAX2ProcessingInstruction(ctx, target, data)
         }
     }

@@ -14,7 +14,7 @@ enum XMLCallbacks {
     /// cannot be written in Swift.
     static let structuredError: xmlStructuredErrorFunc = { userData, error in
         guard let (context, ctxt) = XMLParseContext.of(userData), let error else { return }
-        if context.failure != nil { return }
+        if context.failed { return }
         if let converted = context.convert(error.pointee, ctxt: ctxt) {
             context.fail(converted, stopping: ctxt)
         }
@@ -32,7 +32,7 @@ enum XMLCallbacks {
     /// `maxEntityExpansions` (see ``XMLEntityBudget``).
     static let getEntity: getEntitySAXFunc = { ctx, name in
         guard let (context, ctxt) = XMLParseContext.of(ctx), let name else { return nil }
-        if context.failure != nil {
+        if context.failed {
             xmlStopParser(ctxt)
             return nil
         }
@@ -54,7 +54,7 @@ enum XMLCallbacks {
     /// Looks a parameter entity up, refuses external ones and charges every expansion.
     static let getParameterEntity: getParameterEntitySAXFunc = { ctx, name in
         guard let (context, ctxt) = XMLParseContext.of(ctx), let name else { return nil }
-        if context.failure != nil {
+        if context.failed {
             xmlStopParser(ctxt)
             return nil
         }
@@ -92,7 +92,7 @@ enum XMLCallbacks {
     static let documentStartElement: startElementNsSAX2Func = {
         ctx, localName, prefix, uri, namespaceCount, namespaces, attributeCount, defaultedCount, attributes in
         XMLParseContext.with(ctx) { context, ctxt in
-            guard context.failure == nil, context.enterElement(ctxt: ctxt),
+            guard !context.failed, context.enterElement(ctxt: ctxt),
                 context.checkAttributes(attributes, count: Int(attributeCount), ctxt: ctxt)
             else { return }
             xmlSAX2StartElementNs(
@@ -110,7 +110,7 @@ enum XMLCallbacks {
 
     static let documentCharacters: charactersSAXFunc = { ctx, characters, length in
         XMLParseContext.with(ctx) { context, ctxt in
-            guard context.failure == nil else { return }
+            guard !context.failed else { return }
             if ctxt.pointee.depth == 0 && !context.addText(Int(length), ctxt: ctxt) { return }
             xmlSAX2Characters(ctx, characters, length)
         }
@@ -118,7 +118,7 @@ enum XMLCallbacks {
 
     static let documentCDATA: cdataBlockSAXFunc = { ctx, characters, length in
         XMLParseContext.with(ctx) { context, ctxt in
-            guard context.failure == nil else { return }
+            guard !context.failed else { return }
             if ctxt.pointee.depth == 0 && !context.addText(Int(length), ctxt: ctxt) { return }
             xmlSAX2CDataBlock(ctx, characters, length)
         }
@@ -129,7 +129,7 @@ enum XMLCallbacks {
     static let eventStartElement: startElementNsSAX2Func = {
         ctx, localName, prefix, uri, namespaceCount, namespaces, attributeCount, defaultedCount, attributes in
         XMLParseContext.with(ctx) { context, ctxt in
-            guard context.failure == nil else { return }
+            guard !context.failed else { return }
             context.flushText(ctxt: ctxt)
             // Attributes defaulted by the DTD come last; like libxml2's tree, the events leave them out.
             let attributeCount = Int(attributeCount - defaultedCount)
@@ -170,7 +170,7 @@ enum XMLCallbacks {
 
     static let eventEndElement: endElementNsSAX2Func = { ctx, localName, prefix, uri in
         XMLParseContext.with(ctx) { context, ctxt in
-            guard context.failure == nil else { return }
+            guard !context.failed else { return }
             context.flushText(ctxt: ctxt)
             context.depth -= 1
             context.textRun = 0
@@ -180,20 +180,20 @@ enum XMLCallbacks {
 
     static let eventCharacters: charactersSAXFunc = { ctx, characters, length in
         XMLParseContext.with(ctx) { context, ctxt in
-            guard context.failure == nil, ctxt.pointee.inSubset == 0, let characters, length > 0 else { return }
+            guard !context.failed, ctxt.pointee.inSubset == 0, let characters, length > 0 else { return }
             context.appendText(characters, Int(length), isCDATA: false, ctxt: ctxt)
         }
     }
 
     static let eventCDATA: cdataBlockSAXFunc = { ctx, characters, length in
-        guard let (context, ctxt) = XMLParseContext.of(ctx), context.failure == nil,
+        guard let (context, ctxt) = XMLParseContext.of(ctx), !context.failed,
             let characters, length >= 0
         else { return }
         context.appendText(characters, Int(length), isCDATA: true, ctxt: ctxt)
     }
 
     static let eventComment: commentSAXFunc = { ctx, value in
-        guard let (context, ctxt) = XMLParseContext.of(ctx), context.failure == nil,
+        guard let (context, ctxt) = XMLParseContext.of(ctx), !context.failed,
             ctxt.pointee.inSubset == 0
         else { return }
         context.flushText(ctxt: ctxt)
@@ -201,7 +201,7 @@ enum XMLCallbacks {
     }
 
     static let eventProcessingInstruction: processingInstructionSAXFunc = { ctx, target, data in
-        guard let (context, ctxt) = XMLParseContext.of(ctx), context.failure == nil,
+        guard let (context, ctxt) = XMLParseContext.of(ctx), !context.failed,
             ctxt.pointee.inSubset == 0
         else { return }
         context.flushText(ctxt: ctxt)

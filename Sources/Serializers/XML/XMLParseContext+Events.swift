@@ -41,7 +41,7 @@ extension XMLParseContext {
     /// Stops the parse because the caller's handler (of events, or of matched elements) threw
     /// `error`: kept as it is in ``handlerFailure`` for the reader to rethrow.
     func fail(handler error: any Error, _ what: String, stopping ctxt: xmlParserCtxtPtr) {
-        if failure == nil { handlerFailure = error }
+        if !failed { handlerFailure = error }
         fail(SatchelError(.internal, what, underlying: error), stopping: ctxt)
     }
 
