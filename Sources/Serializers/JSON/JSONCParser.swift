@@ -83,9 +83,10 @@ final class JSONCParser: @unchecked Sendable {
 extension JSONCParser {
     /// The most parsers kept idle between reads: about one per thread reading JSON at once.
     static let maximumKept = 4
-    /// The longest text whose parser is kept: json-c's token buffer grows to the longest string
-    /// or number it has read, and a reset does not shrink it.
-    static let maximumKeptText = 1 << 16
+    /// The longest text whose parser is kept (256 KiB: the small documents an API returns):
+    /// json-c's token buffer grows to the longest string or number it has read, and a reset does
+    /// not shrink it, so the kept parsers hold at most about 1 MiB.
+    static let maximumKeptText = 1 << 18
 
     /// Idle parsers, trees freed and tokeners reset.
     private static let kept = Mutex<[JSONCParser]>([])
