@@ -108,7 +108,8 @@ extension JSONCParser {
     }
 
     /// Frees `parser`'s tree and keeps the parser for a later ``make(depth:)``, unless enough
-    /// are kept already.
+    /// are kept already. Only a parser that completed its text may be kept: `json_tokener_reset`
+    /// does not clear everything a text cut off mid-token leaves (a pending high surrogate).
     static func keep(_ parser: JSONCParser) {
         parser.reset()
         kept.withLock { parsers in

@@ -82,7 +82,9 @@ public final class JSONIncrementalReader: IncrementalReader {
     }
 
     deinit {
-        if let parser, keepsParser { JSONCParser.keep(parser) }
+        // Only a parser that completed its text is kept: json-c's reset leaves some of the
+        // tokener's state (a pending high surrogate) as a text cut off mid-token left it.
+        if let parser, keepsParser, failure == nil, parser.isComplete { JSONCParser.keep(parser) }
     }
 
     /// Feeds the next chunk.

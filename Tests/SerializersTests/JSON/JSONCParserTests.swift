@@ -19,11 +19,31 @@ import Testing
         #"{"records":[{"id":1,"tags":["a","#,  // truncated inside an array inside an object
         #"{"records":[{"id":1} x"#,  // refused by the lexer after json-c has the open containers
         #"[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]"#,  // one close too many, after a complete value
+        #"["\ud83d"#,  // truncated after a high surrogate: json-c's reset keeps it (found by the fuzzer)
+        #"["\ud83d\"#,
     ])
     func aParserKeptAfterAFailedReadReadsTheNextTextAsNew(_ bad: String) throws {
         for _ in 0..<JSONCParserTests.rounds {
             #expect(throws: SatchelError.self) { try read(bad) }
             #expect(try read(document) == expected)
+            #expect(throws: SatchelError.self) { try read(bad) }
+            #expect(try read(#"["a\ud83d\ude00b","\u00e9"]"#) == ["a\u{1F600}b", "\u{E9}"])
+        }
+    }
+
+    @Test(arguments: 1...9)
+    func aParserLeftInsideAnEscapeByAChunkedReadIsNotReused(chunkSize: Int) throws {
+        // Found by the fuzzer: json-c's reset keeps a pending high surrogate, so a parser left
+        // mid-text by a failed chunked read put U+FFFD into the next reader's first escaped pair.
+        let bad = Array(#"{"k\ud83d\ude00"ud82d\ude00b"}"#.utf8)
+        let probe = Array(#"["s\ud82d\ude00"]"#.utf8)
+        for _ in 0..<JSONCParserTests.rounds {
+            let reader = JSONReader().makeIncrementalReader()
+            #expect(throws: SatchelError.self) {
+                try XMLSamples.feed(bad, chunkSize: chunkSize) { try $0.withUnsafeBytes { try reader.feed($0) } }
+                _ = try reader.finish()
+            }
+            #expect(try JSONReader().read(probe) == ["s\u{1B600}"])
         }
     }
 
