@@ -39,6 +39,12 @@ struct XMLBenchmarks {
             title: "XML event parse: Satchel vs Foundation",
             satchelCall: "XMLEventReader { … }.feed(bytes); finish()", peerName: "XMLParser",
             peerCall: "XMLParser(data: data) with a counting delegate, parse()", sizeNote: "the XML file", target: 3)
+        var views = ComparisonTable(
+            title: "XML event parse, views: Satchel vs Foundation",
+            satchelCall: "XMLEventReader(viewHandler: { … }).feed(bytes); finish(), counting elements and text bytes",
+            peerName: "XMLParser",
+            peerCall: "XMLParser(data: data) with a delegate counting elements and text bytes, parse()",
+            sizeNote: "the XML file", target: 3)
         var rawEvents = ComparisonTable(
             title: "XML event parse: Satchel vs raw libxml2 SAX",
             satchelCall: "XMLEventReader { … }.feed(bytes); finish()", peerName: "libxml2 SAX",
@@ -51,7 +57,7 @@ struct XMLBenchmarks {
             let samples = try IsolatedContender.measure(
                 [
                     .satchelDocument, .libxml2Document, .foundationDocument, .satchelEvents, .foundationEvents,
-                    .libxml2SAX,
+                    .libxml2SAX, .satchelEventViews,
                 ] as [XMLContender],
                 input: path(name), rounds: options.quick ? 1 : Self.rounds, options: options)
             document.rows.append(
@@ -61,8 +67,9 @@ struct XMLBenchmarks {
             events.rows.append(Comparison(input: file.name, bytes: bytes.count, satchel: samples[3], peer: samples[4]))
             rawEvents.rows.append(
                 Comparison(input: file.name, bytes: bytes.count, satchel: samples[3], peer: samples[5]))
+            views.rows.append(Comparison(input: file.name, bytes: bytes.count, satchel: samples[6], peer: samples[4]))
         }
-        return [document, foundationDocument, events, rawEvents]
+        return [document, foundationDocument, events, views, rawEvents]
     }
 
     /// The path of `Corpus/xml/NAME`.
@@ -88,6 +95,7 @@ struct XMLBenchmarks {
             "libxml2 xmlReadMemory": Self.readMemory(file.bytes, elements: 0),
             "libxml2 SAX": Self.saxPush(file.bytes).elements,
             "Satchel events": try Self.satchelEvents(file.bytes),
+            "Satchel event views": try Self.satchelEventViews(file.bytes).elements,
             "Foundation XMLParser": try Self.foundationEvents(file.data),
         ]
         let document = try XMLDocument(data: file.data)
@@ -112,6 +120,23 @@ struct XMLBenchmarks {
         try parser.feed(bytes)
         try parser.finish()
         return elements
+    }
+
+    /// Satchel's event parse through views; returns the number of elements and of text bytes
+    /// (the Foundation delegate's work).
+    static func satchelEventViews(_ bytes: [UInt8]) throws -> (elements: Int, characters: Int) {
+        var elements = 0
+        var characters = 0
+        let parser = XMLEventReader(viewHandler: { view in
+            switch view.kind {
+            case .startElement: elements += 1
+            case .text: characters += view.withUTF8 { $0.count }
+            default: break
+            }
+        })
+        try parser.feed(bytes)
+        try parser.finish()
+        return (elements, characters)
     }
 
     /// Foundation's `XMLParser`; returns the number of elements.

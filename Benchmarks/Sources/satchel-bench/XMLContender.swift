@@ -17,6 +17,9 @@ enum XMLContender: String, CaseIterable, Sendable {
     case foundationDocument = "xml-foundation-document"
     /// `XMLEventReader`, one chunk.
     case satchelEvents = "xml-satchel-events"
+    /// `XMLEventReader(viewHandler:)`, one chunk: counts elements and text bytes, as the
+    /// Foundation delegate does.
+    case satchelEventViews = "xml-satchel-event-views"
     /// Foundation's `XMLParser` with a counting delegate.
     case foundationEvents = "xml-foundation-events"
     /// libxml2's SAX push parser with empty callbacks.
@@ -36,6 +39,7 @@ enum XMLContender: String, CaseIterable, Sendable {
         case .libxml2Document: return { XMLBenchmarks.readMemory(bytes, elements: nil) }
         case .foundationDocument: return { try XMLDocument(data: data) }
         case .satchelEvents: return { try XMLBenchmarks.satchelEvents(bytes) }
+        case .satchelEventViews: return { try XMLBenchmarks.satchelEventViews(bytes).elements }
         case .foundationEvents: return { try XMLBenchmarks.foundationEvents(data) }
         case .libxml2SAX: return { XMLBenchmarks.saxPush(bytes).elements }
         }

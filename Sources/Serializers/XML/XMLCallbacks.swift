@@ -138,33 +138,10 @@ enum XMLCallbacks {
             else {
                 return
             }
-            let name = context.name(localName, prefix, uri)
-            var declarations: [XMLNamespaceDeclaration] = []
-            if namespaceCount > 0, let namespaces {
-                declarations.reserveCapacity(Int(namespaceCount))
-                for index in 0..<Int(namespaceCount) {
-                    declarations.append(
-                        XMLNamespaceDeclaration(
-                            prefix: context.interned(namespaces[2 * index]),
-                            uri: context.interned(namespaces[2 * index + 1]) ?? ""))
-                }
-            }
-            var list: [XMLAttribute] = []
-            if attributeCount > 0, let attributes {
-                list.reserveCapacity(attributeCount)
-                for index in 0..<attributeCount {
-                    let base = 5 * index
-                    var value = ""
-                    if let start = attributes[base + 3], let end = attributes[base + 4] {
-                        value = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
-                    }
-                    list.append(
-                        XMLAttribute(
-                            name: context.name(attributes[base], attributes[base + 1], attributes[base + 2]),
-                            value: value))
-                }
-            }
-            context.deliver(.startElement(name, attributes: list, namespaces: declarations), ctxt: ctxt)
+            context.currentEvent = XMLParseContext.CurrentEvent(
+                localName: localName, prefix: prefix, uri: uri, namespaces: namespaces,
+                namespaceCount: Int(namespaceCount), attributes: attributes, attributeCount: attributeCount)
+            context.deliver(.startElement, ctxt: ctxt)
         }
     }
 
@@ -174,7 +151,8 @@ enum XMLCallbacks {
             context.flushText(ctxt: ctxt)
             context.depth -= 1
             context.textRun = 0
-            context.deliver(.endElement(context.name(localName, prefix, uri)), ctxt: ctxt)
+            context.currentEvent = XMLParseContext.CurrentEvent(localName: localName, prefix: prefix, uri: uri)
+            context.deliver(.endElement, ctxt: ctxt)
         }
     }
 
@@ -197,7 +175,7 @@ enum XMLCallbacks {
             ctxt.pointee.inSubset == 0
         else { return }
         context.flushText(ctxt: ctxt)
-        context.deliver(.comment(XMLLibrary.string(value) ?? ""), ctxt: ctxt)
+        context.deliver(.comment, text: value, ctxt: ctxt)
     }
 
     static let eventProcessingInstruction: processingInstructionSAXFunc = { ctx, target, data in
@@ -205,8 +183,6 @@ enum XMLCallbacks {
             ctxt.pointee.inSubset == 0
         else { return }
         context.flushText(ctxt: ctxt)
-        context.deliver(
-            .processingInstruction(target: XMLLibrary.string(target) ?? "", data: XMLLibrary.string(data) ?? ""),
-            ctxt: ctxt)
+        context.deliver(.processingInstruction, text: data, target: target, ctxt: ctxt)
     }
 }

@@ -27,7 +27,23 @@ public final class XMLEventReader {
     ///   - handler: Called with each event in document order; what it throws stops the parse and
     ///     is rethrown by ``feed(_:)-([UInt8])`` or ``finish()``.
     public init(limits: Limits = .default, encoding: String? = nil, handler: @escaping (XMLEvent) throws -> Void) {
-        session = XMLParseSession(mode: .events(handler), limits: limits, encoding: encoding)
+        session = XMLParseSession(mode: .events { view in try handler(view.event) }, limits: limits, encoding: encoding)
+    }
+
+    /// Creates a parser that hands each event over as an ``XMLEventView``: nothing is made until
+    /// the handler asks for it (a name, an attribute's value, the text). The faster form when a
+    /// handler reads only part of each event.
+    /// - Parameters:
+    ///   - limits: The bounds to obey.
+    ///   - encoding: A charset (from a Content-Type) that overrides the document's declaration;
+    ///     `nil` lets libxml2 detect it.
+    ///   - viewHandler: Called with each event in document order; the view is valid only during
+    ///     the call. What it throws stops the parse and is rethrown by ``feed(_:)-([UInt8])`` or
+    ///     ``finish()``.
+    public init(
+        limits: Limits = .default, encoding: String? = nil, viewHandler: @escaping (XMLEventView) throws -> Void
+    ) {
+        session = XMLParseSession(mode: .events(viewHandler), limits: limits, encoding: encoding)
     }
 
     /// Parses the next chunk, delivering the events it completes.

@@ -19,7 +19,7 @@ final class XMLIncrementalReader: IncrementalReader {
     /// A decoder building the canonical value from events.
     init(eventsWith limits: Limits, encoding: String?) {
         let builder = XMLTreeBuilder()
-        session = XMLParseSession(mode: .events { builder.handle($0) }, limits: limits, encoding: encoding)
+        session = XMLParseSession(mode: .events { builder.handle($0.event) }, limits: limits, encoding: encoding)
         self.builder = builder
     }
 

@@ -27,15 +27,47 @@ extension XMLParseContext {
         XMLName(localName: interned(localName) ?? "", prefix: interned(prefix), namespaceURI: interned(uri))
     }
 
-    /// Hands `event` to the handler; what the handler throws stops the parse.
-    func deliver(_ event: XMLEvent, ctxt: xmlParserCtxtPtr) {
+    /// What libxml2 handed over for one event: pointers into its buffers, valid during the
+    /// callback that delivers the event.
+    struct CurrentEvent {
+        var localName: UnsafePointer<xmlChar>?
+        var prefix: UnsafePointer<xmlChar>?
+        var uri: UnsafePointer<xmlChar>?
+        /// SAX2's namespace array: prefix and URI per declaration.
+        var namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+        var namespaceCount = 0
+        /// SAX2's attribute array: local name, prefix, URI, value start and end per attribute.
+        var attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+        var attributeCount = 0
+        /// A processing instruction's target.
+        var target: UnsafePointer<xmlChar>?
+        /// Text, CDATA, a comment or a processing instruction's data.
+        var text = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+    }
+
+    /// Hands the event in ``currentEvent`` (set whole by the caller) to the handler as a view; what the handler throws stops
+    /// the parse. The view is valid during the call only: ``viewGeneration`` changes around it.
+    func deliver(_ kind: XMLEventView.Kind, ctxt: xmlParserCtxtPtr) {
         guard let handler else { return }
+        viewGeneration &+= 1
+        // What the view reads is stale after the call; the generation tells the view so.
+        defer { viewGeneration &+= 1 }
         do {
-            try handler(event)
+            try handler(XMLEventView(kind: kind, context: self))
         } catch {
             // The handler is the caller's (``XMLEventReader``) and throws any error.
             fail(handler: error, "the XML event handler failed", stopping: ctxt)
         }
+    }
+
+    /// Delivers an event that carries only text (a comment, a processing instruction).
+    func deliver(
+        _ kind: XMLEventView.Kind, text: UnsafePointer<xmlChar>?, target: UnsafePointer<xmlChar>? = nil,
+        ctxt: xmlParserCtxtPtr
+    ) {
+        currentEvent = CurrentEvent(
+            target: target, text: UnsafeBufferPointer(start: text, count: text.map { Int(xmlStrlen($0)) } ?? 0))
+        deliver(kind, ctxt: ctxt)
     }
 
     /// Stops the parse because the caller's handler (of events, or of matched elements) threw
@@ -60,9 +92,12 @@ extension XMLParseContext {
     func flushText(ctxt: xmlParserCtxtPtr) {
         textRun = 0
         guard !pendingText.isEmpty else { return }
-        let text = String(decoding: pendingText, as: UTF8.self)
+        let kind: XMLEventView.Kind = pendingIsCDATA ? .cdata : .text
+        pendingText.withUnsafeBufferPointer { text in
+            currentEvent = CurrentEvent(text: text)
+            deliver(kind, ctxt: ctxt)
+        }
         pendingText.removeAll(keepingCapacity: true)
-        deliver(pendingIsCDATA ? .cdata(text) : .text(text), ctxt: ctxt)
     }
 
     /// Checks SAX2's attribute array (five pointers per attribute: local name, prefix, URI, value

@@ -18,8 +18,8 @@ final class XMLParseContext {
     enum Mode {
         /// libxml2's own SAX2 callbacks build a tree; ours only count depth and text.
         case document
-        /// Our callbacks deliver ``XMLEvent``s and build nothing.
-        case events((XMLEvent) throws -> Void)
+        /// Our callbacks deliver each event as an ``XMLEventView`` and build nothing.
+        case events((XMLEventView) throws -> Void)
         /// libxml2 builds the elements a selection matches, each freed once it is handed over
         /// (``XMLElementReader``); what lies outside them is freed as it ends.
         case elements(XMLElementSelection)
@@ -29,7 +29,7 @@ final class XMLParseContext {
     let mode: Mode
     /// The event handler of ``Mode/events(_:)``, kept apart so delivering an event does not copy
     /// the enum.
-    let handler: ((XMLEvent) throws -> Void)?
+    let handler: ((XMLEventView) throws -> Void)?
     /// The selection of ``Mode/elements(_:)``.
     let selection: XMLElementSelection?
     /// The first error: a libxml2 error, a ``Limits`` hit, or the event handler's failure.
@@ -64,6 +64,12 @@ final class XMLParseContext {
     /// What expanding each entity costs, by name (see ``XMLEntityBudget``).
     @exclusivity(unchecked) var entityBudget = XMLEntityBudget()
 
+    /// Event form: what libxml2 handed over for the event being delivered, which its
+    /// ``XMLEventView`` reads (valid only during the handler's call).
+    @exclusivity(unchecked) var currentEvent = CurrentEvent()
+    /// Event form: changed before and after every delivery, so that a view kept past its handler's
+    /// call is recognised (``XMLEventView``).
+    @exclusivity(unchecked) var viewGeneration = 0
     /// Event form: the text (or CDATA) not yet delivered, so that one run is one event.
     @exclusivity(unchecked) var pendingText: [UInt8] = []
     /// Whether ``pendingText`` is CDATA.
