@@ -40,6 +40,11 @@ public final class XMLEventReader {
     ///   - viewHandler: Called with each event in document order; the view is valid only during
     ///     the call. What it throws stops the parse and is rethrown by ``feed(_:)-([UInt8])`` or
     ///     ``finish()``.
+    ///
+    /// A trailing closure that either form would take, such as `{ event in print(event) }`, goes
+    /// to ``init(limits:encoding:handler:)``: pass this one by its label, or name the type of the
+    /// closure's parameter (`{ (view: XMLEventView) in … }`).
+    @_disfavoredOverload  // Keeps `XMLEventReader { event in … }` meaning what it always has.
     public init(
         limits: Limits = .default, encoding: String? = nil, viewHandler: @escaping (XMLEventView) throws -> Void
     ) {
