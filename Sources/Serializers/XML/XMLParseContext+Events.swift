@@ -45,8 +45,9 @@ extension XMLParseContext {
         var text = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
     }
 
-    /// Hands the event in ``currentEvent`` (set whole by the caller) to the handler as a view; what the handler throws stops
-    /// the parse. The view is valid during the call only: ``viewGeneration`` changes around it.
+    /// Hands the event in ``currentEvent`` (set whole by the caller) to the handler as a view;
+    /// what the handler throws stops the parse. The view is valid during the call only:
+    /// ``viewGeneration`` changes around it.
     func deliver(_ kind: XMLEventView.Kind, ctxt: xmlParserCtxtPtr) {
         guard let handler else { return }
         viewGeneration &+= 1
