@@ -86,19 +86,31 @@ extension XMLParseContext {
             pendingIsCDATA = isCDATA
         }
         if ctxt.pointee.depth == 0 && !addText(count, ctxt: ctxt) { return }
-        pendingText.append(contentsOf: UnsafeBufferPointer(start: characters, count: count))
+        if pendingCount + count > pendingCapacity { growPendingText(toHold: pendingCount + count) }
+        guard let storage = pendingStorage, count > 0 else { return }
+        (storage + pendingCount).initialize(from: characters, count: count)
+        pendingCount += count
+    }
+
+    /// Moves the pending text to storage of at least `needed` bytes (twice the old, at least 256).
+    private func growPendingText(toHold needed: Int) {
+        let capacity = max(needed, 2 * pendingCapacity, 256)
+        let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        if let old = pendingStorage {
+            storage.initialize(from: old, count: pendingCount)
+            old.deallocate()
+        }
+        pendingStorage = storage
+        pendingCapacity = capacity
     }
 
     /// Delivers the pending text run, if any, as one event.
     func flushText(ctxt: xmlParserCtxtPtr) {
         textRun = 0
-        guard !pendingText.isEmpty else { return }
-        let kind: XMLEventView.Kind = pendingIsCDATA ? .cdata : .text
-        pendingText.withUnsafeBufferPointer { text in
-            currentEvent = CurrentEvent(text: text)
-            deliver(kind, ctxt: ctxt)
-        }
-        pendingText.removeAll(keepingCapacity: true)
+        guard pendingCount > 0, let storage = pendingStorage else { return }
+        currentEvent = CurrentEvent(text: UnsafeBufferPointer(start: storage, count: pendingCount))
+        deliver(pendingIsCDATA ? .cdata : .text, ctxt: ctxt)
+        pendingCount = 0
     }
 
     /// Checks SAX2's attribute array (five pointers per attribute: local name, prefix, URI, value

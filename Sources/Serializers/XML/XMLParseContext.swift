@@ -70,9 +70,15 @@ final class XMLParseContext {
     /// Event form: changed before and after every delivery, so that a view kept past its handler's
     /// call is recognised (``XMLEventView``).
     @exclusivity(unchecked) var viewGeneration = 0
-    /// Event form: the text (or CDATA) not yet delivered, so that one run is one event.
-    @exclusivity(unchecked) var pendingText: [UInt8] = []
-    /// Whether ``pendingText`` is CDATA.
+    /// Event form: the text (or CDATA) not yet delivered, so that one run is one event:
+    /// ``pendingCount`` bytes at ``pendingStorage``, which grows by doubling and is freed with the
+    /// context (an array's append and clear per run cost more than the copy itself).
+    @exclusivity(unchecked) var pendingStorage: UnsafeMutablePointer<UInt8>?
+    /// The bytes ``pendingStorage`` holds.
+    @exclusivity(unchecked) var pendingCapacity = 0
+    /// The bytes of pending text.
+    @exclusivity(unchecked) var pendingCount = 0
+    /// Whether the pending text is CDATA.
     @exclusivity(unchecked) var pendingIsCDATA = false
     /// Event form: strings for libxml2's interned names (the parser's dictionary keeps each name
     /// at one address for the whole parse), so a name is usually decoded once: a direct-mapped
@@ -90,6 +96,10 @@ final class XMLParseContext {
             handler = nil
         }
         if case .elements(let selection) = mode { self.selection = selection } else { selection = nil }
+    }
+
+    deinit {
+        pendingStorage?.deallocate()
     }
 
     /// The options every parse uses: no network, no error printing (errors reach us through the
