@@ -49,6 +49,10 @@ public struct XMLEventView {
     }
 
     /// The event's data, checked to be the current event's.
+    ///
+    /// The check traps, as an index out of range does: only the caller's Swift code can make a
+    /// view stale (by keeping it past its handler), never the document, and no C or Python entry
+    /// point hands views out.
     private var current: XMLParseContext.CurrentEvent {
         precondition(
             context.viewGeneration == generation, "an XMLEventView was used after the handler that received it returned"
@@ -70,8 +74,12 @@ public struct XMLEventView {
     /// - Precondition: `index` is in `0..<attributeCount`.
     public func attribute(at index: Int) -> XMLAttribute {
         let event = current
-        precondition(index >= 0 && index < event.attributeCount, "attribute index \(index) out of range")
-        return attribute(at: index, of: event)
+        // An index out of range is the caller's mistake, as with an array, whatever the document
+        // holds (`attributeCount` says how many there are); it traps like one.
+        guard let attributes = event.attributes, index >= 0, index < event.attributeCount else {
+            preconditionFailure("attribute index \(index) out of range")
+        }
+        return attribute(attributes + 5 * index)
     }
 
     /// The attributes of a starting element, in document order (empty for other events).
@@ -128,17 +136,17 @@ public struct XMLEventView {
         }
     }
 
-    private func attribute(at index: Int, of event: XMLParseContext.CurrentEvent) -> XMLAttribute {
-        let fields = event.attributes! + 5 * index
-        return XMLAttribute(
+    /// The attribute whose five SAX2 fields start at `fields`.
+    private func attribute(_ fields: UnsafeMutablePointer<UnsafePointer<xmlChar>?>) -> XMLAttribute {
+        XMLAttribute(
             name: context.name(fields[0], fields[1], fields[2]), value: Self.string(from: fields[3], to: fields[4]))
     }
 
     private func attributes(of event: XMLParseContext.CurrentEvent) -> [XMLAttribute] {
-        guard event.attributeCount > 0, event.attributes != nil else { return [] }
+        guard event.attributeCount > 0, let attributes = event.attributes else { return [] }
         var list: [XMLAttribute] = []
         list.reserveCapacity(event.attributeCount)
-        for index in 0..<event.attributeCount { list.append(attribute(at: index, of: event)) }
+        for index in 0..<event.attributeCount { list.append(attribute(attributes + 5 * index)) }
         return list
     }
 
