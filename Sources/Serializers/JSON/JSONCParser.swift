@@ -31,9 +31,19 @@ final class JSONCParser: @unchecked Sendable {
         json_tokener_free(tokener)
     }
 
+    /// Frees the tree and readies the tokener for another text when it completed its last one.
+    /// - Returns: `false` (nothing done) for a parser cut off mid-text: `json_tokener_reset` keeps
+    ///   some of the tokener's state (a pending high surrogate), so such a parser must not read
+    ///   another text.
+    func resetIfComplete() -> Bool {
+        guard isComplete else { return false }
+        reset()
+        return true
+    }
+
     /// Frees the tree and readies the tokener for another text (a tokener is costly to make:
     /// its stack of `depth` levels is allocated and zeroed).
-    func reset() {
+    private func reset() {
         if let root { json_object_put(root) }
         root = nil
         isComplete = false
@@ -107,11 +117,10 @@ extension JSONCParser {
         return try JSONCParser(depth: depth)
     }
 
-    /// Frees `parser`'s tree and keeps the parser for a later ``make(depth:)``, unless enough
-    /// are kept already. Only a parser that completed its text may be kept: `json_tokener_reset`
-    /// does not clear everything a text cut off mid-token leaves (a pending high surrogate).
+    /// Frees `parser`'s tree and keeps the parser for a later ``make(depth:)``, unless it did
+    /// not complete its text (``resetIfComplete()``) or enough are kept already.
     static func keep(_ parser: JSONCParser) {
-        parser.reset()
+        guard parser.resetIfComplete() else { return }
         kept.withLock { parsers in
             if parsers.count < maximumKept { parsers.append(parser) }
         }

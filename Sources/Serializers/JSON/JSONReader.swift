@@ -82,9 +82,8 @@ public final class JSONIncrementalReader: IncrementalReader {
     }
 
     deinit {
-        // Only a parser that completed its text is kept: json-c's reset leaves some of the
-        // tokener's state (a pending high surrogate) as a text cut off mid-token left it.
-        if let parser, keepsParser, failure == nil, parser.isComplete { JSONCParser.keep(parser) }
+        // `keep` takes only a parser that completed its text (JSONCParser.resetIfComplete).
+        if let parser, keepsParser, failure == nil { JSONCParser.keep(parser) }
     }
 
     /// Feeds the next chunk.
@@ -165,7 +164,15 @@ public final class JSONIncrementalReader: IncrementalReader {
     private func reset() {
         guard total > 0 || failure != nil || parser?.isComplete == true else { return }
         lexer = JSONLexer(options: lexer.options, limits: limits)
-        parser?.reset()
+        if let parser, !parser.resetIfComplete() {
+            // Cut off mid-text: a parser that starts clean instead.
+            do {
+                self.parser = try JSONCParser.make(depth: parser.depth)
+            } catch {
+                self.parser = nil
+                setupError = error
+            }
+        }
         prefix = []
         prefixSettled = false
         total = 0
