@@ -70,3 +70,15 @@ func satchelError<T>(_ body: () throws -> T) -> SatchelError? {
 /// The repository's root folder (this file is Tests/SerializersTests/TestSupport.swift).
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
+
+/// Calls `body` with `bytes` in chunks of `chunkSize` bytes (0: all at once), for the readers fed
+/// as bytes arrive.
+func feedInChunks(_ bytes: [UInt8], chunkSize: Int, _ body: ([UInt8]) throws -> Void) throws {
+    let size = chunkSize > 0 ? chunkSize : max(bytes.count, 1)
+    var start = 0
+    while start < bytes.count {
+        let end = min(start + size, bytes.count)
+        try body(Array(bytes[start..<end]))
+        start = end
+    }
+}

@@ -40,7 +40,7 @@ import Testing
         for _ in 0..<JSONCParserTests.rounds {
             let reader = JSONReader().makeIncrementalReader()
             #expect(throws: SatchelError.self) {
-                try XMLSamples.feed(bad, chunkSize: chunkSize) { try $0.withUnsafeBytes { try reader.feed($0) } }
+                try feedInChunks(bad, chunkSize: chunkSize) { try $0.withUnsafeBytes { try reader.feed($0) } }
                 _ = try reader.finish()
             }
             #expect(try JSONReader().read(probe) == ["s\u{1B600}"])

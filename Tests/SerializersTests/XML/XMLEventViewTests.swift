@@ -30,7 +30,7 @@ import Testing
                         attributeCount: view.attributeCount, namespaces: view.namespaces, text: view.text,
                         utf8Count: view.withUTF8 { $0.count }, target: view.target, event: view.event))
             })
-        try XMLSamples.feed(bytes, chunkSize: chunkSize) { try parser.feed($0) }
+        try feedInChunks(bytes, chunkSize: chunkSize) { try parser.feed($0) }
         try parser.finish()
         return seen
     }

@@ -28,25 +28,15 @@ enum XMLSamples {
     static func events(_ bytes: [UInt8], chunkSize: Int = 0, limits: Limits = .default) throws -> [XMLEvent] {
         var events: [XMLEvent] = []
         let parser = XMLEventReader(limits: limits) { events.append($0) }
-        try feed(bytes, chunkSize: chunkSize) { try parser.feed($0) }
+        try feedInChunks(bytes, chunkSize: chunkSize) { try parser.feed($0) }
         try parser.finish()
         return events
     }
 
     /// The value `decoder` gives for `bytes` fed in chunks of `chunkSize` bytes (0: whole).
     static func decode(_ bytes: [UInt8], with decoder: any IncrementalReader, chunkSize: Int = 0) throws -> Value? {
-        try feed(bytes, chunkSize: chunkSize) { try decoder.feed($0) }
+        try feedInChunks(bytes, chunkSize: chunkSize) { try decoder.feed($0) }
         return try decoder.finish()
-    }
-
-    static func feed(_ bytes: [UInt8], chunkSize: Int, _ body: ([UInt8]) throws -> Void) throws {
-        let size = chunkSize > 0 ? chunkSize : max(bytes.count, 1)
-        var start = 0
-        while start < bytes.count {
-            let end = min(start + size, bytes.count)
-            try body(Array(bytes[start..<end]))
-            start = end
-        }
     }
 
     /// The canonical value of `text` from the document form and, checked equal, from the event
