@@ -10,9 +10,11 @@
 # A NAME has no quote: it is a key of bash's associative arrays, and `unset "steps_pids[$name]"`
 # misreads a key with one (the step was then reported a second time at the end).
 #
-# The table gives each step's start (seconds since the job began), its wall time and its result;
-# a background step is marked "bg" and its wall time runs from its start to its end. The job's
-# total is the last line. Budgets per step: CONTRIBUTING.md, "How long CI takes".
+# The table gives each step's start (seconds since the job began), its wall time, the CPU time
+# its processes used (user and system, of every process it waited for: what it costs the other
+# steps on a machine whose cores are all busy) and its result; a background step is marked "bg"
+# and its wall time runs from its start to the moment it is waited for. The job's total is the
+# last line. Budgets per step: CONTRIBUTING.md, "How long CI takes".
 
 steps_started=$SECONDS
 steps_logs="${TMPDIR:-/tmp}/satchel-steps.$$"
@@ -26,15 +28,27 @@ steps_result() { # STATUS
   if [ "$1" -eq 0 ]; then echo passed; else echo "FAILED ($1)"; fi
 }
 
+# `bash -c "$steps_run" steps CPU-FILE COMMAND [ARG...]` runs COMMAND and, when it ends, writes
+# the CPU seconds of the processes it waited for (bash's `times`, its second line) to CPU-FILE;
+# it exits with COMMAND's status.
+# shellcheck disable=SC2016  # expanded by the bash that runs it
+steps_run='cpu_file=$1; shift; status=0; "$@" || status=$?
+times >"$cpu_file"  # a file, not a pipe: the subshell of a pipeline has no children
+awk '"'"'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); t += p[1] * 60 + p[2] } printf "%d\n", t }'"'"' \
+  "$cpu_file" >"$cpu_file.s" && mv "$cpu_file.s" "$cpu_file"
+exit $status'
+
 steps_row() { # NAME KIND START END RESULT
-  steps_rows+=("$(printf '%-44s %-3s %6d %6d  %s' "$1" "$2" "$(($3 - steps_started))" "$(($4 - $3))" "$5")")
+  local cpu
+  cpu=$(cat "$steps_logs/$(steps_slug "$1").cpu" 2>/dev/null || echo -)
+  steps_rows+=("$(printf '%-44s %-3s %6d %6d %6s  %s' "$1" "$2" "$(($3 - steps_started))" "$(($4 - $3))" "$cpu" "$5")")
 }
 
 step() {
   local name=$1 begin=$SECONDS status=0
   shift
   echo "::step $name" >&2
-  "$@" || status=$?
+  bash -c "$steps_run" steps "$steps_logs/$(steps_slug "$name").cpu" "$@" || status=$?
   steps_row "$name" fg "$begin" "$SECONDS" "$(steps_result "$status")"
   return $status
 }
@@ -46,7 +60,8 @@ step_background() {
   echo "::step $name (in the background; log: $steps_logs/$(steps_slug "$name").log)" >&2
   steps_begin[$name]=$SECONDS
   # A session of its own, so that stopping it stops its children too (steps_report).
-  setsid "$@" >"$steps_logs/$(steps_slug "$name").log" 2>&1 &
+  setsid bash -c "$steps_run" steps "$steps_logs/$(steps_slug "$name").cpu" "$@" \
+    >"$steps_logs/$(steps_slug "$name").log" 2>&1 &
   steps_pids[$name]=$!
 }
 
@@ -89,9 +104,9 @@ steps_report() {
   done
   {
     echo
-    printf '%-44s %-3s %6s %6s  %s\n' step "" start wall result
+    printf '%-44s %-3s %6s %6s %6s  %s\n' step "" start wall cpu result
     printf '%s\n' "${steps_rows[@]}"
-    printf '%-44s %-3s %6s %6d  %s\n' total "" "" "$((SECONDS - steps_started))" \
+    printf '%-44s %-3s %6s %6d %6s  %s\n' total "" "" "$((SECONDS - steps_started))" "" \
       "$(steps_result "$status")"
   } >&2
   rm -rf "$steps_logs"
