@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-import Crypto
+import CSatchelOpenSSL
 import Foundation
-import SwiftASN1
-import X509
 
 /// The throwaway certificates of a TLS ``FixtureServer``: a P-256 certificate authority made at
 /// start and a leaf for `127.0.0.1` and `localhost` that it signed.
@@ -38,63 +36,37 @@ public struct FixtureTLSIdentity: Sendable {
     /// - Throws: ``FixtureServerError/tlsSetup(_:)`` when a certificate cannot be made or the file
     ///   cannot be written.
     static func generate(validity: TimeInterval = 7 * 24 * 3600) throws -> FixtureTLSIdentity {
-        do {
-            let notBefore = Date().addingTimeInterval(-3600)
-            let notAfter = notBefore.addingTimeInterval(validity + 3600)
-            let authorityKey = P256.Signing.PrivateKey()
-            let authorityName = try DistinguishedName {
-                OrganizationName("Satchel")
-                CommonName("Satchel fixture CA")
-            }
-            let authority = try Certificate(
-                version: .v3, serialNumber: Certificate.SerialNumber(),
-                publicKey: Certificate.PublicKey(authorityKey.publicKey),
-                notValidBefore: notBefore, notValidAfter: notAfter,
-                issuer: authorityName, subject: authorityName,
-                signatureAlgorithm: .ecdsaWithSHA256,
-                extensions: Certificate.Extensions {
-                    Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
-                    Critical(KeyUsage(keyCertSign: true, cRLSign: true))
-                    SubjectKeyIdentifier(hash: Certificate.PublicKey(authorityKey.publicKey))
-                },
-                issuerPrivateKey: Certificate.PrivateKey(authorityKey))
+        let notBefore = Date().addingTimeInterval(-3600)
+        let period = notBefore...notBefore.addingTimeInterval(validity + 3600)
+        let authorityKey = try FixtureCertificate.Key()
+        let authority = try FixtureCertificate(
+            subject: [("O", "Satchel"), ("CN", "Satchel fixture CA")], key: authorityKey, issuer: nil,
+            issuerKey: authorityKey, validity: period,
+            extensions: [
+                (NID_basic_constraints, "critical,CA:TRUE,pathlen:0"),
+                (NID_key_usage, "critical,keyCertSign,cRLSign"),
+                (NID_subject_key_identifier, "hash"),
+            ])
 
-            let leafKey = P256.Signing.PrivateKey()
-            let serverName = "localhost"
-            let leaf = try Certificate(
-                version: .v3, serialNumber: Certificate.SerialNumber(),
-                publicKey: Certificate.PublicKey(leafKey.publicKey),
-                notValidBefore: notBefore, notValidAfter: notAfter,
-                issuer: authorityName,
-                subject: DistinguishedName { CommonName(serverName) },
-                signatureAlgorithm: .ecdsaWithSHA256,
-                extensions: Certificate.Extensions {
-                    Critical(BasicConstraints.notCertificateAuthority)
-                    Critical(KeyUsage(digitalSignature: true))
-                    try ExtendedKeyUsage([.serverAuth])
-                    SubjectAlternativeNames([
-                        .dnsName(serverName),
-                        .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])),
-                    ])
-                    AuthorityKeyIdentifier(
-                        keyIdentifier: SubjectKeyIdentifier(hash: Certificate.PublicKey(authorityKey.publicKey))
-                            .keyIdentifier)
-                },
-                issuerPrivateKey: Certificate.PrivateKey(authorityKey))
+        let leafKey = try FixtureCertificate.Key()
+        let serverName = "localhost"
+        let leaf = try FixtureCertificate(
+            subject: [("CN", serverName)], key: leafKey, issuer: authority, issuerKey: authorityKey,
+            validity: period,
+            extensions: [
+                (NID_basic_constraints, "critical,CA:FALSE"),
+                (NID_key_usage, "critical,digitalSignature"),
+                (NID_ext_key_usage, "serverAuth"),
+                (NID_subject_alt_name, "DNS:\(serverName),IP:127.0.0.1"),
+                (NID_authority_key_identifier, "keyid:always"),
+            ])
 
-            let authorityPEM = try authority.serializeAsPEM().pemString + "\n"
-            let digest = SHA256.hash(data: leafKey.publicKey.derRepresentation)
-            let pin = "sha256//" + Data(digest).base64EncodedString()
-            let path = try PrivateTemporaryFile.write(Array(authorityPEM.utf8), named: "ca.pem")
-            return FixtureTLSIdentity(
-                certificateAuthorityPEM: authorityPEM, certificateAuthorityPath: path, publicKeyPin: pin,
-                serverName: serverName, leafCertificatePEM: try leaf.serializeAsPEM().pemString + "\n",
-                leafPrivateKeyPEM: leafKey.pemRepresentation + "\n")
-        } catch let error as FixtureServerError {
-            throw error
-        } catch {
-            throw FixtureServerError.tlsSetup("\(error)")
-        }
+        let authorityPEM = try authority.pem()
+        let path = try PrivateTemporaryFile.write(Array(authorityPEM.utf8), named: "ca.pem")
+        return FixtureTLSIdentity(
+            certificateAuthorityPEM: authorityPEM, certificateAuthorityPath: path,
+            publicKeyPin: "sha256//" + (try leafKey.publicKeySHA256()), serverName: serverName,
+            leafCertificatePEM: try leaf.pem(), leafPrivateKeyPEM: try leafKey.privateKeyPEM())
     }
 
     /// Removes the certificate authority's file and its private directory; doing it again does

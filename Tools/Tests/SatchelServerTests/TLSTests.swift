@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import CSatchelOpenSSL
 import Foundation
 import Satchel
 import XCTest
@@ -56,10 +57,33 @@ final class TLSTests: XCTestCase {
             let output = try Self.run(
                 "/usr/bin/openssl",
                 [
-                    "verify", "-CAfile", identity.certificateAuthorityPath, "-verify_ip", "127.0.0.1",
+                    "verify", "-CAfile", identity.certificateAuthorityPath, "-purpose", "sslserver", "-x509_strict",
+                    "-verify_ip", "127.0.0.1",
                     "-verify_hostname", "localhost", leafPath,
                 ])
             XCTAssertEqual(output, "\(leafPath): OK")
+        }
+    }
+
+    /// OpenSSL's refusal is an error that names the step and the value, not a trap.
+    func testAnExtensionOrNameOpenSSLRefusesIsAnErrorNamingIt() throws {
+        let key = try FixtureCertificate.Key()
+        let now = Date()
+        for (subject, extensions, expected) in [
+            ([("CN", "x")], [(NID_subject_alt_name, "NOPE:x")], "subjectAltName = NOPE:x"),
+            ([("NOT-A-FIELD", "x")], [], "X509_NAME_add_entry_by_txt NOT-A-FIELD"),
+        ] as [([(field: String, value: String)], [(nid: Int32, value: String)], String)] {
+            XCTAssertThrowsError(
+                try FixtureCertificate(
+                    subject: subject, key: key, issuer: nil, issuerKey: key, validity: now...now,
+                    extensions: extensions)
+            ) { error in
+                guard case let .tlsSetup(reason) = error as? FixtureServerError else {
+                    return XCTFail("\(error)")
+                }
+                XCTAssertTrue(reason.contains(expected), reason)
+                XCTAssertTrue(reason.hasPrefix("OpenSSL: "), reason)
+            }
         }
     }
 
