@@ -14,12 +14,8 @@
 # modules and its C shims with AddressSanitizer, in the same folder: the tests, Tools/ and the
 # third-party packages keep their objects and are only relinked (Package.swift,
 # scripts/test-sanitized).
-#
-# C++ is compiled without debug information (`-Xcxx -g0`): the only C++ in the build is NIOSSL's
-# BoringSSL, for Tools' fixture server, whose debug information doubled its compile time (a
-# third of Tools' build) and which no test steps into. The library's C shims are C and keep theirs.
-library_build=(--scratch-path "$root/.build" --traits OpenAPI -Xcxx -g0)
-tools_build=(--scratch-path "$root/.build" --package-path "$root/Tools" -Xcxx -g0)
+library_build=(--scratch-path "$root/.build" --traits OpenAPI)
+tools_build=(--scratch-path "$root/.build" --package-path "$root/Tools")
 # Running what is built: several suites (and the Debian packages' test) run at once in
 # scripts/test, and none of them writes the build, so none waits for .build's lock (SwiftPM takes
 # it even with --skip-build, and the first suite to start would hold the others back).
