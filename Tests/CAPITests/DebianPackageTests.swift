@@ -97,6 +97,11 @@ struct DebianPackageTests {
         #expect(
             symbolFiles.output.contains("./usr/share/doc/libsatchel0-dbgsym -> libsatchel0"), "\(symbolFiles.output)")
         let command = try #require(debs.first { $0.contains("/satchel_") })
+        // The command links libcrypto (the fixture server's certificates) and loads libcurl.
+        let commandDepends = try await Command.run("/usr/bin/dpkg-deb", ["--field", command, "Depends"])
+        for package in ["libssl3", "libcurl4"] {
+            #expect(commandDepends.output.contains("\(package) ("), "\(package) in \(commandDepends.output)")
+        }
         let commandFiles = try await Command.run("/usr/bin/dpkg-deb", ["--contents", command])
         for path in [
             "./usr/bin/satchel", "./usr/share/man/man1/satchel.1.gz", "./usr/share/bash-completion/completions/satchel",
