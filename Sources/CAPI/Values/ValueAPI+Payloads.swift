@@ -195,7 +195,7 @@ public func satchel_value_file_read(
         let out = try Arguments.required(outCount, "out_count")
         let file = try ValueHandle.from(value).payload(TemporaryFile.self, "a part spilled to a file")
         guard capacity != 0 else { throw SatchelError(.invalidArgument, "capacity is 0") }
-        let bytes = try Arguments.bytes(buffer, capacity, "buffer")
+        _ = try Arguments.bytes(buffer, capacity, "buffer")  // a NULL buffer is an error, not a crash
         guard offset <= UInt64(Int.max) else { return }
         out.pointee = try file.read(
             at: Int(offset), into: UnsafeMutableRawBufferPointer(start: buffer, count: capacity))

@@ -55,8 +55,6 @@ extension AdversarialMultipartTests {
             return value?.canonicalJSON() ?? "nil"
         } catch {
             return "\(error.code) at \(error.offset.map(String.init) ?? "-")"
-        } catch {
-            return "not a SatchelError: \(error)"
         }
     }
 

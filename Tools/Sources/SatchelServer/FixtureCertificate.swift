@@ -109,7 +109,8 @@ final class FixtureCertificate {
         guard code != 0 else { return .tlsSetup("OpenSSL: \(step) failed") }
         var text = [CChar](repeating: 0, count: 256)
         ERR_error_string_n(code, &text, text.count)
-        return .tlsSetup("OpenSSL: \(step) failed: \(String(cString: text))")
+        let message = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return .tlsSetup("OpenSSL: \(step) failed: \(message)")
     }
 }
 

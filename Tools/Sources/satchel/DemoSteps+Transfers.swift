@@ -109,7 +109,7 @@ extension DemoSteps {
         let download = try await session.download("bytes/\(size)", to: destination) { bar?.update($0) }
         bar?.finish()
         reporter.got(
-            "\(download.response.status.code ?? 0) \(download.response.status.reasonPhrase ?? ""), resumed from byte \(download.resumedFrom), file \(download.fileSize) bytes"
+            "\(download.response.status.code) \(download.response.status.reasonPhrase), resumed from byte \(download.resumedFrom), file \(download.fileSize) bytes"
         )
         try check(
             download.resumedFrom == Int64(partial),

@@ -31,7 +31,7 @@ final class BadRequestTests: XCTestCase {
             }
             for path in ["status/99", "status/600", "status/abc", "status/"] {
                 let response = try await session.fetch(path)
-                XCTAssertTrue([400, 404].contains(response.response.status.code ?? 0), path)
+                XCTAssertTrue([400, 404].contains(response.response.status.code), path)
             }
             Self.assertProblem(try await session.fetch("status/1000"), 400, containing: "200 to 599")
             Self.assertProblem(try await session.fetch("redirect/0"), 400, containing: "/redirect/N")
@@ -69,7 +69,7 @@ final class BadRequestTests: XCTestCase {
                 try await post("<!DOCTYPE a [<!ENTITY e SYSTEM \"file:///etc/passwd\">]><a>&e;</a>", "application/xml"),
                 400, containing: "the request body")
             let query = try await session.fetch("echo?a[=1")
-            XCTAssertTrue([200, 400].contains(query.response.status.code ?? 0))
+            XCTAssertTrue([200, 400].contains(query.response.status.code))
             // Still serving.
             let still = try await session.fetch("json")
             XCTAssertEqual(try ServerTestSupport.json(still), FixtureDocument.value)
