@@ -5,9 +5,10 @@ import SerializerRegistry
 import Testing
 
 /// `scripts/package-deb` builds libsatchel0, libsatchel0-dbgsym, libsatchel-dev and satchel from
-/// the debug build (`--fast`: gzip, as what is tested is the packages, not their compression); they pass lintian, install with apt-get, a C program built with `pkg-config`
-/// against them and the command run with the toolchain hidden, the program passes valgrind with
-/// the installed suppressions, and they remove cleanly. As root, as in CI.
+/// the debug build (`--fast`: gzip, as what is tested is the packages, not their compression);
+/// they pass lintian, install with apt-get, a C program built with `pkg-config` against them and
+/// the command run with the toolchain hidden, the program passes valgrind with the installed
+/// suppressions, and they remove cleanly. As root, as in CI.
 @Suite(.hangGuard)
 struct DebianPackageTests {
     static let packages = ["libsatchel0", "libsatchel0-dbgsym", "libsatchel-dev", "satchel"]
