@@ -99,6 +99,21 @@ import Testing
         #expect(satchelError { _ = try Self.seen(Array(external.utf8)) }?.code == .unsupportedFormat)
     }
 
+    /// Truncated, mismatched and non-XML input fails through views as through owned events: the
+    /// same code at the same offset, whatever the chunking.
+    @Test(arguments: [0, 1, 7])
+    func badDocumentsFailAsWithOwnedEvents(chunkSize: Int) throws {
+        for text in ["<a><b>text", "<a></b>", "<a x='1' x='2'/>", "\u{0}<a/>", "<a>&undefined;</a>", ""] {
+            let bytes = Array(text.utf8)
+            let viewed = satchelError { _ = try Self.seen(bytes, chunkSize: chunkSize) }
+            let owned = satchelError { _ = try XMLSamples.events(bytes, chunkSize: chunkSize) }
+            #expect(viewed != nil, "\(text)")
+            #expect(
+                viewed?.code == owned?.code && viewed?.offset == owned?.offset, "\(text): \(String(describing: viewed))"
+            )
+        }
+    }
+
     struct Stop: Error {}
 
     @Test func whatTheHandlerThrowsStopsTheParse() throws {
